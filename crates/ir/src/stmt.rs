@@ -1,0 +1,256 @@
+//! Statements: structured control flow, memory writes, synchronisation.
+
+use crate::{Expr, MemRef, Span, VarId};
+use serde::{Deserialize, Serialize};
+
+/// A sequence of statements executed in order.
+pub type Block = Vec<Stmt>;
+
+/// A statement with its source span.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stmt {
+    /// What the statement does.
+    pub kind: StmtKind,
+    /// Where it came from.
+    pub span: Span,
+}
+
+/// The shapes of statements.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StmtKind {
+    /// Declares `var` (each variable is declared once); without `init` its value is zero.
+    Let {
+        /// The variable declared.
+        var: VarId,
+        /// Its initial value.
+        init: Option<Expr>,
+    },
+    /// `var = value`.
+    Assign {
+        /// The variable written.
+        var: VarId,
+        /// The new value (same type as the variable).
+        value: Expr,
+    },
+    /// Writes `value` to one element of a buffer or array.
+    Store {
+        /// The memory written.
+        mem: MemRef,
+        /// One index per dimension.
+        indices: Vec<Expr>,
+        /// The value stored (the element type).
+        value: Expr,
+    },
+    /// `if (cond) then_body else else_body`.
+    If {
+        /// A `bool` condition.
+        cond: Expr,
+        /// Taken when `cond` holds.
+        then_body: Block,
+        /// Taken otherwise (may be empty).
+        else_body: Block,
+    },
+    /// C's `for (init; cond; update) body`; `continue` jumps to `update`.
+    For {
+        /// Runs once before the loop.
+        init: Block,
+        /// Tested before each iteration; `None` loops until `break`/`return`.
+        cond: Option<Expr>,
+        /// Runs after each iteration (and on `continue`).
+        update: Block,
+        /// The loop body.
+        body: Block,
+    },
+    /// `while (cond) body`.
+    While {
+        /// Tested before each iteration.
+        cond: Expr,
+        /// The loop body.
+        body: Block,
+    },
+    /// `do body while (cond)`.
+    DoWhile {
+        /// The loop body, run at least once.
+        body: Block,
+        /// Tested after each iteration.
+        cond: Expr,
+    },
+    /// Leaves the innermost loop.
+    Break,
+    /// Skips to the next iteration of the innermost loop.
+    Continue,
+    /// Ends the thread.
+    Return,
+    /// `__syncthreads()`: block-wide barrier.
+    SyncThreads,
+    /// `__syncwarp(mask)`: barrier among the warp lanes in `mask` (a `u32`).
+    SyncWarp {
+        /// Lanes taking part.
+        mask: Expr,
+    },
+    /// `dst = __shfl*_sync(mask, value, lane_or_delta, width)`.
+    Shuffle {
+        /// Receives the value read from the source lane.
+        dst: VarId,
+        /// Which lane is read.
+        kind: ShuffleKind,
+        /// Lanes taking part (a `u32`).
+        mask: Expr,
+        /// The value each lane offers.
+        value: Expr,
+        /// Source lane (`Idx`), delta (`Up`/`Down`) or xor mask (`Xor`), a `u32`.
+        lane: Expr,
+        /// Sub-warp width (a power of two up to 32, a `u32`).
+        width: Expr,
+    },
+    /// An atomic read-modify-write; `dst` receives the old value.
+    Atomic {
+        /// Receives the value before the update.
+        dst: Option<VarId>,
+        /// The update.
+        op: AtomicOp,
+        /// The memory updated.
+        mem: MemRef,
+        /// One index per dimension.
+        indices: Vec<Expr>,
+        /// The operand (the new value for `Exch` and `Cas`).
+        value: Expr,
+        /// The expected old value, for `Cas` only.
+        compare: Option<Expr>,
+    },
+    /// A precondition the analysis may assume (`__requires`, `__assume`).
+    Assume(Expr),
+    /// A property the kernel asserts (`__assert`); a violation is a finding.
+    Assert(Expr),
+}
+
+/// Which lane a shuffle reads from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShuffleKind {
+    /// `__shfl_sync`: the lane given.
+    Idx,
+    /// `__shfl_up_sync`: lane − delta.
+    Up,
+    /// `__shfl_down_sync`: lane + delta.
+    Down,
+    /// `__shfl_xor_sync`: lane ^ mask.
+    Xor,
+}
+
+/// Atomic read-modify-write operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AtomicOp {
+    /// `atomicAdd`
+    Add,
+    /// `atomicSub`
+    Sub,
+    /// `atomicMax`
+    Max,
+    /// `atomicMin`
+    Min,
+    /// `atomicExch`
+    Exch,
+    /// `atomicCAS`
+    Cas,
+}
+
+impl AtomicOp {
+    /// The CUDA C function name.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "atomicAdd",
+            AtomicOp::Sub => "atomicSub",
+            AtomicOp::Max => "atomicMax",
+            AtomicOp::Min => "atomicMin",
+            AtomicOp::Exch => "atomicExch",
+            AtomicOp::Cas => "atomicCAS",
+        }
+    }
+}
+
+impl ShuffleKind {
+    /// The CUDA C function name.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            ShuffleKind::Idx => "__shfl_sync",
+            ShuffleKind::Up => "__shfl_up_sync",
+            ShuffleKind::Down => "__shfl_down_sync",
+            ShuffleKind::Xor => "__shfl_xor_sync",
+        }
+    }
+}
+
+impl Stmt {
+    /// Builds a statement with no source position.
+    pub fn new(kind: StmtKind) -> Stmt {
+        Stmt {
+            kind,
+            span: Span::DUMMY,
+        }
+    }
+
+    /// Attaches a source span.
+    pub fn with_span(mut self, span: Span) -> Stmt {
+        self.span = span;
+        self
+    }
+
+    /// Calls `f` on this statement and every nested statement, parents first.
+    pub fn walk(&self, f: &mut dyn FnMut(&Stmt)) {
+        f(self);
+        match &self.kind {
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                then_body.iter().for_each(|s| s.walk(f));
+                else_body.iter().for_each(|s| s.walk(f));
+            }
+            StmtKind::For {
+                init, update, body, ..
+            } => {
+                init.iter().for_each(|s| s.walk(f));
+                body.iter().for_each(|s| s.walk(f));
+                update.iter().for_each(|s| s.walk(f));
+            }
+            StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => {
+                body.iter().for_each(|s| s.walk(f))
+            }
+            _ => {}
+        }
+    }
+
+    /// The expressions this statement evaluates directly (not those of nested statements).
+    pub fn exprs(&self) -> Vec<&Expr> {
+        match &self.kind {
+            StmtKind::Let { init, .. } => init.iter().collect(),
+            StmtKind::Assign { value, .. } => vec![value],
+            StmtKind::Store { indices, value, .. } => indices.iter().chain([value]).collect(),
+            StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => vec![cond],
+            StmtKind::DoWhile { cond, .. } => vec![cond],
+            StmtKind::For { cond, .. } => cond.iter().collect(),
+            StmtKind::SyncWarp { mask } => vec![mask],
+            StmtKind::Shuffle {
+                mask,
+                value,
+                lane,
+                width,
+                ..
+            } => vec![mask, value, lane, width],
+            StmtKind::Atomic {
+                indices,
+                value,
+                compare,
+                ..
+            } => indices.iter().chain([value]).chain(compare).collect(),
+            StmtKind::Assume(e) | StmtKind::Assert(e) => vec![e],
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return | StmtKind::SyncThreads => {
+                vec![]
+            }
+        }
+    }
+}
