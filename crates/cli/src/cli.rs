@@ -1,0 +1,164 @@
+//! Command-line arguments (clap derive). `--help` is the documentation.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// warpsafe: run GPU kernels on a checking CPU interpreter that catches data races, barrier
+/// divergence, out-of-bounds accesses, uninitialised reads, division by zero and overflow.
+#[derive(Parser, Debug)]
+#[command(name = "warpsafe", version, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run kernels on the CPU interpreter with every dynamic check on.
+    ///
+    /// With one file: runs its kernel and reports findings; `--out DIR` writes every writable
+    /// buffer as raw little-endian binary `DIR/NAME.bin`. With several files or a directory:
+    /// runs each with its header's defaults and prints a summary table.
+    ///
+    /// Examples:
+    ///   warpsafe run examples/kernels/saxpy.cu
+    ///   warpsafe run examples/kernels/matrix_mul.cu --arg n=128 --grid 8,8 --block 16,16
+    ///   warpsafe run k.cu --buf x=random:1024 --buf y=zeros:1024 --out results/
+    ///   warpsafe run examples/kernels --check-expect
+    ///
+    /// Exit codes: 0 no finding (warnings allowed), 1 at least one finding, 2 usage or parse
+    /// error. With --check-expect: 0 when every file shows exactly the findings its
+    /// `//@ expect` lines declare.
+    Run(RunArgs),
+    /// Print a kernel's IR (or its thread code, or JSON).
+    ///
+    /// Examples:
+    ///   warpsafe ir examples/kernels/dot_product.cu
+    ///   warpsafe ir examples/kernels/dot_product.cu --format json > dot.json
+    ///   warpsafe ir dot.json --thread-code
+    Ir(IrArgs),
+    /// Benchmarks that print tables.
+    Bench(BenchArgs),
+}
+
+/// How reports are written.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Readable text with source excerpts.
+    #[default]
+    Human,
+    /// One JSON document on stdout.
+    Json,
+}
+
+/// Options shared by commands that read a kernel file.
+#[derive(Args, Debug, Clone)]
+pub struct KernelSelect {
+    /// Kernel to use when the file defines several (default: the only or first one).
+    #[arg(long)]
+    pub kernel: Option<String>,
+}
+
+/// Launch configuration overrides (the file header gives the defaults).
+#[derive(Args, Debug, Clone, Default)]
+pub struct LaunchArgs {
+    /// Grid dimensions, `X[,Y[,Z]]` (also `[X,Y,Z]`).
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    pub grid: Option<String>,
+    /// Block dimensions, `X[,Y[,Z]]` (also `[X,Y,Z]`).
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    pub block: Option<String>,
+    /// Scalar argument value, `name=value` (repeatable).
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    pub args: Vec<String>,
+    /// Buffer contents: `name=random:N`, `name=zeros:N`, `name=ones:N`, `name=iota:N`, or
+    /// `name=FILE.bin` (raw little-endian elements). N may be omitted when the header gives
+    /// `len(name)` (`name=zeros`).
+    #[arg(long = "buf", value_name = "NAME=SPEC")]
+    pub bufs: Vec<String>,
+    /// Dynamic shared memory in bytes (for `extern __shared__` arrays).
+    #[arg(long, value_name = "BYTES")]
+    pub shared_bytes: Option<u64>,
+    /// Seed of the random buffer contents.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Checking options.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CheckArgs {
+    /// Legacy lock-step warp model: threads of a warp are implicitly synchronised.
+    #[arg(long)]
+    pub lockstep_warps: bool,
+    /// Treat a warning category as an error (repeatable), e.g. `--deny overflow`.
+    #[arg(long, value_name = "CATEGORY")]
+    pub deny: Vec<String>,
+    /// Run blocks one after another instead of in parallel.
+    #[arg(long)]
+    pub sequential: bool,
+}
+
+/// `warpsafe run`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// `.cu` files, IR `.json` files, or directories of them.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub select: KernelSelect,
+    #[command(flatten)]
+    pub launch: LaunchArgs,
+    #[command(flatten)]
+    pub check: CheckArgs,
+    /// Directory to write every writable buffer to, as `NAME.bin`.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Compare each file's findings with its `//@ expect` lines (exit 0 when all match).
+    #[arg(long)]
+    pub check_expect: bool,
+}
+
+/// `warpsafe ir`.
+#[derive(Args, Debug)]
+pub struct IrArgs {
+    /// A `.cu` file or an IR `.json` file.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub select: KernelSelect,
+    /// Print the lowered thread code instead of the structured IR.
+    #[arg(long)]
+    pub thread_code: bool,
+    /// `human` prints the IR as text; `json` prints the whole module as JSON.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// `warpsafe bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Which benchmark.
+    #[command(subcommand)]
+    pub which: BenchKind,
+}
+
+/// The benchmarks.
+#[derive(Subcommand, Debug)]
+pub enum BenchKind {
+    /// Interpreter throughput (thread-instructions/s, all checks on) against native Rust.
+    Interp {
+        /// Repetitions per case; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        repeat: usize,
+        /// Directory holding the example kernels.
+        #[arg(long, default_value = "examples/kernels")]
+        kernels: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+}

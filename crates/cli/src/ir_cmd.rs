@@ -1,0 +1,33 @@
+//! `warpsafe ir`: print a kernel's IR, its thread code, or the module as JSON.
+
+use crate::cli::{Format, IrArgs};
+use crate::exit::{CliError, CLEAN};
+use crate::source;
+
+/// Runs the command.
+pub fn run(args: &IrArgs) -> Result<u8, CliError> {
+    let loaded = source::load(&args.file)?;
+    if args.format == Format::Json {
+        let json = match &args.select.kernel {
+            Some(_) => serde_json::to_string_pretty(loaded.kernel(args.select.kernel.as_deref())?),
+            None => serde_json::to_string_pretty(&loaded.module),
+        };
+        println!("{}", json.map_err(|e| CliError::usage(e.to_string()))?);
+        return Ok(CLEAN);
+    }
+    let kernels: Vec<&warpsafe_ir::Kernel> = match &args.select.kernel {
+        Some(_) => vec![loaded.kernel(args.select.kernel.as_deref())?],
+        None => loaded.module.kernels.iter().collect(),
+    };
+    for k in kernels {
+        if args.thread_code {
+            let program = warpsafe_exec::compile(k)
+                .map_err(|e| CliError::usage(format!("cannot lower `{}`: {e}", k.name)))?;
+            println!("// thread code of `{}`", k.name);
+            print!("{}", warpsafe_exec::thread_code_text(&program));
+        } else {
+            print!("{k}");
+        }
+    }
+    Ok(CLEAN)
+}

@@ -1,0 +1,32 @@
+//! The `warpsafe` binary: parses arguments, calls the library crates, formats reports.
+
+mod bench;
+mod cli;
+mod diagnostics;
+mod exit;
+mod inputs;
+mod ir_cmd;
+mod launch;
+mod report;
+mod run_cmd;
+mod source;
+mod summary;
+
+use clap::Parser;
+use cli::{BenchKind, Cli, Command};
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(args) => run_cmd::run(&args),
+        Command::Ir(args) => ir_cmd::run(&args),
+        Command::Bench(b) => match b.which {
+            BenchKind::Interp {
+                repeat,
+                kernels,
+                format,
+            } => bench::interp(repeat, &kernels, format),
+        },
+    };
+    exit::finish(result)
+}

@@ -1,0 +1,282 @@
+//! `warpsafe run`: one kernel in detail, or many in a summary table.
+
+use crate::cli::{CheckArgs, Format, RunArgs};
+use crate::exit::{CliError, CLEAN, FINDINGS, USAGE};
+use crate::report::{self, OutputJson, RunJson};
+use crate::summary::Table;
+use crate::{diagnostics, inputs, launch, source};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::path::Path;
+use warpsafe_exec::{Arg, Outcome, Severity};
+use warpsafe_ir::{Category, Kernel, ParamKind};
+
+/// Runs the command.
+pub fn run(args: &RunArgs) -> Result<u8, CliError> {
+    let files = source::expand(&args.files)?;
+    let single = files.len() == 1 && !args.files[0].is_dir() && !args.check_expect;
+    if single {
+        one(&files[0], args)
+    } else {
+        many(&files, args)
+    }
+}
+
+/// Interpreter options from the flags and the kernel's contract.
+pub fn options(check: &CheckArgs) -> Result<warpsafe_exec::Options, CliError> {
+    let mut deny = vec![];
+    for d in &check.deny {
+        deny.push(Category::from_name(d).ok_or_else(|| {
+            CliError::usage(format!(
+                "unknown category `{d}` (race, divergence, oob, uninit, div-by-zero, overflow, assert)"
+            ))
+        })?);
+    }
+    Ok(warpsafe_exec::Options {
+        lockstep_warps: check.lockstep_warps,
+        deny,
+        parallel: !check.sequential,
+        ..Default::default()
+    })
+}
+
+fn execute(kernel: &Kernel, args: &RunArgs) -> Result<(launch::Launch, Outcome), CliError> {
+    let l = launch::build(kernel, &args.launch)?;
+    let opts = options(&args.check)?;
+    let outcome = warpsafe_exec::run(kernel, &l.config, l.args.clone(), &opts)
+        .map_err(|e| CliError::usage(format!("cannot launch `{}`: {e}", kernel.name)))?;
+    Ok((l, outcome))
+}
+
+fn error_categories(o: &Outcome) -> BTreeSet<Category> {
+    o.findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .map(|f| f.category)
+        .collect()
+}
+
+fn one(path: &Path, args: &RunArgs) -> Result<u8, CliError> {
+    let loaded = source::load(path)?;
+    let kernel = loaded.kernel(args.select.kernel.as_deref())?;
+    let (l, outcome) = execute(kernel, args)?;
+    let code = if error_categories(&outcome).is_empty() {
+        CLEAN
+    } else {
+        FINDINGS
+    };
+    let outputs = write_outputs(kernel, &outcome, args.out.as_deref())?;
+    match args.format {
+        Format::Json => {
+            let json = RunJson {
+                file: &loaded.file.name,
+                kernel: &kernel.name,
+                grid: l.config.grid,
+                block: l.config.block,
+                findings: outcome
+                    .findings
+                    .iter()
+                    .map(|f| report::finding(&loaded.file, f))
+                    .collect(),
+                stats: &outcome.stats,
+                outputs,
+                exit_code: code,
+            };
+            println!("{}", to_json(&json));
+        }
+        Format::Human => {
+            let s = &outcome.stats;
+            println!(
+                "{}: kernel `{}`, grid {:?} x block {:?} ({} threads): {} thread-instructions in {:.3} s",
+                loaded.file.name, kernel.name, l.config.grid, l.config.block, s.threads,
+                s.thread_instructions, s.seconds
+            );
+            for f in &outcome.findings {
+                diagnostics::finding(&loaded.file, f);
+            }
+            println!("{}", findings_line(&outcome));
+            for o in &outputs {
+                let preview = preview(&outcome, kernel, &o.name);
+                match &o.path {
+                    Some(p) => println!("output {} ({} x {}) written to {p}", o.name, o.elem, o.len),
+                    None => println!("output {} ({} x {}): {preview}", o.name, o.elem, o.len),
+                }
+            }
+        }
+    }
+    Ok(code)
+}
+
+fn to_json<T: Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+fn findings_line(o: &Outcome) -> String {
+    if o.findings.is_empty() {
+        return "no findings".into();
+    }
+    let errors: Vec<String> = o
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .map(|f| f.category.name().to_string())
+        .collect();
+    let warnings = o.findings.len() - errors.len();
+    let mut kinds: Vec<String> = errors.clone();
+    kinds.dedup();
+    format!(
+        "{} finding(s){}{}",
+        errors.len(),
+        if kinds.is_empty() { String::new() } else { format!(": {}", kinds.join(", ")) },
+        if warnings > 0 { format!(" and {warnings} warning(s)") } else { String::new() }
+    )
+}
+
+fn preview(o: &Outcome, kernel: &Kernel, name: &str) -> String {
+    let Some(i) = kernel.param_named(name) else {
+        return String::new();
+    };
+    let Some(Arg::Buffer(b)) = o.args.get(i.0 as usize) else {
+        return String::new();
+    };
+    let shown: Vec<String> = (0..b.data.len().min(8)).map(|j| b.get(j).to_string()).collect();
+    let more = if b.data.len() > 8 { ", …" } else { "" };
+    format!("[{}{more}]", shown.join(", "))
+}
+
+fn write_outputs(kernel: &Kernel, o: &Outcome, dir: Option<&Path>) -> Result<Vec<OutputJson>, CliError> {
+    if let Some(d) = dir {
+        std::fs::create_dir_all(d).map_err(|e| CliError::io(d, e))?;
+    }
+    let mut out = vec![];
+    for (p, arg) in kernel.params.iter().zip(&o.args) {
+        let (ParamKind::Buffer { writable: true, .. }, Arg::Buffer(b)) = (p.kind, arg) else {
+            continue;
+        };
+        let path = match dir {
+            Some(d) => {
+                let path = d.join(format!("{}.bin", p.name));
+                inputs::write_elements(&path, b)?;
+                Some(path.display().to_string())
+            }
+            None => None,
+        };
+        out.push(OutputJson { name: p.name.clone(), elem: b.elem, len: b.data.len(), path });
+    }
+    Ok(out)
+}
+
+/// One row of the multi-file summary.
+#[derive(Serialize)]
+struct Row {
+    file: String,
+    kernel: String,
+    threads: u64,
+    found: Vec<Category>,
+    warnings: Vec<Category>,
+    expected: Vec<Category>,
+    matches: bool,
+    seconds: f64,
+    error: Option<String>,
+}
+
+fn rows_for(path: &Path, args: &RunArgs) -> Vec<Row> {
+    let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let failed = |kernel: &str, e: CliError| Row {
+        file: file.clone(),
+        kernel: kernel.into(),
+        threads: 0,
+        found: vec![],
+        warnings: vec![],
+        expected: vec![],
+        matches: false,
+        seconds: 0.0,
+        error: Some(e.to_string()),
+    };
+    let loaded = match source::load(path) {
+        Ok(l) => l,
+        Err(e) => return vec![failed("-", e)],
+    };
+    let kernels: Vec<&Kernel> = match &args.select.kernel {
+        Some(name) => loaded.module.kernel(name).into_iter().collect(),
+        None => loaded.module.kernels.iter().collect(),
+    };
+    kernels
+        .into_iter()
+        .map(|k| match execute(k, args) {
+            Err(e) => failed(&k.name, e),
+            Ok((_, o)) => {
+                let found: Vec<Category> = error_categories(&o).into_iter().collect();
+                let warnings: BTreeSet<Category> = o
+                    .findings
+                    .iter()
+                    .filter(|f| f.severity == Severity::Warning)
+                    .map(|f| f.category)
+                    .collect();
+                let expected: BTreeSet<Category> = k.contract.expect.iter().copied().collect();
+                Row {
+                    file: file.clone(),
+                    kernel: k.name.clone(),
+                    threads: o.stats.threads,
+                    matches: found.iter().copied().collect::<BTreeSet<_>>() == expected,
+                    found,
+                    warnings: warnings.into_iter().collect(),
+                    expected: expected.into_iter().collect(),
+                    seconds: o.stats.seconds,
+                    error: None,
+                }
+            }
+        })
+        .collect()
+}
+
+fn names(c: &[Category]) -> String {
+    if c.is_empty() {
+        "-".into()
+    } else {
+        c.iter().map(|c| c.name()).collect::<Vec<_>>().join(",")
+    }
+}
+
+fn many(files: &[std::path::PathBuf], args: &RunArgs) -> Result<u8, CliError> {
+    if args.out.is_some() {
+        return Err(CliError::usage("--out needs exactly one file"));
+    }
+    let rows: Vec<Row> = files.iter().flat_map(|f| rows_for(f, args)).collect();
+    let any_error = rows.iter().any(|r| r.error.is_some());
+    let code = if any_error {
+        USAGE
+    } else if args.check_expect {
+        if rows.iter().all(|r| r.matches) { CLEAN } else { FINDINGS }
+    } else if rows.iter().any(|r| !r.found.is_empty()) {
+        FINDINGS
+    } else {
+        CLEAN
+    };
+    match args.format {
+        Format::Json => println!("{}", to_json(&rows)),
+        Format::Human => {
+            let mut t = Table::new(&["file", "kernel", "threads", "found", "warnings", "expected", "ok", "seconds"]);
+            for r in &rows {
+                let found = match &r.error {
+                    Some(e) => format!("error: {e}"),
+                    None => names(&r.found),
+                };
+                t.row(vec![
+                    r.file.clone(),
+                    r.kernel.clone(),
+                    r.threads.to_string(),
+                    found,
+                    names(&r.warnings),
+                    names(&r.expected),
+                    if r.matches { "✓" } else { "✗" }.into(),
+                    format!("{:.3}", r.seconds),
+                ]);
+            }
+            print!("{}", t.render());
+            let ok = rows.iter().filter(|r| r.matches).count();
+            println!("{ok}/{} kernels behave as their headers declare", rows.len());
+        }
+    }
+    Ok(code)
+}
