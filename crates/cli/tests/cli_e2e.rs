@@ -1,0 +1,214 @@
+//! End-to-end tests: the real `warpsafe` binary on the real examples.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn kernels() -> PathBuf {
+    root().join("examples/kernels")
+}
+
+fn warpsafe(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_warpsafe"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the warpsafe binary runs")
+}
+
+fn example_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(kernels())
+        .expect("examples/kernels exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "cu"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn expected_categories(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).expect("readable example");
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix("//@ expect "))
+        .map(|c| c.trim().to_string())
+        .collect()
+}
+
+fn tmp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("warpsafe-e2e-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn write_f32(path: &Path, xs: &[f32]) {
+    let bytes: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
+    std::fs::write(path, bytes).expect("write input");
+}
+
+fn read_f32(path: &Path) -> Vec<f32> {
+    std::fs::read(path)
+        .expect("output written")
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+#[test]
+fn matrix_mul_tiled_output_equals_rust_reference() {
+    let n = 64usize;
+    let a: Vec<f32> = (0..n * n).map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0).collect();
+    let b: Vec<f32> = (0..n * n).map(|i| ((i * 53 % 97) as f32 - 48.0) / 48.0).collect();
+    let dir = tmp_dir("matmul");
+    write_f32(&dir.join("a.bin"), &a);
+    write_f32(&dir.join("b.bin"), &b);
+    let out = dir.join("out");
+    let o = warpsafe(&[
+        "run",
+        "examples/kernels/matrix_mul_tiled.cu",
+        "--arg",
+        &format!("n={n}"),
+        "--grid",
+        "4,4",
+        "--block",
+        "16,16",
+        "--buf",
+        &format!("A={}", dir.join("a.bin").display()),
+        "--buf",
+        &format!("B={}", dir.join("b.bin").display()),
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let c = read_f32(&out.join("C.bin"));
+    assert_eq!(c.len(), n * n);
+    for i in 0..n {
+        for j in 0..n {
+            let want: f32 = (0..n).map(|k| a[i * n + k] * b[k * n + j]).sum();
+            let got = c[i * n + j];
+            assert!((got - want).abs() <= 1e-4 * (1.0 + want.abs()), "C[{i}][{j}] = {got}, want {want}");
+        }
+    }
+}
+
+#[test]
+fn every_buggy_twin_exits_1_with_its_category_in_json() {
+    let twins: Vec<PathBuf> = example_files()
+        .into_iter()
+        .filter(|p| !expected_categories(p).is_empty())
+        .collect();
+    assert!(twins.len() >= 10, "expected a corpus of buggy twins, found {}", twins.len());
+    for twin in twins {
+        let o = warpsafe(&["run", twin.to_str().expect("utf-8"), "--format", "json"]);
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{}: {stdout}", twin.display());
+        let json: serde_json::Value = serde_json::from_str(&stdout).expect("JSON report");
+        let found: Vec<&str> = json["findings"]
+            .as_array()
+            .expect("findings array")
+            .iter()
+            .filter(|f| f["severity"] == "error")
+            .filter_map(|f| f["category"].as_str())
+            .collect();
+        for want in expected_categories(&twin) {
+            assert!(found.contains(&want.as_str()), "{}: want {want}, found {found:?}", twin.display());
+        }
+        let first = &json["findings"][0];
+        assert!(first["at"]["line"].as_u64().unwrap_or(0) > 0, "{}: finding without a line", twin.display());
+    }
+}
+
+#[test]
+fn every_correct_example_runs_clean() {
+    for f in example_files().into_iter().filter(|p| expected_categories(p).is_empty()) {
+        let o = warpsafe(&["run", f.to_str().expect("utf-8")]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}:\n{}\n{}",
+            f.display(),
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+
+#[test]
+fn ir_prints_for_every_example() {
+    for f in example_files() {
+        let o = warpsafe(&["ir", f.to_str().expect("utf-8")]);
+        assert_eq!(o.status.code(), Some(0), "{}: {}", f.display(), String::from_utf8_lossy(&o.stderr));
+        assert!(String::from_utf8_lossy(&o.stdout).contains("kernel "), "{}", f.display());
+        let o = warpsafe(&["ir", f.to_str().expect("utf-8"), "--thread-code"]);
+        assert_eq!(o.status.code(), Some(0), "{}: {}", f.display(), String::from_utf8_lossy(&o.stderr));
+    }
+}
+
+#[test]
+fn ir_json_runs_to_the_same_outputs_as_the_source() {
+    let dir = tmp_dir("json");
+    let o = warpsafe(&["ir", "examples/kernels/dot_product.cu", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let json_path = dir.join("dot.json");
+    std::fs::write(&json_path, &o.stdout).expect("write IR");
+    let run = |file: &str, out: &Path| {
+        let o = warpsafe(&["run", file, "--out", out.to_str().expect("utf-8"), "--seed", "5"]);
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run("examples/kernels/dot_product.cu", &dir.join("a"));
+    run(json_path.to_str().expect("utf-8"), &dir.join("b"));
+    let names: Vec<_> = std::fs::read_dir(dir.join("a")).expect("outputs").filter_map(|e| e.ok()).collect();
+    assert!(!names.is_empty());
+    for e in names {
+        let other = dir.join("b").join(e.file_name());
+        assert_eq!(std::fs::read(e.path()).ok(), std::fs::read(other).ok());
+    }
+}
+
+#[test]
+fn corpus_behaves_as_declared() {
+    let o = warpsafe(&["run", "examples/kernels", "--check-expect"]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("kernels behave as their headers declare"));
+}
+
+#[test]
+fn parse_errors_exit_2_with_a_span() {
+    let dir = tmp_dir("bad");
+    let bad = dir.join("bad.cu");
+    std::fs::write(&bad, "__global__ void k(float* x) {\n  x[0] = ;\n}\n").expect("write");
+    let o = warpsafe(&["run", bad.to_str().expect("utf-8"), "--grid", "1", "--block", "1", "--buf", "x=zeros:1"]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("bad.cu:2:"), "{stderr}");
+}
+
+#[test]
+fn usage_errors_exit_2_and_say_what_is_missing() {
+    let dir = tmp_dir("usage");
+    let k = dir.join("k.cu");
+    std::fs::write(&k, "__global__ void k(int n, float* x) { x[threadIdx.x] = n; }\n").expect("write");
+    let path = k.to_str().expect("utf-8");
+    let o = warpsafe(&["run", path, "--grid", "1", "--block", "4", "--buf", "x=zeros:4"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no value for scalar `n`"));
+    let o = warpsafe(&["run", path, "--block", "4", "--arg", "n=1", "--buf", "x=zeros:4"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no grid dimensions"));
+    let o = warpsafe(&["run", path, "--grid", "1", "--block", "4", "--arg", "n=x", "--buf", "x=zeros:4"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = warpsafe(&["run", path, "--grid", "1", "--block", "8", "--arg", "n=1", "--buf", "x=zeros:4"]);
+    assert_eq!(o.status.code(), Some(1), "writing past x is a finding");
+}
+
+#[test]
+fn warp_synchronous_tail_is_racy_unless_lockstep() {
+    let f = "examples/kernels/reduce_warp_unrolled_bug_nosync.cu";
+    assert_eq!(warpsafe(&["run", f]).status.code(), Some(1));
+    let o = warpsafe(&["run", f, "--lockstep-warps"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -1,0 +1,23 @@
+// Buggy twin of matrix_mul.cu: the inner loop runs to `k <= n`, one step too far; B[n * n + col]
+// is past the end of B (and the last row of A reads past A's end).
+//--blockDim=[16,16] --gridDim=[4,4]
+//@ arg n = 64
+//@ len(A) = n * n
+//@ len(B) = n * n
+//@ len(C) = n * n
+//@ requires n <= blockDim.x * gridDim.x && n <= blockDim.y * gridDim.y
+//@ expect oob
+
+__global__ void matrix_mul(const float* __restrict__ A, const float* __restrict__ B,
+                           float* __restrict__ C, int n)
+{
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < n && col < n) {
+        float sum = 0.0f;
+        for (int k = 0; k <= n; ++k) {
+            sum += A[row * n + k] * B[k * n + col];
+        }
+        C[row * n + col] = sum;
+    }
+}

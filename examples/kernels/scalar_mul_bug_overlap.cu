@@ -1,0 +1,22 @@
+// Buggy twin of scalar_mul.cu: the chunk loop runs to `i <= end`, so every thread also
+// updates the first element of the next thread's chunk (a read-modify-write race with that
+// thread), and the thread whose chunk ends at n writes x[n], one past the end.
+//--blockDim=128 --gridDim=8
+//@ arg n = 4000
+//@ arg alpha = 3.0
+//@ arg per_thread = 4
+//@ len(x) = n
+//@ requires per_thread > 0
+//@ requires n <= blockDim.x * gridDim.x * per_thread
+//@ expect race
+//@ expect oob
+
+__global__ void scalar_mul(float* x, float alpha, int n, int per_thread)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    int begin = t * per_thread;
+    int end = min(begin + per_thread, n);
+    for (int i = begin; i <= end; ++i) {
+        x[i] *= alpha;
+    }
+}
