@@ -1,0 +1,634 @@
+//! IR → CUDA C text.
+
+use std::fmt::Write;
+use warpsafe_ir::{
+    AtomicOp, BinOp, Builtin, Expr, ExprKind, Kernel, LogicOp, MathFn, MemRef, ParamKind,
+    ScalarType, Span, Stmt, StmtKind, UnOp, Value,
+};
+
+/// A construct that has no CUDA C rendering (for example `len(x)` outside a contract).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot generate CUDA C: {message}")]
+pub struct CodegenError {
+    /// What could not be rendered.
+    pub message: String,
+    /// Where it came from.
+    pub span: Span,
+}
+
+const PRELUDE: &str = "\
+static __device__ __forceinline__ unsigned int ws_lane_id() {
+    return (threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y) % 32u;
+}
+";
+
+/// Renders `kernel` as a self-contained CUDA C translation unit.
+pub fn generate(kernel: &Kernel) -> Result<String, CodegenError> {
+    let mut g = Gen {
+        k: kernel,
+        out: String::new(),
+        indent: 1,
+        uses_lane: false,
+        loops: vec![],
+    };
+    let body = g.body()?;
+    let mut out = String::new();
+    if g.uses_lane {
+        out.push_str(PRELUDE);
+        out.push('\n');
+    }
+    let params: Vec<String> = kernel
+        .params
+        .iter()
+        .map(|p| match p.kind {
+            ParamKind::Scalar(t) => format!("{} {}", t.c_name(), p.name),
+            ParamKind::Buffer { elem, writable } => format!(
+                "{}{}* __restrict__ {}",
+                if writable { "" } else { "const " },
+                elem.c_name(),
+                p.name
+            ),
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "extern \"C\" __global__ void {}({})\n{{",
+        kernel.name,
+        params.join(", ")
+    );
+    out.push_str(&body);
+    out.push_str("}\n");
+    Ok(out)
+}
+
+struct Gen<'k> {
+    k: &'k Kernel,
+    out: String,
+    indent: usize,
+    uses_lane: bool,
+    /// For each enclosing loop: the flag that a `break` must set when the loop body is
+    /// wrapped in a one-shot `do { } while (0)` (so `continue` can reach the update).
+    loops: Vec<Option<String>>,
+}
+
+fn err<T>(message: impl Into<String>, span: Span) -> Result<T, CodegenError> {
+    Err(CodegenError {
+        message: message.into(),
+        span,
+    })
+}
+
+fn dims(d: &[u64]) -> String {
+    d.iter().map(|n| format!("[{n}]")).collect()
+}
+
+impl Gen<'_> {
+    fn body(&mut self) -> Result<String, CodegenError> {
+        let mut dynamic_seen = false;
+        for a in &self.k.shared {
+            if a.dynamic {
+                if !dynamic_seen {
+                    self.line("extern __shared__ __align__(16) unsigned char ws_dynamic_smem[];");
+                    dynamic_seen = true;
+                }
+                let t = a.elem.c_name();
+                self.line(&format!("{t}* {} = ({t}*)ws_dynamic_smem;", a.name));
+            } else {
+                self.line(&format!("__shared__ {} {}{};", a.elem.c_name(), a.name, dims(&a.dims)));
+            }
+        }
+        for a in &self.k.locals {
+            self.line(&format!("{} {}{};", a.elem.c_name(), a.name, dims(&a.dims)));
+        }
+        for (i, v) in self.k.vars.iter().enumerate() {
+            self.line(&format!("{} {}_{i};", v.ty.c_name(), v.name));
+        }
+        self.block(&self.k.body)?;
+        Ok(std::mem::take(&mut self.out))
+    }
+
+    fn line(&mut self, s: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    fn var(&self, v: warpsafe_ir::VarId) -> String {
+        format!("{}_{}", self.k.var(v).name, v.0)
+    }
+
+    fn block(&mut self, b: &[Stmt]) -> Result<(), CodegenError> {
+        for s in b {
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    fn nested(&mut self, b: &[Stmt]) -> Result<(), CodegenError> {
+        self.indent += 1;
+        self.block(b)?;
+        self.indent -= 1;
+        Ok(())
+    }
+
+    fn loop_body(&mut self, b: &[Stmt], flag: Option<String>) -> Result<(), CodegenError> {
+        self.loops.push(flag);
+        let r = self.nested(b);
+        self.loops.pop();
+        r
+    }
+
+    fn mem(&mut self, mem: MemRef, indices: &[Expr]) -> Result<String, CodegenError> {
+        let mut s = self.k.mem_name(mem).to_string();
+        for i in indices {
+            let i = self.expr(i)?;
+            let _ = write!(s, "[{i}]");
+        }
+        Ok(s)
+    }
+
+    /// A statement without its `;`, usable in a `for` header, when it has that form.
+    fn simple(&mut self, s: &Stmt) -> Result<Option<String>, CodegenError> {
+        Ok(match &s.kind {
+            StmtKind::Let {
+                var,
+                init: Some(value),
+            }
+            | StmtKind::Assign { var, value } => {
+                Some(format!("{} = {}", self.var(*var), self.expr(value)?))
+            }
+            StmtKind::Let { var, init: None } => Some(format!("{} = 0", self.var(*var))),
+            StmtKind::Store {
+                mem,
+                indices,
+                value,
+            } => Some(format!("{} = {}", self.mem(*mem, indices)?, self.expr(value)?)),
+            _ => None,
+        })
+    }
+
+    fn simple_list(&mut self, b: &[Stmt]) -> Result<Option<String>, CodegenError> {
+        let mut parts = vec![];
+        for s in b {
+            match self.simple(s)? {
+                Some(p) => parts.push(p),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(parts.join(", ")))
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<(), CodegenError> {
+        match &s.kind {
+            StmtKind::Let { .. } | StmtKind::Assign { .. } | StmtKind::Store { .. } => {
+                if let Some(text) = self.simple(s)? {
+                    self.line(&format!("{text};"));
+                }
+            }
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
+                let c = self.expr(cond)?;
+                self.line(&format!("if {} {{", paren(&c)));
+                self.nested(then_body)?;
+                if !else_body.is_empty() {
+                    self.line("} else {");
+                    self.nested(else_body)?;
+                }
+                self.line("}");
+            }
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => self.for_loop(s.span, init, cond.as_ref(), update, body)?,
+            StmtKind::While { cond, body } => {
+                let c = self.expr(cond)?;
+                self.line(&format!("while {} {{", paren(&c)));
+                self.loop_body(body, None)?;
+                self.line("}");
+            }
+            StmtKind::DoWhile { body, cond } => {
+                self.line("do {");
+                self.loop_body(body, None)?;
+                let c = self.expr(cond)?;
+                self.line(&format!("}} while {};", paren(&c)));
+            }
+            StmtKind::Break => match self.loops.last().cloned().flatten() {
+                Some(flag) => self.line(&format!("{{ {flag} = true; break; }}")),
+                None => self.line("break;"),
+            },
+            StmtKind::Continue => match self.loops.last() {
+                Some(Some(_)) => self.line("break;"),
+                _ => self.line("continue;"),
+            },
+            StmtKind::Return => self.line("return;"),
+            StmtKind::SyncThreads => self.line("__syncthreads();"),
+            StmtKind::SyncWarp { mask } => {
+                let m = self.expr(mask)?;
+                self.line(&format!("__syncwarp({m});"));
+            }
+            StmtKind::Shuffle {
+                dst,
+                kind,
+                mask,
+                value,
+                lane,
+                width,
+            } => {
+                let text = format!(
+                    "{} = {}({}, {}, {}, (int){});",
+                    self.var(*dst),
+                    kind.c_name(),
+                    self.expr(mask)?,
+                    self.expr(value)?,
+                    self.expr(lane)?,
+                    paren(&self.expr(width)?)
+                );
+                self.line(&text);
+            }
+            StmtKind::Atomic {
+                dst,
+                op,
+                mem,
+                indices,
+                value,
+                compare,
+            } => {
+                let elem = self.k.elem_type(*mem);
+                let addr = format!("&{}", self.mem(*mem, indices)?);
+                let v = self.expr(value)?;
+                let c = compare.as_ref().map(|c| self.expr(c)).transpose()?;
+                let call = atomic_call(*op, elem, &addr, &v, c.as_deref());
+                match dst {
+                    Some(d) => {
+                        let d = self.var(*d);
+                        self.line(&format!("{d} = {call};"));
+                    }
+                    None => self.line(&format!("{call};")),
+                }
+            }
+            StmtKind::Assume(e) => {
+                let e = self.expr(e)?;
+                self.line(&format!("// assume {e}"));
+            }
+            StmtKind::Assert(e) => {
+                let e = self.expr(e)?;
+                self.line(&format!("if (!{}) __trap();", paren(&e)));
+            }
+        }
+        Ok(())
+    }
+
+    fn for_loop(
+        &mut self,
+        _span: Span,
+        init: &[Stmt],
+        cond: Option<&Expr>,
+        update: &[Stmt],
+        body: &[Stmt],
+    ) -> Result<(), CodegenError> {
+        let c = cond.map(|c| self.expr(c)).transpose()?.unwrap_or_default();
+        let init_text = self.simple_list(init)?;
+        let update_text = self.simple_list(update)?;
+        let braced = init_text.is_none();
+        if braced {
+            self.line("{");
+            self.indent += 1;
+            self.block(init)?;
+        }
+        match update_text {
+            Some(u) => {
+                let i = init_text.unwrap_or_default();
+                self.line(&format!("for ({i}; {c}; {u}) {{"));
+                self.loop_body(body, None)?;
+                self.line("}");
+            }
+            None => {
+                // The update cannot go in the header: run it after the body, which sits in a
+                // one-shot loop so that `continue` (a `break` out of it) still reaches it.
+                let i = init_text.unwrap_or_default();
+                let flag = format!("ws_break_{}", self.loops.len());
+                self.line(&format!("for ({i}; {c}; ) {{"));
+                self.indent += 1;
+                self.line(&format!("bool {flag} = false;"));
+                self.line("do {");
+                self.loop_body(body, Some(flag.clone()))?;
+                self.line("} while (0);");
+                self.line(&format!("if ({flag}) break;"));
+                self.block(update)?;
+                self.indent -= 1;
+                self.line("}");
+            }
+        }
+        if braced {
+            self.indent -= 1;
+            self.line("}");
+        }
+        Ok(())
+    }
+
+    fn expr(&mut self, e: &Expr) -> Result<String, CodegenError> {
+        Ok(match &e.kind {
+            ExprKind::Const(v) => literal(*v),
+            ExprKind::Var(v) => self.var(*v),
+            ExprKind::Param(p) => self.k.param(*p).name.clone(),
+            ExprKind::Builtin(Builtin::LaneId) => {
+                self.uses_lane = true;
+                "ws_lane_id()".into()
+            }
+            ExprKind::Builtin(b) => b.c_name(),
+            ExprKind::BufferLen(_) => {
+                return err("`len(buffer)` can only appear in a contract", e.span)
+            }
+            ExprKind::Unary(op, a) => {
+                let a = self.expr(a)?;
+                let sym = match op {
+                    UnOp::Neg => "-",
+                    UnOp::BitNot => "~",
+                    UnOp::Not => "!",
+                };
+                // Integer promotion would widen the operand: convert back.
+                match e.ty {
+                    ScalarType::Bool | ScalarType::F32 | ScalarType::F64 => {
+                        format!("({sym}{})", paren(&a))
+                    }
+                    t => format!("(({}){sym}{})", t.c_name(), paren(&a)),
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let ty = a.ty;
+                let (a, b) = (self.expr(a)?, self.expr(b)?);
+                binary(*op, ty, &a, &b)
+            }
+            ExprKind::Logical(op, a, b) => {
+                let (a, b) = (self.expr(a)?, self.expr(b)?);
+                let sym = if *op == LogicOp::And { "&&" } else { "||" };
+                format!("({a} {sym} {b})")
+            }
+            ExprKind::Cast(a) => {
+                let inner = self.expr(a)?;
+                if e.ty == ScalarType::Bool {
+                    format!("({} != 0)", paren(&inner))
+                } else {
+                    format!("(({}){})", e.ty.c_name(), paren(&inner))
+                }
+            }
+            ExprKind::Select(c, a, b) => {
+                let (c, a, b) = (self.expr(c)?, self.expr(a)?, self.expr(b)?);
+                format!("({c} ? {a} : {b})")
+            }
+            ExprKind::Call(f, args) => {
+                let args = args
+                    .iter()
+                    .map(|a| self.expr(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                format!("{}({})", math_name(*f, e.ty), args.join(", "))
+            }
+            ExprKind::Load(mem, indices) => self.mem(*mem, indices)?,
+        })
+    }
+}
+
+fn paren(s: &str) -> String {
+    if s.starts_with('(') && s.ends_with(')') && balanced_outer(s) {
+        s.to_string()
+    } else {
+        format!("({s})")
+    }
+}
+
+/// True when the first `(` of `s` closes at its last character.
+fn balanced_outer(s: &str) -> bool {
+    let mut depth = 0i32;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 && i + 1 != s.len() {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+fn literal(v: Value) -> String {
+    match v {
+        Value::Bool(b) => b.to_string(),
+        Value::I32(i32::MIN) => "(-2147483647 - 1)".into(),
+        Value::I32(x) if x < 0 => format!("({x})"),
+        Value::I32(x) => x.to_string(),
+        Value::U32(x) => format!("{x}u"),
+        Value::I64(i64::MIN) => "(-9223372036854775807ll - 1ll)".into(),
+        Value::I64(x) if x < 0 => format!("({x}ll)"),
+        Value::I64(x) => format!("{x}ll"),
+        Value::U64(x) => format!("{x}ull"),
+        Value::F32(x) if x.is_finite() => {
+            let s = format!("{x:?}");
+            if x < 0.0 {
+                format!("({s}f)")
+            } else {
+                format!("{s}f")
+            }
+        }
+        Value::F32(x) => format!("__int_as_float({:#x})", x.to_bits() as i32),
+        Value::F64(x) if x.is_finite() => {
+            let s = format!("{x:?}");
+            if x < 0.0 {
+                format!("({s})")
+            } else {
+                s
+            }
+        }
+        Value::F64(x) => format!("__longlong_as_double({:#x}ll)", x.to_bits() as i64),
+    }
+}
+
+fn binary(op: BinOp, ty: ScalarType, a: &str, b: &str) -> String {
+    let c = ty.c_name();
+    match op {
+        BinOp::Min | BinOp::Max => {
+            let name = match (op, ty) {
+                (BinOp::Min, ScalarType::F32) => "fminf",
+                (BinOp::Max, ScalarType::F32) => "fmaxf",
+                (BinOp::Min, ScalarType::F64) => "fmin",
+                (BinOp::Max, ScalarType::F64) => "fmax",
+                (BinOp::Min, _) => "min",
+                _ => "max",
+            };
+            format!("{name}({a}, {b})")
+        }
+        BinOp::Shl | BinOp::Shr => {
+            let bits = ty.bits();
+            let sym = op.symbol();
+            let fill = if op == BinOp::Shr && ty.is_signed() {
+                format!("(({c}){a} < 0 ? ({c})-1 : ({c})0)")
+            } else {
+                format!("({c})0")
+            };
+            format!("(({b}) >= {bits} ? {fill} : ({c})({a} {sym} {b}))")
+        }
+        // Small integer types do not exist in the IR, but `bool` operands of bitwise ops
+        // promote to int in C; comparisons yield int, which converts back to bool.
+        _ if op.is_comparison() || ty == ScalarType::Bool => {
+            let r = format!("({a} {} {b})", op.symbol());
+            if ty == ScalarType::Bool && !op.is_comparison() {
+                format!("({r} != 0)")
+            } else {
+                r
+            }
+        }
+        _ => format!("({a} {} {b})", op.symbol()),
+    }
+}
+
+fn math_name(f: MathFn, ty: ScalarType) -> &'static str {
+    let single = ty == ScalarType::F32;
+    match (f, single) {
+        (MathFn::Abs, _) => match ty {
+            ScalarType::F32 => "fabsf",
+            ScalarType::F64 => "fabs",
+            ScalarType::I64 => "llabs",
+            ScalarType::U32 | ScalarType::U64 => "",
+            _ => "abs",
+        },
+        (MathFn::Exp, true) => "expf",
+        (MathFn::Exp, false) | (MathFn::FastExp, false) => "exp",
+        (MathFn::FastExp, true) => "__expf",
+        (MathFn::Exp2, true) => "exp2f",
+        (MathFn::Exp2, false) => "exp2",
+        (MathFn::Log, true) => "logf",
+        (MathFn::Log, false) => "log",
+        (MathFn::Log2, true) => "log2f",
+        (MathFn::Log2, false) => "log2",
+        (MathFn::Log10, true) => "log10f",
+        (MathFn::Log10, false) => "log10",
+        (MathFn::Sqrt, true) => "sqrtf",
+        (MathFn::Sqrt, false) => "sqrt",
+        (MathFn::Rsqrt, true) => "rsqrtf",
+        (MathFn::Rsqrt, false) => "rsqrt",
+        (MathFn::Pow, true) => "powf",
+        (MathFn::Pow, false) => "pow",
+        (MathFn::Fma, true) => "fmaf",
+        (MathFn::Fma, false) => "fma",
+        (MathFn::Sin, true) => "sinf",
+        (MathFn::Sin, false) => "sin",
+        (MathFn::Cos, true) => "cosf",
+        (MathFn::Cos, false) => "cos",
+        (MathFn::Tan, true) => "tanf",
+        (MathFn::Tan, false) => "tan",
+        (MathFn::Tanh, true) => "tanhf",
+        (MathFn::Tanh, false) => "tanh",
+        (MathFn::Floor, true) => "floorf",
+        (MathFn::Floor, false) => "floor",
+        (MathFn::Ceil, true) => "ceilf",
+        (MathFn::Ceil, false) => "ceil",
+        (MathFn::Round, true) => "roundf",
+        (MathFn::Round, false) => "round",
+        (MathFn::Trunc, true) => "truncf",
+        (MathFn::Trunc, false) => "trunc",
+    }
+}
+
+/// Spells an atomic so that CUDA's overload set accepts it: 64-bit signed operations go
+/// through `unsigned long long` (two's complement makes add/exchange/CAS identical),
+/// subtraction without an overload becomes addition of the negation, and `double`
+/// exchange goes through its bit pattern.
+fn atomic_call(op: AtomicOp, elem: ScalarType, addr: &str, v: &str, cmp: Option<&str>) -> String {
+    let ull = "unsigned long long";
+    let as_ull = |x: &str| format!("({ull})({x})");
+    let ull_addr = format!("({ull}*)({addr})");
+    match (op, elem) {
+        (AtomicOp::Sub, ScalarType::U64 | ScalarType::I64) => {
+            let call = format!("atomicAdd({ull_addr}, ({ull})0 - {})", as_ull(v));
+            format!("(({}){call})", elem.c_name())
+        }
+        (AtomicOp::Add | AtomicOp::Exch, ScalarType::I64) => {
+            let call = format!("{}({ull_addr}, {})", op.c_name(), as_ull(v));
+            format!("((long long){call})")
+        }
+        (AtomicOp::Cas, ScalarType::I64) => format!(
+            "((long long)atomicCAS({ull_addr}, {}, {}))",
+            as_ull(cmp.unwrap_or("0")),
+            as_ull(v)
+        ),
+        (AtomicOp::Exch, ScalarType::F64) => format!(
+            "__longlong_as_double((long long)atomicExch({ull_addr}, ({ull})__double_as_longlong({v})))"
+        ),
+        (AtomicOp::Cas, _) => format!("atomicCAS({addr}, {}, {v})", cmp.unwrap_or("0")),
+        _ => format!("{}({addr}, {v})", op.c_name()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warpsafe_ir::{Dim, KernelBuilder};
+
+    #[test]
+    fn literals_are_exact_and_typed() {
+        assert_eq!(literal(Value::F32(0.1)), "0.1f");
+        assert_eq!(literal(Value::F32(-2.5)), "(-2.5f)");
+        assert_eq!(literal(Value::U64(7)), "7ull");
+        assert_eq!(literal(Value::I32(i32::MIN)), "(-2147483647 - 1)");
+        assert_eq!(literal(Value::F32(f32::INFINITY)), "__int_as_float(0x7f800000)");
+    }
+
+    #[test]
+    fn u64_product_stays_64_bit() {
+        let mut b = KernelBuilder::new("k");
+        let x = b.buffer_param("x", ScalarType::U64, true);
+        let i = Expr::builtin(Builtin::ThreadIdx(Dim::X));
+        let wide = Expr::binary(BinOp::Mul, i.clone().cast(ScalarType::U64), Expr::u64(65521));
+        b.store(MemRef::Global(x), vec![i], wide);
+        let text = generate(&b.finish()).unwrap();
+        assert!(
+            text.contains("x[threadIdx.x] = (((unsigned long long)(threadIdx.x)) * 65521ull);"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn shifts_past_the_width_are_guarded() {
+        assert_eq!(
+            binary(BinOp::Shl, ScalarType::U32, "a", "b"),
+            "((b) >= 32 ? (unsigned int)0 : (unsigned int)(a << b))"
+        );
+    }
+
+    #[test]
+    fn for_with_compound_update_keeps_continue_semantics() {
+        let mut b = KernelBuilder::new("k");
+        let x = b.buffer_param("x", ScalarType::I32, true);
+        let body = b.body(|b| b.push(StmtKind::Continue));
+        let update = b.body(|b| {
+            b.push(StmtKind::Atomic {
+                dst: None,
+                op: AtomicOp::Add,
+                mem: MemRef::Global(x),
+                indices: vec![Expr::u32(0)],
+                value: Expr::i32(1),
+                compare: None,
+            })
+        });
+        b.push(StmtKind::For {
+            init: vec![],
+            cond: Some(Expr::bool(false)),
+            update,
+            body,
+        });
+        let text = generate(&b.finish()).unwrap();
+        assert!(text.contains("if (ws_break_0) break;"), "{text}");
+        assert!(!text.contains("continue"), "continue must become a break out of the one-shot loop: {text}");
+        assert!(text.contains("atomicAdd(&x[0u], 1);"), "{text}");
+    }
+}
