@@ -1,8 +1,33 @@
 #!/usr/bin/env bash
 # Installs what warpsafe's commands need when it is missing. Safe to run repeatedly.
+#   - NVRTC (NVIDIA's runtime CUDA compiler) from the PyPI wheel `nvidia-cuda-nvrtc`.
 set -euo pipefail
 
 if ! command -v cargo >/dev/null 2>&1; then
     echo "error: cargo not found; install Rust (https://rustup.rs) first" >&2
     exit 2
+fi
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+nvrtc_present() {
+    python3 - <<'PY' 2>/dev/null
+import os, site, sys, sysconfig
+dirs = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], site.getusersitepackages()}
+dirs.update(getattr(site, "getsitepackages", lambda: [])())
+sys.exit(0 if any(os.path.exists(os.path.join(d, "nvidia/cu13/lib/libnvrtc.so.13")) for d in dirs) else 1)
+PY
+}
+
+if [ -z "${WARPSAFE_NVRTC:-}" ] && ! nvrtc_present; then
+    echo "setup: installing NVRTC (pip package nvidia-cuda-nvrtc)" >&2
+    if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
+        as_root apt-get update -qq
+        as_root apt-get install -y -qq python3 python3-pip >/dev/null
+    fi
+    python3 -m pip install --quiet --disable-pip-version-check nvidia-cuda-nvrtc \
+        || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages nvidia-cuda-nvrtc
+    nvrtc_present || { echo "error: NVRTC still not found after installing it" >&2; exit 2; }
 fi

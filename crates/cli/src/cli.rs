@@ -39,8 +39,52 @@ pub enum Command {
     ///   warpsafe ir examples/kernels/dot_product.cu --format json > dot.json
     ///   warpsafe ir dot.json --thread-code
     Ir(IrArgs),
+    /// Print the CUDA C that warpsafe generates for a kernel (`.cu` or IR `.json`).
+    ///
+    /// Example: warpsafe cuda examples/kernels/saxpy.cu
+    Cuda(CodegenArgs),
+    /// Compile a kernel's generated CUDA C with NVRTC and print the PTX.
+    ///
+    /// NVRTC is loaded from `$WARPSAFE_NVRTC`, the active Python's site-packages (the
+    /// `nvidia-cuda-nvrtc` wheel), or `$LD_LIBRARY_PATH`. Results are cached on disk.
+    ///
+    /// Example: warpsafe ptx examples/kernels/saxpy.cu --arch sm_90
+    Ptx(PtxArgs),
     /// Benchmarks that print tables.
     Bench(BenchArgs),
+}
+
+/// `warpsafe cuda`.
+#[derive(Args, Debug)]
+pub struct CodegenArgs {
+    /// A `.cu` file or an IR `.json` file.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub select: KernelSelect,
+}
+
+/// `warpsafe ptx`.
+#[derive(Args, Debug)]
+pub struct PtxArgs {
+    /// A `.cu` file or an IR `.json` file.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub select: KernelSelect,
+    /// Target architecture.
+    #[arg(long, default_value = "sm_90")]
+    pub arch: String,
+}
+
+/// Where `run` executes.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum BackendChoice {
+    /// The checking CPU interpreter.
+    #[default]
+    Cpu,
+    /// A CUDA GPU (error when none is present).
+    Cuda,
+    /// A CUDA GPU when one is present, else the CPU interpreter (and say so).
+    Auto,
 }
 
 /// How reports are written.
@@ -121,6 +165,9 @@ pub struct RunArgs {
     /// Compare each file's findings with its `//@ expect` lines (exit 0 when all match).
     #[arg(long)]
     pub check_expect: bool,
+    /// Where to run: the checking CPU interpreter, a CUDA GPU, or the GPU when present.
+    #[arg(long, value_enum, default_value_t)]
+    pub backend: BackendChoice,
 }
 
 /// `warpsafe ir`.

@@ -2,6 +2,7 @@
 
 mod bench;
 mod cli;
+mod cuda_cmd;
 mod diagnostics;
 mod exit;
 mod inputs;
@@ -20,6 +21,8 @@ fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Run(args) => run_cmd::run(&args),
         Command::Ir(args) => ir_cmd::run(&args),
+        Command::Cuda(args) => cuda_cmd::cuda(&args),
+        Command::Ptx(args) => cuda_cmd::ptx(&args),
         Command::Bench(b) => match b.which {
             BenchKind::Interp {
                 repeat,

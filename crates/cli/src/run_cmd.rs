@@ -1,6 +1,6 @@
 //! `warpsafe run`: one kernel in detail, or many in a summary table.
 
-use crate::cli::{CheckArgs, Format, RunArgs};
+use crate::cli::{BackendChoice, CheckArgs, Format, RunArgs};
 use crate::exit::{CliError, CLEAN, FINDINGS, USAGE};
 use crate::report::{self, OutputJson, RunJson};
 use crate::summary::Table;
@@ -42,6 +42,29 @@ pub fn options(check: &CheckArgs) -> Result<warpsafe_exec::Options, CliError> {
 
 fn execute(kernel: &Kernel, args: &RunArgs) -> Result<(launch::Launch, Outcome), CliError> {
     let l = launch::build(kernel, &args.launch)?;
+    let use_gpu = match args.backend {
+        BackendChoice::Cpu => false,
+        BackendChoice::Cuda => true,
+        BackendChoice::Auto => {
+            let gpu = warpsafe_cuda::device_available();
+            if !gpu {
+                eprintln!("note: no CUDA device found; running on the CPU interpreter");
+            }
+            gpu
+        }
+    };
+    if use_gpu {
+        let start = std::time::Instant::now();
+        let out = warpsafe_cuda::launch(kernel, &l.config, l.args.clone())
+            .map_err(|e| CliError::usage(format!("cannot launch `{}` on the GPU: {e}", kernel.name)))?;
+        let stats = warpsafe_exec::Stats {
+            seconds: start.elapsed().as_secs_f64(),
+            blocks: l.config.grid.iter().map(|&d| d as u64).product(),
+            threads: l.config.grid.iter().chain(&l.config.block).map(|&d| d as u64).product(),
+            ..Default::default()
+        };
+        return Ok((l, Outcome { args: out, findings: vec![], stats }));
+    }
     let opts = options(&args.check)?;
     let outcome = warpsafe_exec::run(kernel, &l.config, l.args.clone(), &opts)
         .map_err(|e| CliError::usage(format!("cannot launch `{}`: {e}", kernel.name)))?;

@@ -1,9 +1,11 @@
-//! CUDA C generation from the warpsafe IR.
+//! CUDA for warpsafe: IR → readable CUDA C, NVRTC compilation to PTX with an on-disk cache,
+//! and GPU launches through the CUDA driver.
 //!
-//! The output is readable `extern "C" __global__` CUDA C whose types are exactly the IR's:
-//! every operator is applied to operands of one declared type, casts are explicit, and
-//! shifts and atomics are spelled so that their meaning matches the IR's (wrapping integers,
-//! shift amounts past the width giving zero).
+//! The generated code's types are exactly the IR's: every operator is applied to operands of
+//! one declared type, casts are explicit, and shifts and atomics are spelled so that their
+//! meaning matches the IR's (wrapping integers, shift amounts past the width giving zero).
+//! NVRTC is loaded at run time from the PyPI wheel `nvidia-cuda-nvrtc`; where it (or a GPU)
+//! is missing, calls return errors that say so — nothing panics.
 //!
 //! ```
 //! use warpsafe_ir::{BinOp, Dim, Expr, KernelBuilder, MemRef, ScalarType};
@@ -17,6 +19,15 @@
 //! assert!(cuda.contains("x[i_0] = (x[i_0] * 2.0f);"));
 //! ```
 
+mod cache;
 mod codegen;
+mod gpu;
+mod locate;
+mod nvrtc;
 
 pub use codegen::{generate, CodegenError};
+pub use gpu::{check_contract, device_available, launch, CudaError};
+pub use nvrtc::{
+    compile as compile_ptx, library_path as nvrtc_path, version as nvrtc_version, CompileOptions,
+    Compiled, NvrtcError,
+};
