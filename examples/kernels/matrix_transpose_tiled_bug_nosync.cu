@@ -1,5 +1,6 @@
 // Buggy twin of matrix_transpose_tiled.cu: the barrier between filling the tile and reading
 // it by columns is missing, so a thread reads cells that other warps write concurrently.
+// Reads of cells not yet written are also uninitialised-shared reads in this interleaving.
 #define TILE_DIM 32
 #define BLOCK_ROWS 8
 //--blockDim=[32,8] --gridDim=[3,2]
@@ -10,6 +11,7 @@
 //@ requires blockDim.x == 32 && blockDim.y == 8
 //@ requires cols == gridDim.x * 32 && rows == gridDim.y * 32
 //@ expect race
+//@ expect uninit
 
 __global__ void matrix_transpose_tiled(const float* __restrict__ in, float* __restrict__ out,
                                        int rows, int cols)

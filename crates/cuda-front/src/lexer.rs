@@ -11,10 +11,13 @@ use warpsafe_ir::{ScalarType, Span};
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[logos(skip r"[ \t\r\f\v]+")]
 #[logos(skip r"//[^\n]*")]
-#[logos(skip r"/\*([^*]|\*+[^*/])*\*+/")]
 #[logos(skip r"\\\r?\n")]
 pub enum T {
+    /// A block comment (skipped; an unterminated one is an error).
+    #[token("/*", block_comment)]
+    BlockComment,
     /// End of a source line (only the preprocessor sees these).
+    /// `\n`
     #[token("\n")]
     Newline,
     /// An identifier or keyword.
@@ -29,108 +32,170 @@ pub enum T {
     /// A character literal.
     #[regex(r"'([^'\\\n]|\\.)*'")]
     Char,
+    /// `(`
     #[token("(")]
     LParen,
+    /// `)`
     #[token(")")]
     RParen,
+    /// `[`
     #[token("[")]
     LBracket,
+    /// `]`
     #[token("]")]
     RBracket,
+    /// `{`
     #[token("{")]
     LBrace,
+    /// `}`
     #[token("}")]
     RBrace,
+    /// `;`
     #[token(";")]
     Semi,
+    /// `,`
     #[token(",")]
     Comma,
+    /// `.`
     #[token(".")]
     Dot,
+    /// `...`
     #[token("...")]
     Ellipsis,
+    /// `?`
     #[token("?")]
     Question,
+    /// `:`
     #[token(":")]
     Colon,
+    /// `::`
     #[token("::")]
     ColonColon,
+    /// `->`
     #[token("->")]
     Arrow,
+    /// `+`
     #[token("+")]
     Plus,
+    /// `-`
     #[token("-")]
     Minus,
+    /// `*`
     #[token("*")]
     Star,
+    /// `/`
     #[token("/")]
     Slash,
+    /// `%`
     #[token("%")]
     Percent,
+    /// `&`
     #[token("&")]
     Amp,
+    /// `|`
     #[token("|")]
     Pipe,
+    /// `^`
     #[token("^")]
     Caret,
+    /// `~`
     #[token("~")]
     Tilde,
+    /// `!`
     #[token("!")]
     Bang,
+    /// `=`
     #[token("=")]
     Assign,
+    /// `<`
     #[token("<")]
     Lt,
+    /// `>`
     #[token(">")]
     Gt,
+    /// `<=`
     #[token("<=")]
     Le,
+    /// `>=`
     #[token(">=")]
     Ge,
+    /// `==`
     #[token("==")]
     EqEq,
+    /// `!=`
     #[token("!=")]
     Ne,
+    /// `&&`
     #[token("&&")]
     AndAnd,
+    /// `||`
     #[token("||")]
     OrOr,
+    /// `<<`
     #[token("<<")]
     Shl,
+    /// `>>`
     #[token(">>")]
     Shr,
+    /// `++`
     #[token("++")]
     PlusPlus,
+    /// `--`
     #[token("--")]
     MinusMinus,
+    /// `+=`
     #[token("+=")]
     PlusEq,
+    /// `-=`
     #[token("-=")]
     MinusEq,
+    /// `*=`
     #[token("*=")]
     StarEq,
+    /// `/=`
     #[token("/=")]
     SlashEq,
+    /// `%=`
     #[token("%=")]
     PercentEq,
+    /// `&=`
     #[token("&=")]
     AmpEq,
+    /// `|=`
     #[token("|=")]
     PipeEq,
+    /// `^=`
     #[token("^=")]
     CaretEq,
+    /// `<<=`
     #[token("<<=")]
     ShlEq,
+    /// `>>=`
     #[token(">>=")]
     ShrEq,
+    /// `#`
     #[token("#")]
     Hash,
+    /// `##`
     #[token("##")]
     HashHash,
     /// A character the lexer does not know (reported only in active source).
     Error,
     /// End of input (appended by the preprocessor).
     Eof,
+}
+
+fn block_comment(lex: &mut logos::Lexer<T>) -> logos::FilterResult<(), ()> {
+    match lex.remainder().find("*/") {
+        Some(end) => {
+            lex.bump(end + 2);
+            logos::FilterResult::Skip
+        }
+        None => {
+            lex.bump(lex.remainder().len());
+            logos::FilterResult::Error(())
+        }
+    }
 }
 
 /// A token: its kind, its text and where it came from. Tokens produced by macro
@@ -217,7 +282,12 @@ pub fn parse_number(text: &str, span: Span) -> Result<Number> {
     };
     let value = match u64::from_str_radix(digits, radix) {
         Ok(v) if !digits.is_empty() => v,
-        _ => return err(span, format!("malformed or too large integer literal `{text}`")),
+        _ => {
+            return err(
+                span,
+                format!("malformed or too large integer literal `{text}`"),
+            )
+        }
     };
     let fits_i32 = value <= i32::MAX as u64;
     let fits_u32 = value <= u32::MAX as u64;
@@ -244,7 +314,17 @@ mod tests {
     fn lexes_operators_longest_first() {
         assert_eq!(
             kinds("a<<=b>>c->d...e"),
-            vec![T::Ident, T::ShlEq, T::Ident, T::Shr, T::Ident, T::Arrow, T::Ident, T::Ellipsis, T::Ident]
+            vec![
+                T::Ident,
+                T::ShlEq,
+                T::Ident,
+                T::Shr,
+                T::Ident,
+                T::Arrow,
+                T::Ident,
+                T::Ellipsis,
+                T::Ident
+            ]
         );
     }
 

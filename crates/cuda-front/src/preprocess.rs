@@ -99,6 +99,15 @@ pub fn preprocess(source: &str) -> Result<Preprocessed> {
     })
 }
 
+/// Macro-expands a token sequence (without directives) against a finished macro table.
+pub fn expand_tokens(macros: &Macros, tokens: Vec<Tok>) -> Result<Vec<Tok>> {
+    let mut pp = Preprocessor {
+        macros: macros.clone(),
+        steps: 0,
+    };
+    pp.expand(tokens, 0)
+}
+
 struct Preprocessor {
     macros: Macros,
     steps: usize,
@@ -174,7 +183,12 @@ impl Preprocessor {
             }
             "include" | "pragma" | "line" | "" => {}
             "error" => return err(span, "`#error` directive reached"),
-            _ => return err(span, format!("unsupported preprocessor directive `#{name}`")),
+            _ => {
+                return err(
+                    span,
+                    format!("unsupported preprocessor directive `#{name}`"),
+                )
+            }
         }
         Ok(())
     }
@@ -186,7 +200,10 @@ impl Preprocessor {
         let mut body_start = 1;
         let mut params = None;
         // A function-like macro has `(` immediately after the name, with no space.
-        if let Some(lp) = rest.get(1).filter(|t| t.kind == T::LParen && t.span.lo == name.span.hi) {
+        if let Some(lp) = rest
+            .get(1)
+            .filter(|t| t.kind == T::LParen && t.span.lo == name.span.hi)
+        {
             let mut names = Vec::new();
             let mut j = 2;
             loop {
@@ -212,7 +229,8 @@ impl Preprocessor {
         if let Some(bad) = body.iter().find(|t| t.kind == T::Error) {
             return err(bad.span, format!("unexpected character `{}`", bad.text));
         }
-        self.macros.insert(name.text.clone(), Macro { params, body });
+        self.macros
+            .insert(name.text.clone(), Macro { params, body });
         Ok(())
     }
 
@@ -231,7 +249,11 @@ impl Preprocessor {
                     (Some(n), _, _) if n.kind == T::Ident => (n, i + 2),
                     _ => return err(t.span, "malformed `defined`"),
                 };
-                let v = if self.macros.contains_key(&name.text) { "1" } else { "0" };
+                let v = if self.macros.contains_key(&name.text) {
+                    "1"
+                } else {
+                    "0"
+                };
                 toks.push(number_tok(v, t.span));
                 i = next;
             } else {
@@ -254,7 +276,10 @@ impl Preprocessor {
         let e = crate::parser::parse_expr_tokens(toks, span)?;
         match crate::consteval::eval(&e, &|_| None) {
             Some(v) => Ok(v.truthy()),
-            None => err(e.span, "`#if` condition is not an integer constant expression"),
+            None => err(
+                e.span,
+                "`#if` condition is not an integer constant expression",
+            ),
         }
     }
 
@@ -308,8 +333,14 @@ impl Preprocessor {
             let Some(params) = &m.params else {
                 let body = paste(m.body.clone(), h.tok.span)?;
                 for tok in body.into_iter().rev() {
-                    let tok = Tok { span: h.tok.span, ..tok };
-                    queue.push_front(HTok { tok, hide: hide.clone() });
+                    let tok = Tok {
+                        span: h.tok.span,
+                        ..tok
+                    };
+                    queue.push_front(HTok {
+                        tok,
+                        hide: hide.clone(),
+                    });
                 }
                 continue;
             };
@@ -339,17 +370,21 @@ impl Preprocessor {
                 let q = a.iter().cloned().collect();
                 expanded_args.push(self.expand_h(q, depth + 1)?);
             }
-            let cost = m.body.iter().map(|t| {
-                match params.iter().position(|p| *p == t.text) {
+            let cost = m
+                .body
+                .iter()
+                .map(|t| match params.iter().position(|p| *p == t.text) {
                     Some(k) => expanded_args[k].len().max(args[k].len()),
                     None => 1,
-                }
-            });
+                });
             self.charge(cost.sum(), span)?;
             let body = substitute(&m.body, params, &args, &expanded_args, span)?;
             for tok in body.into_iter().rev() {
                 let tok = Tok { span, ..tok };
-                queue.push_front(HTok { tok, hide: hide.clone() });
+                queue.push_front(HTok {
+                    tok,
+                    hide: hide.clone(),
+                });
             }
         }
         Ok(out)
@@ -406,7 +441,11 @@ fn substitute(
             Some(k) => {
                 let next_paste = body.get(i + 1).map(|n| n.kind) == Some(T::HashHash);
                 let prev_paste = i > 0 && body.get(i - 1).map(|n| n.kind) == Some(T::HashHash);
-                let src = if next_paste || prev_paste { &raw[k] } else { &expanded[k] };
+                let src = if next_paste || prev_paste {
+                    &raw[k]
+                } else {
+                    &expanded[k]
+                };
                 out.extend(src.iter().map(|h| h.tok.clone()));
             }
             None => out.push(t.clone()),
@@ -435,7 +474,10 @@ fn paste(toks: Vec<Tok>, span: Span) -> Result<Vec<Tok>> {
         match (relexed.pop(), relexed.is_empty()) {
             (Some(tok), true) if tok.kind != T::Error => out.push(Tok { span, ..tok }),
             _ => {
-                return Err(FrontError::new(span, format!("pasting gives `{text}`, not a token")))
+                return Err(FrontError::new(
+                    span,
+                    format!("pasting gives `{text}`, not a token"),
+                ))
             }
         }
     }
@@ -464,7 +506,10 @@ mod tests {
     #[test]
     fn nested_macros_and_self_reference_terminate() {
         assert_eq!(text("#define A B + 1\n#define B A\nA"), "A + 1");
-        assert_eq!(text("#define SQ(x) ((x)*(x))\nSQ(SQ(2))"), "( ( ( ( 2 ) * ( 2 ) ) ) * ( ( ( 2 ) * ( 2 ) ) ) )");
+        assert_eq!(
+            text("#define SQ(x) ((x)*(x))\nSQ(SQ(2))"),
+            "( ( ( ( 2 ) * ( 2 ) ) ) * ( ( ( 2 ) * ( 2 ) ) ) )"
+        );
         assert_eq!(text("#define F(x) x\nF"), "F");
     }
 

@@ -84,17 +84,14 @@ fn dims(d: &[u64]) -> String {
 
 impl Gen<'_> {
     fn body(&mut self) -> Result<String, CodegenError> {
-        let mut dynamic_seen = false;
         for a in &self.k.shared {
+            let (t, name) = (a.elem.c_name(), &a.name);
             if a.dynamic {
-                if !dynamic_seen {
-                    self.line("extern __shared__ __align__(16) unsigned char ws_dynamic_smem[];");
-                    dynamic_seen = true;
-                }
-                let t = a.elem.c_name();
-                self.line(&format!("{t}* {} = ({t}*)ws_dynamic_smem;", a.name));
+                // Like the CUDA C it came from: every `extern __shared__` array starts at the
+                // block's dynamic shared memory.
+                self.line(&format!("extern __shared__ {t} {name}[];"));
             } else {
-                self.line(&format!("__shared__ {} {}{};", a.elem.c_name(), a.name, dims(&a.dims)));
+                self.line(&format!("__shared__ {t} {name}{};", dims(&a.dims)));
             }
         }
         for a in &self.k.locals {

@@ -28,7 +28,7 @@ pub fn saxpy(env: &mut Env) {
     let x = env.f32("x").to_vec();
     let y = env.f32_mut("y");
     for i in 0..n {
-        y[i] = a * x[i] + y[i];
+        y[i] += a * x[i];
     }
 }
 

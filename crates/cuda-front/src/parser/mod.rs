@@ -27,7 +27,10 @@ pub fn parse_expr_tokens(tokens: Vec<Tok>, end: Span) -> Result<Expr> {
     let e = p.expr()?;
     if p.peek().kind != T::Eof {
         let t = p.peek();
-        return err(t.span, format!("unexpected `{}` after the expression", t.text));
+        return err(
+            t.span,
+            format!("unexpected `{}` after the expression", t.text),
+        );
     }
     Ok(e)
 }
@@ -42,7 +45,9 @@ impl Parser {
     fn new(mut toks: Vec<Tok>, end: Span) -> Parser {
         toks.retain(|t| t.kind != T::Newline);
         if toks.last().map(|t| t.kind) != Some(T::Eof) {
-            let span = toks.last().map(|t| Span::new(t.span.hi as usize, t.span.hi as usize));
+            let span = toks
+                .last()
+                .map(|t| Span::new(t.span.hi as usize, t.span.hi as usize));
             toks.push(Tok {
                 kind: T::Eof,
                 text: String::new(),
@@ -102,7 +107,11 @@ impl Parser {
             Some(t) => Ok(t),
             None => {
                 let t = self.peek();
-                let found = if t.kind == T::Eof { "end of input" } else { &t.text };
+                let found = if t.kind == T::Eof {
+                    "end of input"
+                } else {
+                    &t.text
+                };
                 err(t.span, format!("expected {what}, found `{found}`"))
             }
         }

@@ -1,0 +1,75 @@
+//! SARIF 2.1.0 output of verification reports, for code-scanning annotations in CI.
+
+use serde_json::{json, Value};
+use warpsafe_ir::{SourceFile, Span};
+use warpsafe_verify::{Report, Verdict};
+
+fn location(file: &SourceFile, span: Span) -> Option<Value> {
+    if span.is_dummy() || file.text.is_empty() {
+        return None;
+    }
+    let (sl, sc) = file.line_col(span.lo);
+    let (el, ec) = file.line_col(span.hi);
+    Some(json!({
+        "physicalLocation": {
+            "artifactLocation": { "uri": file.name },
+            "region": { "startLine": sl, "startColumn": sc, "endLine": el, "endColumn": ec }
+        }
+    }))
+}
+
+/// Renders reports of one source file as a SARIF log.
+pub fn render(file: &SourceFile, reports: &[&Report]) -> String {
+    let mut results = vec![];
+    for r in reports {
+        for p in &r.results {
+            match &p.verdict {
+                Verdict::Verified => {}
+                Verdict::Violated(cx) => {
+                    let mut locs: Vec<Value> = cx.spans.iter().filter_map(|s| location(file, *s)).collect();
+                    let primary: Vec<Value> = locs.drain(..locs.len().min(1)).collect();
+                    results.push(json!({
+                        "ruleId": cx.category.name(),
+                        "level": "error",
+                        "message": { "text": format!("{} (kernel `{}`)", cx.message, r.kernel) },
+                        "locations": primary,
+                        "relatedLocations": locs,
+                    }));
+                }
+                Verdict::Unknown { reason, span } => {
+                    let locs: Vec<Value> = span.and_then(|s| location(file, s)).into_iter().collect();
+                    results.push(json!({
+                        "ruleId": p.property.name(),
+                        "level": "note",
+                        "message": { "text": format!("{} could not be decided for kernel `{}`: {reason}", p.property.name(), r.kernel) },
+                        "locations": locs,
+                    }));
+                }
+            }
+        }
+    }
+    let rules: Vec<Value> = [
+        ("race", "Data race"),
+        ("divergence", "Barrier divergence"),
+        ("oob", "Out-of-bounds access"),
+        ("overflow", "Signed integer overflow"),
+        ("div-by-zero", "Integer division by zero"),
+        ("bounds", "In-bounds access not decided"),
+    ]
+    .iter()
+    .map(|(id, text)| json!({ "id": id, "shortDescription": { "text": text } }))
+    .collect();
+    let log = json!({
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "warpsafe",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "results": results,
+        }]
+    });
+    serde_json::to_string_pretty(&log).unwrap_or_default()
+}

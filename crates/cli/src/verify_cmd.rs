@@ -1,0 +1,159 @@
+//! `warpsafe verify`: the parametric verifier's verdicts, as text, JSON or SARIF.
+
+use crate::cli::{VerifyArgs, VerifyFormat};
+use crate::exit::{CliError, CLEAN, FINDINGS};
+use crate::{launch, sarif, source};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use warpsafe_ir::SourceFile;
+use warpsafe_verify::{Config, DimSpec, Property, Report, Verdict};
+
+/// Some property could not be decided.
+pub const UNKNOWN: u8 = 3;
+
+fn properties(list: &[String]) -> Result<Vec<Property>, CliError> {
+    if list.is_empty() {
+        return Ok(vec![Property::Race, Property::Divergence, Property::Bounds, Property::Overflow]);
+    }
+    list.iter()
+        .flat_map(|s| s.split(','))
+        .map(|p| match p.trim() {
+            "race" => Ok(Property::Race),
+            "divergence" => Ok(Property::Divergence),
+            "bounds" => Ok(Property::Bounds),
+            "overflow" => Ok(Property::Overflow),
+            other => Err(CliError::usage(format!(
+                "unknown property `{other}` (race, divergence, bounds, overflow)"
+            ))),
+        })
+        .collect()
+}
+
+fn dim_spec(flag: &Option<String>, header: Option<[u32; 3]>) -> Result<DimSpec, CliError> {
+    match flag.as_deref() {
+        Some("any") => Ok(DimSpec::Any),
+        Some(t) => launch::parse_dims(t).map(DimSpec::Fixed),
+        None => Ok(header.map(DimSpec::Fixed).unwrap_or(DimSpec::Any)),
+    }
+}
+
+/// Exit code of a report: 0 all verified, 1 any violated, 3 otherwise.
+pub fn exit_code(r: &Report) -> u8 {
+    if r.results.iter().any(|p| matches!(p.verdict, Verdict::Violated(_))) {
+        FINDINGS
+    } else if r.results.iter().all(|p| matches!(p.verdict, Verdict::Verified)) {
+        CLEAN
+    } else {
+        UNKNOWN
+    }
+}
+
+/// Shows a spinner on a terminal when the work takes more than a second.
+fn spinner(label: String) -> impl Drop {
+    struct Stop(Arc<AtomicBool>, Option<std::thread::JoinHandle<()>>);
+    impl Drop for Stop {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+            if let Some(h) = self.1.take() {
+                let _ = h.join();
+            }
+        }
+    }
+    let done = Arc::new(AtomicBool::new(false));
+    let flag = done.clone();
+    let handle = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(1));
+            if flag.load(Ordering::Relaxed) {
+                return;
+            }
+            let bar = indicatif::ProgressBar::new_spinner().with_message(label);
+            bar.enable_steady_tick(Duration::from_millis(100));
+            while !flag.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            bar.finish_and_clear();
+        })
+    });
+    Stop(done, handle)
+}
+
+/// Runs the command.
+pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
+    let loaded = source::load(&args.file)?;
+    let kernel = loaded.kernel(args.select.kernel.as_deref())?;
+    let cfg = Config {
+        block: dim_spec(&args.block, kernel.contract.block_dim)?,
+        grid: dim_spec(&args.grid, kernel.contract.grid_dim)?,
+        properties: properties(&args.property)?,
+        timeout: Duration::from_secs_f64(args.timeout.max(0.01)),
+        lockstep_warps: args.lockstep_warps,
+        dump_smt: args.dump_smt.clone(),
+        jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
+        replay: !args.no_replay,
+    };
+    let report = {
+        let _s = spinner(format!("verifying {}", kernel.name));
+        warpsafe_verify::verify(kernel, &cfg)
+    };
+    let code = exit_code(&report);
+    match args.format {
+        VerifyFormat::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| CliError::usage(e.to_string()))?
+        ),
+        VerifyFormat::Sarif => println!("{}", sarif::render(&loaded.file, &[&report])),
+        VerifyFormat::Human => print_human(&loaded.file, &report),
+    }
+    Ok(code)
+}
+
+fn where_(file: &SourceFile, span: warpsafe_ir::Span) -> String {
+    if span.is_dummy() || file.text.is_empty() {
+        return "?".into();
+    }
+    let (l, c) = file.line_col(span.lo);
+    format!("{}:{l}:{c}: {}", file.name, file.line_text(l).trim())
+}
+
+fn print_human(file: &SourceFile, r: &Report) {
+    println!("{}: kernel `{}` ({:.3} s, {} SMT queries)", file.name, r.kernel, r.seconds, r.queries);
+    for p in &r.results {
+        let name = p.property.name();
+        match &p.verdict {
+            Verdict::Verified => println!("  {name:<11} verified ({:.3} s)", p.seconds),
+            Verdict::Unknown { reason, span } => {
+                println!("  {name:<11} unknown: {reason}");
+                if let Some(s) = span {
+                    println!("              at {}", where_(file, *s));
+                }
+            }
+            Verdict::Violated(cx) => {
+                println!("  {name:<11} VIOLATED [{}]: {}", cx.category, cx.message);
+                println!("              blockDim {:?}, gridDim {:?}", cx.block_dim, cx.grid_dim);
+                for (b, t) in &cx.threads {
+                    println!("              thread {t:?} of block {b:?}");
+                }
+                if !cx.params.is_empty() {
+                    let ps: Vec<String> = cx.params.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+                    println!("              params: {}", ps.join(", "));
+                }
+                if !cx.buffer_lens.is_empty() {
+                    let ls: Vec<String> = cx.buffer_lens.iter().map(|(n, v)| format!("len({n}) = {v}")).collect();
+                    println!("              buffers: {}", ls.join(", "));
+                }
+                if let Some((m, i)) = &cx.address {
+                    println!("              address: {m}[{i}]");
+                }
+                for s in &cx.spans {
+                    println!("              at {}", where_(file, *s));
+                }
+                if let Some(rp) = &cx.replay {
+                    let word = if rp.reproduced { "reproduced" } else { "NOT reproduced" };
+                    println!("              replay in the interpreter: {word}{}", if rp.note.is_empty() { String::new() } else { format!(" ({})", rp.note) });
+                }
+            }
+        }
+    }
+}

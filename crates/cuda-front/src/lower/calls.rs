@@ -1,0 +1,331 @@
+//! Calls: barriers, warp shuffles, atomics, math intrinsics, GPUVerify annotations and
+//! `__device__` helpers (inlined, see `inline.rs`).
+
+use super::{Lowerer, PtrVal, Val};
+use crate::ast;
+use crate::error::{err, Result};
+use crate::types::{common, convert, promoted, to_bool};
+use warpsafe_ir::{
+    AtomicOp, BinOp, Expr, ExprKind as IK, LogicOp, MathFn, MemRef, ScalarType, ShuffleKind, Span,
+    Stmt, StmtKind, UnOp,
+};
+
+fn math_fn(name: &str) -> Option<(MathFn, ScalarType)> {
+    use MathFn::*;
+    use ScalarType::{F32, F64};
+    Some(match name {
+        "expf" => (Exp, F32),
+        "exp" => (Exp, F64),
+        "__expf" => (FastExp, F32),
+        "exp2f" => (Exp2, F32),
+        "exp2" => (Exp2, F64),
+        "logf" | "__logf" => (Log, F32),
+        "log" => (Log, F64),
+        "log2f" | "__log2f" => (Log2, F32),
+        "log2" => (Log2, F64),
+        "log10f" => (Log10, F32),
+        "log10" => (Log10, F64),
+        "sqrtf" => (Sqrt, F32),
+        "sqrt" => (Sqrt, F64),
+        "rsqrtf" => (Rsqrt, F32),
+        "rsqrt" => (Rsqrt, F64),
+        "powf" | "__powf" => (Pow, F32),
+        "pow" => (Pow, F64),
+        "fmaf" | "__fmaf_rn" => (Fma, F32),
+        "fma" => (Fma, F64),
+        "sinf" | "__sinf" => (Sin, F32),
+        "sin" => (Sin, F64),
+        "cosf" | "__cosf" => (Cos, F32),
+        "cos" => (Cos, F64),
+        "tanf" => (Tan, F32),
+        "tan" => (Tan, F64),
+        "tanhf" => (Tanh, F32),
+        "tanh" => (Tanh, F64),
+        "floorf" => (Floor, F32),
+        "floor" => (Floor, F64),
+        "ceilf" => (Ceil, F32),
+        "ceil" => (Ceil, F64),
+        "roundf" => (Round, F32),
+        "round" => (Round, F64),
+        "truncf" => (Trunc, F32),
+        "trunc" => (Trunc, F64),
+        "fabsf" => (Abs, F32),
+        "fabs" => (Abs, F64),
+        _ => return None,
+    })
+}
+
+fn atomic_op(name: &str) -> Option<AtomicOp> {
+    Some(match name {
+        "atomicAdd" => AtomicOp::Add,
+        "atomicSub" => AtomicOp::Sub,
+        "atomicMax" => AtomicOp::Max,
+        "atomicMin" => AtomicOp::Min,
+        "atomicExch" => AtomicOp::Exch,
+        "atomicCAS" => AtomicOp::Cas,
+        _ => return None,
+    })
+}
+
+fn shuffle_kind(name: &str) -> Option<ShuffleKind> {
+    Some(match name {
+        "__shfl_sync" => ShuffleKind::Idx,
+        "__shfl_up_sync" => ShuffleKind::Up,
+        "__shfl_down_sync" => ShuffleKind::Down,
+        "__shfl_xor_sync" => ShuffleKind::Xor,
+        _ => return None,
+    })
+}
+
+fn arity(
+    name: &str,
+    args: &[ast::Expr],
+    want: std::ops::RangeInclusive<usize>,
+    span: Span,
+) -> Result<()> {
+    if !want.contains(&args.len()) {
+        let n = if want.start() == want.end() {
+            want.start().to_string()
+        } else {
+            format!("{} to {}", want.start(), want.end())
+        };
+        return err(
+            span,
+            format!("`{name}` takes {n} argument(s), {} given", args.len()),
+        );
+    }
+    Ok(())
+}
+
+impl Lowerer<'_> {
+    /// Lowers a call; `want` says whether its value is used.
+    pub(crate) fn call(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        args: &[ast::Expr],
+        span: Span,
+        want: bool,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Val> {
+        if let Some(f) = self.helpers.get(name).copied() {
+            if self.header {
+                return err(name_span, "helpers cannot be called in the header");
+            }
+            return self.inline_call(f, args, span, want, out);
+        }
+        if self.header && name != "len" && math_fn(name).is_none() && !matches!(name, "min" | "max")
+        {
+            return err(name_span, format!("`{name}` cannot be used in the header"));
+        }
+        let push = |out: &mut Vec<Stmt>, kind| out.push(Stmt::new(kind).with_span(span));
+        match name {
+            "len" if self.header => {
+                arity(name, args, 1..=1, span)?;
+                return match self.expr(&args[0], out)? {
+                    Val::Ptr(PtrVal {
+                        mem: MemRef::Global(id),
+                        off: None,
+                        ..
+                    }) => Ok(Val::Scalar(
+                        Expr::new(IK::BufferLen(id), ScalarType::U64).with_span(span),
+                    )),
+                    _ => err(args[0].span, "`len` takes a buffer parameter"),
+                };
+            }
+            "__syncthreads" => {
+                arity(name, args, 0..=0, span)?;
+                push(out, StmtKind::SyncThreads);
+                return Ok(Val::Void);
+            }
+            "__syncwarp" => {
+                arity(name, args, 0..=1, span)?;
+                let mask = match args.first() {
+                    Some(a) => convert(self.rvalue(a, out)?, ScalarType::U32),
+                    None => Expr::u32(u32::MAX).with_span(span),
+                };
+                push(out, StmtKind::SyncWarp { mask });
+                return Ok(Val::Void);
+            }
+            "__requires" | "__assume" | "__assert" | "assert" => {
+                arity(name, args, 1..=1, span)?;
+                let c = self.cond(&args[0], out)?;
+                let kind = if name.ends_with("assert") {
+                    StmtKind::Assert(c)
+                } else {
+                    StmtKind::Assume(c)
+                };
+                push(out, kind);
+                return Ok(Val::Void);
+            }
+            "__invariant" | "__global_invariant" => return Ok(Val::Void),
+            "__implies" => {
+                arity(name, args, 2..=2, span)?;
+                let a = self.cond(&args[0], out)?;
+                let b = self.cond(&args[1], out)?;
+                let na = Expr::unary(UnOp::Not, a);
+                return Ok(Val::Scalar(
+                    Expr::logical(LogicOp::Or, na, b).with_span(span),
+                ));
+            }
+            "__ldg" => {
+                arity(name, args, 1..=1, span)?;
+                let Val::Ptr(p) = self.expr(&args[0], out)? else {
+                    return err(args[0].span, "`__ldg` takes a pointer");
+                };
+                let idx = p.indices(span)?;
+                return Ok(Val::Scalar(Expr::load(p.mem, idx, p.elem).with_span(span)));
+            }
+            "min" | "max" | "fminf" | "fmaxf" | "fmin" | "fmax" => {
+                arity(name, args, 2..=2, span)?;
+                let a = self.rvalue(&args[0], out)?;
+                let b = self.rvalue(&args[1], out)?;
+                let t = match name {
+                    "fminf" | "fmaxf" => ScalarType::F32,
+                    "fmin" | "fmax" => ScalarType::F64,
+                    _ => common(a.ty, b.ty),
+                };
+                let op = if name.contains("min") {
+                    BinOp::Min
+                } else {
+                    BinOp::Max
+                };
+                let e = Expr::binary(op, convert(a, t), convert(b, t));
+                return Ok(Val::Scalar(e.with_span(span)));
+            }
+            "abs" | "llabs" | "labs" => {
+                arity(name, args, 1..=1, span)?;
+                let a = self.rvalue(&args[0], out)?;
+                let a = promoted(a);
+                return Ok(Val::Scalar(
+                    Expr::call(MathFn::Abs, vec![a]).with_span(span),
+                ));
+            }
+            _ => {}
+        }
+        if let Some((f, ty)) = math_fn(name) {
+            arity(name, args, f.arity()..=f.arity(), span)?;
+            let mut xs = Vec::with_capacity(args.len());
+            for a in args {
+                let x = self.rvalue(a, out)?;
+                if !x.ty.is_numeric() && x.ty != ScalarType::Bool {
+                    return err(a.span, "a math function argument must be a number");
+                }
+                xs.push(convert(x, ty));
+            }
+            return Ok(Val::Scalar(Expr::new(IK::Call(f, xs), ty).with_span(span)));
+        }
+        if let Some(kind) = shuffle_kind(name) {
+            return self.shuffle(kind, name, args, span, out);
+        }
+        if let Some(op) = atomic_op(name) {
+            return self.atomic(op, name, args, span, want, out);
+        }
+        let hint = match name {
+            "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor" => {
+                format!("`{name}` (without a mask) is not supported; use `{name}_sync`")
+            }
+            "printf" => "`printf` is not supported".to_string(),
+            _ if name.starts_with("__syncthreads_") => format!("`{name}` is not supported"),
+            _ if name.starts_with("atomic") => format!("the atomic `{name}` is not supported"),
+            _ => format!("unknown function `{name}` (only `__device__` helpers of this file and the supported CUDA intrinsics can be called)"),
+        };
+        err(name_span, hint)
+    }
+
+    fn shuffle(
+        &mut self,
+        kind: ShuffleKind,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Val> {
+        arity(name, args, 3..=4, span)?;
+        let mask = convert(self.rvalue(&args[0], out)?, ScalarType::U32);
+        let value = self.rvalue(&args[1], out)?;
+        let value = promoted(value);
+        let lane = convert(self.rvalue(&args[2], out)?, ScalarType::U32);
+        let width = match args.get(3) {
+            Some(w) => convert(self.rvalue(w, out)?, ScalarType::U32),
+            None => Expr::u32(32).with_span(span),
+        };
+        let dst = self.new_var("shfl", value.ty, span)?;
+        out.push(
+            Stmt::new(StmtKind::Let {
+                var: dst,
+                init: None,
+            })
+            .with_span(span),
+        );
+        let kind = StmtKind::Shuffle {
+            dst,
+            kind,
+            mask,
+            value,
+            lane,
+            width,
+        };
+        out.push(Stmt::new(kind).with_span(span));
+        Ok(Val::Scalar(self.var_expr(dst, span)))
+    }
+
+    fn atomic(
+        &mut self,
+        op: AtomicOp,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+        want: bool,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Val> {
+        let n = if op == AtomicOp::Cas { 3 } else { 2 };
+        arity(name, args, n..=n, span)?;
+        let Val::Ptr(p) = self.expr(&args[0], out)? else {
+            return err(
+                args[0].span,
+                format!("the first argument of `{name}` must be an address such as `&a[i]`"),
+            );
+        };
+        if !p.writable {
+            return err(args[0].span, format!("`{name}` on read-only memory"));
+        }
+        if matches!(p.mem, warpsafe_ir::MemRef::Local(_)) {
+            return err(
+                args[0].span,
+                "atomics on thread-local arrays are not supported",
+            );
+        }
+        let indices = p.indices(args[0].span)?;
+        let compare = match op {
+            AtomicOp::Cas => Some(convert(self.rvalue(&args[1], out)?, p.elem)),
+            _ => None,
+        };
+        let value = convert(self.rvalue(&args[n - 1], out)?, p.elem);
+        let dst = if want {
+            let v = self.new_var("old", p.elem, span)?;
+            out.push(Stmt::new(StmtKind::Let { var: v, init: None }).with_span(span));
+            Some(v)
+        } else {
+            None
+        };
+        let kind = StmtKind::Atomic {
+            dst,
+            op,
+            mem: p.mem,
+            indices,
+            value,
+            compare,
+        };
+        out.push(Stmt::new(kind).with_span(span));
+        Ok(match dst {
+            Some(v) => Val::Scalar(self.var_expr(v, span)),
+            None => Val::Void,
+        })
+    }
+
+    /// `!c` for a condition.
+    pub(crate) fn not(&self, c: Expr, span: Span) -> Expr {
+        Expr::unary(UnOp::Not, to_bool(c)).with_span(span)
+    }
+}

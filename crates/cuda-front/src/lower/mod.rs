@@ -1,0 +1,381 @@
+//! Lowering: syntax tree to kernel IR. This module holds the lowering context (scopes,
+//! bindings, fresh variables) and kernel set-up; the submodules lower expressions,
+//! assignments, statements, intrinsic calls, pointers and helper inlining.
+
+mod assign;
+mod calls;
+mod expr;
+mod inline;
+mod pointers;
+mod scan;
+mod stmt;
+
+use crate::ast::{self, FnKind, Item, TranslationUnit};
+use crate::consteval::{self, Num};
+use crate::error::{err, FrontError, Result};
+use std::collections::{HashMap, HashSet};
+use warpsafe_ir::{
+    ArrayId, Contract, Expr, Kernel, MemRef, Param, ParamId, ParamKind, ScalarType, Span, Stmt,
+    StmtKind, VarDecl, VarId,
+};
+
+pub(crate) use pointers::PtrVal;
+
+/// The value of a lowered expression.
+#[derive(Debug, Clone)]
+pub(crate) enum Val {
+    /// A scalar.
+    Scalar(Expr),
+    /// A pointer (or an array, which decays to one).
+    Ptr(PtrVal),
+    /// The result of a `void` call.
+    Void,
+}
+
+/// What a name in scope stands for.
+#[derive(Debug, Clone)]
+pub(crate) enum Binding {
+    /// A local variable; `konst` holds the value of a `const` variable with a constant initialiser.
+    Var {
+        id: VarId,
+        ty: ScalarType,
+        konst: Option<Num>,
+    },
+    /// A scalar kernel parameter that is never assigned.
+    Param { id: ParamId, ty: ScalarType },
+    /// A file-scope constant.
+    Const { value: Num, ty: ScalarType },
+    /// A pointer: a known base plus an offset variable (`None`: offset zero, never changed).
+    Ptr {
+        mem: MemRef,
+        elem: ScalarType,
+        writable: bool,
+        off: Option<VarId>,
+    },
+    /// A shared or local array.
+    Array {
+        mem: MemRef,
+        elem: ScalarType,
+        dims: Vec<u64>,
+    },
+    /// A `__shared__` scalar, stored as a one-element shared array.
+    SharedScalar { mem: MemRef, elem: ScalarType },
+}
+
+/// The state of an inlined helper's `return`s.
+#[derive(Debug, Clone)]
+pub(crate) struct ReturnCtx {
+    name: String,
+    result: Option<(VarId, ScalarType)>,
+    wrapped: bool,
+    done: Option<VarId>,
+}
+
+/// Limits that keep lowering bounded on hostile input.
+const MAX_INLINE_DEPTH: usize = 16;
+const MAX_INLINED_CALLS: usize = 2_000;
+const MAX_STMT_DEPTH: usize = 400;
+const MAX_VARS: usize = 200_000;
+
+/// Lowers a function body (or header expressions) of one kernel.
+pub(crate) struct Lowerer<'a> {
+    pub(crate) k: Kernel,
+    scopes: Vec<HashMap<String, Binding>>,
+    globals: &'a HashMap<String, Binding>,
+    helpers: &'a HashMap<String, &'a ast::Function>,
+    inline_stack: Vec<String>,
+    inlined: usize,
+    ret: Option<ReturnCtx>,
+    loop_depth: usize,
+    depth: usize,
+    assigned: HashSet<String>,
+    shared_decls: HashMap<(u32, u32), ArrayId>,
+    pub(crate) header: bool,
+}
+
+/// Lowers every kernel of a translation unit. Kernels come back with an empty contract.
+pub fn lower_unit(tu: &TranslationUnit) -> Result<Vec<Kernel>, Vec<FrontError>> {
+    let mut errors = Vec::new();
+    let globals = match file_constants(tu) {
+        Ok(g) => g,
+        Err(e) => return Err(vec![e]),
+    };
+    let mut helpers: HashMap<String, &ast::Function> = HashMap::new();
+    let mut kernel_names = HashSet::new();
+    for item in &tu.items {
+        let Item::Function(f) = item else { continue };
+        let fresh = match f.kind {
+            FnKind::Device => helpers.insert(f.name.clone(), f).is_none(),
+            FnKind::Kernel => kernel_names.insert(f.name.clone()),
+        };
+        if !fresh {
+            errors.push(FrontError::new(
+                f.name_span,
+                format!("`{}` is defined twice", f.name),
+            ));
+        }
+    }
+    let mut kernels = Vec::new();
+    for item in &tu.items {
+        match item {
+            Item::Function(f) if f.kind == FnKind::Kernel => {
+                match lower_kernel(f, &globals, &helpers) {
+                    Ok(k) => kernels.push(k),
+                    Err(e) => errors.push(e),
+                }
+            }
+            _ => {}
+        }
+    }
+    if errors.is_empty() {
+        Ok(kernels)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The file-scope constants, as bindings.
+pub(crate) fn file_constants(tu: &TranslationUnit) -> Result<HashMap<String, Binding>> {
+    let mut globals = HashMap::new();
+    for item in &tu.items {
+        let Item::Const(d) = item else { continue };
+        for dc in &d.declarators {
+            let Some(ty) = d.base.base.filter(|_| !dc.ptr && dc.dims.is_empty()) else {
+                return err(dc.span, "only scalar file-scope constants are supported");
+            };
+            let Some(ast::Init::Expr(init)) = &dc.init else {
+                return err(dc.span, "a file-scope constant needs an initialiser");
+            };
+            let lookup = |n: &str| match globals.get(n) {
+                Some(Binding::Const { value, .. }) => Some(*value),
+                _ => None,
+            };
+            let Some(v) = consteval::eval(init, &lookup) else {
+                return err(
+                    init.span,
+                    "a file-scope constant must have a constant initialiser",
+                );
+            };
+            let value = Num::from_value(v.to_value(ty));
+            globals.insert(dc.name.clone(), Binding::Const { value, ty });
+        }
+    }
+    Ok(globals)
+}
+
+fn lower_kernel(
+    f: &ast::Function,
+    globals: &HashMap<String, Binding>,
+    helpers: &HashMap<String, &ast::Function>,
+) -> Result<Kernel> {
+    let kernel = Kernel {
+        name: f.name.clone(),
+        params: vec![],
+        vars: vec![],
+        shared: vec![],
+        locals: vec![],
+        body: vec![],
+        contract: Contract::default(),
+        span: f.span,
+    };
+    let mut lw = Lowerer::new(kernel, globals, helpers);
+    lw.assigned = scan::assigned_names(&f.body);
+    let mut body = Vec::new();
+    for p in &f.params {
+        lw.kernel_param(p, &mut body)?;
+    }
+    lw.inline_stack.push(f.name.clone());
+    lw.stmts(&f.body, &mut body)?;
+    lw.k.body = body;
+    Ok(lw.k)
+}
+
+impl<'a> Lowerer<'a> {
+    pub(crate) fn new(
+        k: Kernel,
+        globals: &'a HashMap<String, Binding>,
+        helpers: &'a HashMap<String, &'a ast::Function>,
+    ) -> Lowerer<'a> {
+        Lowerer {
+            k,
+            scopes: vec![HashMap::new()],
+            globals,
+            helpers,
+            inline_stack: vec![],
+            inlined: 0,
+            ret: None,
+            loop_depth: 0,
+            depth: 0,
+            assigned: HashSet::new(),
+            shared_decls: HashMap::new(),
+            header: false,
+        }
+    }
+
+    fn kernel_param(&mut self, p: &ast::ParamDecl, out: &mut Vec<Stmt>) -> Result<()> {
+        if self.k.params.iter().any(|q| q.name == p.name) {
+            return err(p.span, format!("parameter `{}` is declared twice", p.name));
+        }
+        let Some(base) = p.ty.base else {
+            return err(
+                p.ty.span,
+                "`void` parameters (and `void*`) are not supported",
+            );
+        };
+        let kind = if p.ty.ptr {
+            ParamKind::Buffer {
+                elem: base,
+                writable: !p.ty.konst,
+            }
+        } else {
+            ParamKind::Scalar(base)
+        };
+        let id = ParamId(self.k.params.len() as u32);
+        self.k.params.push(Param {
+            name: p.name.clone(),
+            kind,
+            span: p.span,
+        });
+        let assigned = self.assigned.contains(&p.name);
+        let binding = match kind {
+            ParamKind::Buffer { elem, writable } => {
+                let off = if assigned {
+                    let zero = Expr::constant(warpsafe_ir::Value::I64(0)).with_span(p.span);
+                    Some(self.let_var(&format!("{}_off", p.name), zero, p.span, out)?)
+                } else {
+                    None
+                };
+                Binding::Ptr {
+                    mem: MemRef::Global(id),
+                    elem,
+                    writable,
+                    off,
+                }
+            }
+            ParamKind::Scalar(ty) if assigned => {
+                let init = Expr::new(warpsafe_ir::ExprKind::Param(id), ty).with_span(p.span);
+                let v = self.let_var(&p.name, init, p.span, out)?;
+                Binding::Var {
+                    id: v,
+                    ty,
+                    konst: None,
+                }
+            }
+            ParamKind::Scalar(ty) => Binding::Param { id, ty },
+        };
+        self.bind(&p.name, binding);
+        Ok(())
+    }
+
+    /// Binds the parameters of a finished kernel for header expressions.
+    pub(crate) fn bind_params_for_header(&mut self) {
+        self.header = true;
+        let params = self.k.params.clone();
+        for (i, p) in params.iter().enumerate() {
+            let id = ParamId(i as u32);
+            let b = match p.kind {
+                ParamKind::Scalar(ty) => Binding::Param { id, ty },
+                ParamKind::Buffer { elem, writable } => Binding::Ptr {
+                    mem: MemRef::Global(id),
+                    elem,
+                    writable,
+                    off: None,
+                },
+            };
+            self.bind(&p.name, b);
+        }
+    }
+
+    pub(crate) fn bind(&mut self, name: &str, b: Binding) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), b);
+        }
+    }
+
+    pub(crate) fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name))
+            .or_else(|| self.globals.get(name))
+    }
+
+    /// Runs `f` in a fresh inner scope.
+    pub(crate) fn scoped<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        self.scopes.push(HashMap::new());
+        let r = f(self);
+        self.scopes.pop();
+        r
+    }
+
+    /// Runs `f` with a separate output block; returns its result and the statements it emitted.
+    pub(crate) fn sub_block<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self, &mut Vec<Stmt>) -> Result<T>,
+    ) -> Result<(T, Vec<Stmt>)> {
+        let mut block = Vec::new();
+        let r = f(self, &mut block)?;
+        Ok((r, block))
+    }
+
+    /// Declares a fresh variable (without emitting its `Let`).
+    pub(crate) fn new_var(&mut self, name: &str, ty: ScalarType, span: Span) -> Result<VarId> {
+        if self.k.vars.len() >= MAX_VARS {
+            return err(span, "the kernel needs too many variables");
+        }
+        self.k.vars.push(VarDecl {
+            name: name.to_string(),
+            ty,
+            span,
+        });
+        Ok(VarId(self.k.vars.len() as u32 - 1))
+    }
+
+    /// Declares a fresh variable initialised to `init` and emits its `Let`.
+    pub(crate) fn let_var(
+        &mut self,
+        name: &str,
+        init: Expr,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<VarId> {
+        let v = self.new_var(name, init.ty, span)?;
+        out.push(
+            Stmt::new(StmtKind::Let {
+                var: v,
+                init: Some(init),
+            })
+            .with_span(span),
+        );
+        Ok(v)
+    }
+
+    /// Binds `init` to a fresh temporary and returns a read of it.
+    pub(crate) fn temp(&mut self, name: &str, init: Expr, out: &mut Vec<Stmt>) -> Result<Expr> {
+        let (ty, span) = (init.ty, init.span);
+        let v = self.let_var(name, init, span, out)?;
+        Ok(Expr::var(v, ty).with_span(span))
+    }
+
+    pub(crate) fn var_expr(&self, v: VarId, span: Span) -> Expr {
+        let ty = self
+            .k
+            .vars
+            .get(v.0 as usize)
+            .map(|d| d.ty)
+            .unwrap_or(ScalarType::I32);
+        Expr::var(v, ty).with_span(span)
+    }
+
+    fn enter(&mut self, span: Span) -> Result<()> {
+        self.depth += 1;
+        if self.depth > MAX_STMT_DEPTH {
+            return err(span, "the code nests too deeply (after inlining helpers)");
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+}

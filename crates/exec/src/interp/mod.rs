@@ -1,0 +1,15 @@
+//! The concrete interpreter: runs thread code block by block with dynamic checks.
+
+mod alu;
+mod collective;
+mod context;
+mod findings;
+mod interblock;
+mod memory;
+mod race;
+mod run;
+mod scheduler;
+mod step;
+mod worker;
+
+pub use run::{run, run_program};

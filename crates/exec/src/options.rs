@@ -1,0 +1,81 @@
+//! What a run checks and how it schedules.
+
+use warpsafe_ir::Category;
+
+/// Options of one run of the interpreter.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Legacy model: accesses by threads of one warp are always ordered (implicit warp sync).
+    pub lockstep_warps: bool,
+    /// Which dynamic checks run.
+    pub checks: Checks,
+    /// Categories reported as errors even when they are warnings by default; the kernel's
+    /// `contract.deny` is added by the run.
+    pub deny: Vec<Category>,
+    /// At most this many distinct findings (one per category and site pair, each with a count).
+    pub max_findings: usize,
+    /// Run blocks in parallel (results are identical either way).
+    pub parallel: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            lockstep_warps: false,
+            checks: Checks::default(),
+            deny: Vec::new(),
+            max_findings: 100,
+            parallel: true,
+        }
+    }
+}
+
+/// Switches for the dynamic checks; all on by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checks {
+    /// Data races (happens-before, shared and global memory).
+    pub race: bool,
+    /// Out-of-bounds accesses.
+    pub bounds: bool,
+    /// Reads of uninitialised shared or local memory.
+    pub uninit: bool,
+    /// Integer division or remainder by zero.
+    pub div_by_zero: bool,
+    /// Signed integer overflow.
+    pub overflow: bool,
+    /// Barrier and warp-sync divergence (deadlock). When off, barriers release the threads
+    /// that reached them.
+    pub divergence: bool,
+}
+
+impl Default for Checks {
+    fn default() -> Self {
+        Checks::all()
+    }
+}
+
+impl Checks {
+    /// Every check on.
+    pub fn all() -> Checks {
+        Checks {
+            race: true,
+            bounds: true,
+            uninit: true,
+            div_by_zero: true,
+            overflow: true,
+            divergence: true,
+        }
+    }
+
+    /// Every check off (plain execution).
+    pub fn none() -> Checks {
+        Checks {
+            race: false,
+            bounds: false,
+            uninit: false,
+            div_by_zero: false,
+            overflow: false,
+            divergence: false,
+        }
+    }
+}

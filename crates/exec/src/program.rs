@@ -1,0 +1,39 @@
+//! A kernel compiled to thread code, reusable across runs.
+
+use crate::thread::code::ThreadCode;
+use crate::thread::{display, lower};
+use crate::ExecError;
+use warpsafe_ir::Kernel;
+
+/// Compiled thread code for one kernel, together with the kernel it came from.
+#[derive(Clone, Debug)]
+pub struct Program {
+    kernel: Kernel,
+    code: ThreadCode,
+}
+
+impl Program {
+    /// The kernel this program was compiled from.
+    pub fn kernel(&self) -> &Kernel {
+        &self.kernel
+    }
+
+    /// The thread code.
+    pub fn code(&self) -> &ThreadCode {
+        &self.code
+    }
+}
+
+/// Lowers `kernel` to thread code.
+pub fn compile(kernel: &Kernel) -> Result<Program, ExecError> {
+    let code = lower::lower_kernel(kernel)?;
+    Ok(Program {
+        kernel: kernel.clone(),
+        code,
+    })
+}
+
+/// The thread code of `p` as text (for `warpsafe ir --thread-code`).
+pub fn thread_code_text(p: &Program) -> String {
+    display::render(&p.code)
+}

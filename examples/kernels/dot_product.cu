@@ -1,0 +1,34 @@
+// Dot product, first stage (CUDA by Example, ch. 5): each thread accumulates x[i] * y[i] over a
+// grid-stride loop, the block reduces its threads' sums in shared memory with a tree, and
+// thread 0 writes the block's partial sum; the host adds the gridDim.x partials.
+//--blockDim=256 --gridDim=8
+//@ arg n = 4000
+//@ len(x) = n
+//@ len(y) = n
+//@ len(partial) = gridDim.x
+//@ requires blockDim.x == 256
+
+__global__ void dot_product(const float* __restrict__ x, const float* __restrict__ y,
+                            float* __restrict__ partial, int n)
+{
+    __shared__ float cache[256];
+
+    int tid = threadIdx.x;
+    float temp = 0.0f;
+    for (int i = blockIdx.x * blockDim.x + tid; i < n; i += blockDim.x * gridDim.x) {
+        temp += x[i] * y[i];
+    }
+    cache[tid] = temp;
+    __syncthreads();
+
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s) {
+            cache[tid] += cache[tid + s];
+        }
+        __syncthreads();
+    }
+
+    if (tid == 0) {
+        partial[blockIdx.x] = cache[0];
+    }
+}
