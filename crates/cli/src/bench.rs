@@ -114,8 +114,9 @@ fn time_case(case: &Case, dir: &Path, repeat: usize) -> Result<Row, CliError> {
     let mut last = None;
     for _ in 0..repeat.max(1) {
         let start = Instant::now();
-        let o = warpsafe_exec::run_program(&program, &l.config, l.args.clone(), &Options::default())
-            .map_err(|e| CliError::usage(format!("{}: {e}", case.file)))?;
+        let o =
+            warpsafe_exec::run_program(&program, &l.config, l.args.clone(), &Options::default())
+                .map_err(|e| CliError::usage(format!("{}: {e}", case.file)))?;
         times.push(start.elapsed().as_secs_f64());
         last = Some(o);
     }
@@ -133,7 +134,11 @@ fn time_case(case: &Case, dir: &Path, repeat: usize) -> Result<Row, CliError> {
     });
     let med = median(times);
     Ok(Row {
-        kernel: format!("{} {}", case.file.trim_end_matches(".cu"), case.args.join(" ")),
+        kernel: format!(
+            "{} {}",
+            case.file.trim_end_matches(".cu"),
+            case.args.join(" ")
+        ),
         threads: o.stats.threads,
         thread_instructions: o.stats.thread_instructions,
         median_seconds: med,
@@ -172,7 +177,9 @@ pub fn interp(repeat: usize, dir: &Path, format: Format) -> Result<u8, CliError>
                     r.thread_instructions.to_string(),
                     format!("{:.3}", r.median_seconds),
                     format!("{:.1}", r.instructions_per_second / 1e6),
-                    r.native_seconds.map(|s| format!("{s:.4}")).unwrap_or("-".into()),
+                    r.native_seconds
+                        .map(|s| format!("{s:.4}"))
+                        .unwrap_or("-".into()),
                     r.native_seconds
                         .map(|s| format!("{:.0}x", r.median_seconds / s.max(1e-9)))
                         .unwrap_or("-".into()),

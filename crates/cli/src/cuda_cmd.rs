@@ -7,7 +7,8 @@ use crate::source;
 fn generated(file: &std::path::Path, kernel: Option<&str>) -> Result<String, CliError> {
     let loaded = source::load(file)?;
     let kernel = loaded.kernel(kernel)?;
-    warpsafe_cuda::generate(kernel).map_err(|e| CliError::usage(format!("{}: {e}", loaded.file.name)))
+    warpsafe_cuda::generate(kernel)
+        .map_err(|e| CliError::usage(format!("{}: {e}", loaded.file.name)))
 }
 
 /// Prints the generated CUDA C.
@@ -23,7 +24,8 @@ pub fn ptx(args: &PtxArgs) -> Result<u8, CliError> {
         arch: args.arch.clone(),
         extra: vec![],
     };
-    let compiled = warpsafe_cuda::compile_ptx(&source, &opts).map_err(|e| CliError::usage(e.to_string()))?;
+    let compiled =
+        warpsafe_cuda::compile_ptx(&source, &opts).map_err(|e| CliError::usage(e.to_string()))?;
     if !compiled.log.is_empty() {
         eprintln!("{}", compiled.log);
     }

@@ -38,7 +38,12 @@ pub fn front_errors(file: &SourceFile, errors: &[FrontError]) {
 /// Prints one finding to stderr, pointing at both sites when there are two.
 pub fn finding(file: &SourceFile, f: &Finding) {
     if file.text.is_empty() || f.at.span.is_dummy() {
-        eprintln!("{}[{}]: {}", severity_word(f.severity), f.category, f.message);
+        eprintln!(
+            "{}[{}]: {}",
+            severity_word(f.severity),
+            f.category,
+            f.message
+        );
         return;
     }
     let kind = match f.severity {

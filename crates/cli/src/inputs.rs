@@ -87,12 +87,19 @@ impl Rng {
 }
 
 /// Builds a buffer of `len` elements of `elem` as `fill` says.
-pub fn make_buffer(elem: ScalarType, len: u64, fill: &Fill, rng: &mut Rng) -> Result<Buffer, CliError> {
+pub fn make_buffer(
+    elem: ScalarType,
+    len: u64,
+    fill: &Fill,
+    rng: &mut Rng,
+) -> Result<Buffer, CliError> {
     let data: Vec<u64> = match fill {
         Fill::Random => (0..len).map(|_| rng.value(elem).to_bits()).collect(),
         Fill::Zeros => vec![0; len as usize],
         Fill::Ones => vec![Value::from_i128(elem, 1).to_bits(); len as usize],
-        Fill::Iota => (0..len).map(|i| Value::from_i128(elem, i as i128).to_bits()).collect(),
+        Fill::Iota => (0..len)
+            .map(|i| Value::from_i128(elem, i as i128).to_bits())
+            .collect(),
         Fill::File(path) => read_elements(path, elem)?,
     };
     Ok(Buffer { elem, data })
@@ -137,10 +144,16 @@ mod tests {
     fn specs_parse() {
         assert_eq!(
             parse_spec("random:16").unwrap(),
-            BufSpec { fill: Fill::Random, len: Some(16) }
+            BufSpec {
+                fill: Fill::Random,
+                len: Some(16)
+            }
         );
         assert_eq!(parse_spec("zeros").unwrap().len, None);
-        assert_eq!(parse_spec("data.bin").unwrap().fill, Fill::File("data.bin".into()));
+        assert_eq!(
+            parse_spec("data.bin").unwrap().fill,
+            Fill::File("data.bin".into())
+        );
         assert!(parse_spec("bogus:3").is_err());
         assert!(parse_spec("zeros:x").is_err());
     }
@@ -161,7 +174,10 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("warpsafe-inputs-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("b.bin");
-        let buf = Buffer { elem: ScalarType::F32, data: vec![1.5f32.to_bits() as u64, 7] };
+        let buf = Buffer {
+            elem: ScalarType::F32,
+            data: vec![1.5f32.to_bits() as u64, 7],
+        };
         write_elements(&path, &buf).unwrap();
         assert_eq!(read_elements(&path, ScalarType::F32).unwrap(), buf.data);
         std::fs::remove_dir_all(dir).unwrap();

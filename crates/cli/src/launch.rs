@@ -21,15 +21,19 @@ pub fn parse_dims(text: &str) -> Result<[u32; 3], CliError> {
     let inner = text.trim().trim_start_matches('[').trim_end_matches(']');
     let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
     if parts.is_empty() || parts.len() > 3 {
-        return Err(CliError::usage(format!("bad dimensions `{text}`: want X[,Y[,Z]]")));
+        return Err(CliError::usage(format!(
+            "bad dimensions `{text}`: want X[,Y[,Z]]"
+        )));
     }
     let mut dims = [1u32; 3];
     for (d, p) in dims.iter_mut().zip(&parts) {
-        *d = p
-            .parse()
-            .map_err(|_| CliError::usage(format!("bad dimensions `{text}`: `{p}` is not a number")))?;
+        *d = p.parse().map_err(|_| {
+            CliError::usage(format!("bad dimensions `{text}`: `{p}` is not a number"))
+        })?;
         if *d == 0 {
-            return Err(CliError::usage(format!("bad dimensions `{text}`: zero extent")));
+            return Err(CliError::usage(format!(
+                "bad dimensions `{text}`: zero extent"
+            )));
         }
     }
     Ok(dims)
@@ -46,7 +50,10 @@ fn named_values(
             .split_once('=')
             .ok_or_else(|| CliError::usage(format!("--{what} `{item}`: want NAME=VALUE")))?;
         let p = kernel.param_named(name.trim()).ok_or_else(|| {
-            CliError::usage(format!("--{what} `{item}`: kernel `{}` has no parameter `{name}`", kernel.name))
+            CliError::usage(format!(
+                "--{what} `{item}`: kernel `{}` has no parameter `{name}`",
+                kernel.name
+            ))
         })?;
         out.insert(p, value.trim().to_string());
     }
@@ -57,7 +64,8 @@ fn named_values(
 /// is missing. Checks buffer lengths and `requires` lines.
 pub fn build(kernel: &Kernel, flags: &LaunchArgs) -> Result<Launch, CliError> {
     let c = &kernel.contract;
-    let dims = |flag: &Option<String>, header: Option<[u32; 3]>, what: &str| match flag {
+    let dims = |flag: &Option<String>, header: Option<[u32; 3]>, what: &str| {
+        match flag {
         Some(t) => parse_dims(t),
         None => header.ok_or_else(|| {
             CliError::usage(format!(
@@ -65,6 +73,7 @@ pub fn build(kernel: &Kernel, flags: &LaunchArgs) -> Result<Launch, CliError> {
                 kernel.name
             ))
         }),
+    }
     };
     let mut config = LaunchConfig {
         grid: dims(&flags.grid, c.grid_dim, "grid")?,
@@ -78,7 +87,10 @@ pub fn build(kernel: &Kernel, flags: &LaunchArgs) -> Result<Launch, CliError> {
         let id = ParamId(i as u32);
         let ParamKind::Scalar(ty) = p.kind else {
             if arg_flags.contains_key(&id) {
-                return Err(CliError::usage(format!("`{}` is a buffer: use --buf", p.name)));
+                return Err(CliError::usage(format!(
+                    "`{}` is a buffer: use --buf",
+                    p.name
+                )));
             }
             continue;
         };
@@ -105,12 +117,20 @@ pub fn build(kernel: &Kernel, flags: &LaunchArgs) -> Result<Launch, CliError> {
         let Some(spec) = c.lengths.iter().find(|l| l.param == id) else {
             return Ok(None);
         };
-        let v = eval_contract_expr(kernel, &spec.len, &|p| scalars.get(&p).copied(), &|_| None, &config)
-            .map_err(|e| CliError::usage(format!("len({}): {e}", kernel.param(id).name)))?;
+        let v = eval_contract_expr(
+            kernel,
+            &spec.len,
+            &|p| scalars.get(&p).copied(),
+            &|_| None,
+            &config,
+        )
+        .map_err(|e| CliError::usage(format!("len({}): {e}", kernel.param(id).name)))?;
         v.as_i128()
             .filter(|n| *n >= 0)
             .map(|n| Some(n as u64))
-            .ok_or_else(|| CliError::usage(format!("len({}) evaluates to {v}", kernel.param(id).name)))
+            .ok_or_else(|| {
+                CliError::usage(format!("len({}) evaluates to {v}", kernel.param(id).name))
+            })
     };
 
     let buf_flags = named_values(kernel, &flags.bufs, "buf")?;
@@ -127,7 +147,10 @@ pub fn build(kernel: &Kernel, flags: &LaunchArgs) -> Result<Launch, CliError> {
         };
         let spec = match buf_flags.get(&id) {
             Some(text) => inputs::parse_spec(text)?,
-            None => BufSpec { fill: Fill::Random, len: None },
+            None => BufSpec {
+                fill: Fill::Random,
+                len: None,
+            },
         };
         let required = header_len(id)?;
         let len = match (&spec.fill, spec.len, required) {
@@ -170,12 +193,15 @@ pub fn build(kernel: &Kernel, flags: &LaunchArgs) -> Result<Launch, CliError> {
             .and_then(|v| v.as_i128())
             .filter(|n| *n >= 0)
             .map(|n| n as u64)
-            .ok_or_else(|| CliError::usage("the `//@ shared_bytes` expression does not evaluate"))?,
+            .ok_or_else(|| {
+                CliError::usage("the `//@ shared_bytes` expression does not evaluate")
+            })?,
         (None, None) => 0,
     };
     for r in &c.requires {
-        let holds = eval_contract_expr(kernel, r, &scalar_of, &len_of, &config)
-            .map_err(|e| CliError::usage(format!("precondition `{}`: {e}", kernel.expr_to_string(r))))?;
+        let holds = eval_contract_expr(kernel, r, &scalar_of, &len_of, &config).map_err(|e| {
+            CliError::usage(format!("precondition `{}`: {e}", kernel.expr_to_string(r)))
+        })?;
         if holds != Value::Bool(true) {
             return Err(CliError::usage(format!(
                 "precondition `{}` does not hold for this launch",

@@ -55,15 +55,29 @@ fn execute(kernel: &Kernel, args: &RunArgs) -> Result<(launch::Launch, Outcome),
     };
     if use_gpu {
         let start = std::time::Instant::now();
-        let out = warpsafe_cuda::launch(kernel, &l.config, l.args.clone())
-            .map_err(|e| CliError::usage(format!("cannot launch `{}` on the GPU: {e}", kernel.name)))?;
+        let out = warpsafe_cuda::launch(kernel, &l.config, l.args.clone()).map_err(|e| {
+            CliError::usage(format!("cannot launch `{}` on the GPU: {e}", kernel.name))
+        })?;
         let stats = warpsafe_exec::Stats {
             seconds: start.elapsed().as_secs_f64(),
             blocks: l.config.grid.iter().map(|&d| d as u64).product(),
-            threads: l.config.grid.iter().chain(&l.config.block).map(|&d| d as u64).product(),
+            threads: l
+                .config
+                .grid
+                .iter()
+                .chain(&l.config.block)
+                .map(|&d| d as u64)
+                .product(),
             ..Default::default()
         };
-        return Ok((l, Outcome { args: out, findings: vec![], stats }));
+        return Ok((
+            l,
+            Outcome {
+                args: out,
+                findings: vec![],
+                stats,
+            },
+        ));
     }
     let opts = options(&args.check)?;
     let outcome = warpsafe_exec::run(kernel, &l.config, l.args.clone(), &opts)
@@ -121,7 +135,9 @@ fn one(path: &Path, args: &RunArgs) -> Result<u8, CliError> {
             for o in &outputs {
                 let preview = preview(&outcome, kernel, &o.name);
                 match &o.path {
-                    Some(p) => println!("output {} ({} x {}) written to {p}", o.name, o.elem, o.len),
+                    Some(p) => {
+                        println!("output {} ({} x {}) written to {p}", o.name, o.elem, o.len)
+                    }
                     None => println!("output {} ({} x {}): {preview}", o.name, o.elem, o.len),
                 }
             }
@@ -150,8 +166,16 @@ fn findings_line(o: &Outcome) -> String {
     format!(
         "{} finding(s){}{}",
         errors.len(),
-        if kinds.is_empty() { String::new() } else { format!(": {}", kinds.join(", ")) },
-        if warnings > 0 { format!(" and {warnings} warning(s)") } else { String::new() }
+        if kinds.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", kinds.join(", "))
+        },
+        if warnings > 0 {
+            format!(" and {warnings} warning(s)")
+        } else {
+            String::new()
+        }
     )
 }
 
@@ -162,12 +186,18 @@ fn preview(o: &Outcome, kernel: &Kernel, name: &str) -> String {
     let Some(Arg::Buffer(b)) = o.args.get(i.0 as usize) else {
         return String::new();
     };
-    let shown: Vec<String> = (0..b.data.len().min(8)).map(|j| b.get(j).to_string()).collect();
+    let shown: Vec<String> = (0..b.data.len().min(8))
+        .map(|j| b.get(j).to_string())
+        .collect();
     let more = if b.data.len() > 8 { ", …" } else { "" };
     format!("[{}{more}]", shown.join(", "))
 }
 
-fn write_outputs(kernel: &Kernel, o: &Outcome, dir: Option<&Path>) -> Result<Vec<OutputJson>, CliError> {
+fn write_outputs(
+    kernel: &Kernel,
+    o: &Outcome,
+    dir: Option<&Path>,
+) -> Result<Vec<OutputJson>, CliError> {
     if let Some(d) = dir {
         std::fs::create_dir_all(d).map_err(|e| CliError::io(d, e))?;
     }
@@ -184,7 +214,12 @@ fn write_outputs(kernel: &Kernel, o: &Outcome, dir: Option<&Path>) -> Result<Vec
             }
             None => None,
         };
-        out.push(OutputJson { name: p.name.clone(), elem: b.elem, len: b.data.len(), path });
+        out.push(OutputJson {
+            name: p.name.clone(),
+            elem: b.elem,
+            len: b.data.len(),
+            path,
+        });
     }
     Ok(out)
 }
@@ -204,7 +239,10 @@ struct Row {
 }
 
 fn rows_for(path: &Path, args: &RunArgs) -> Vec<Row> {
-    let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let file = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let failed = |kernel: &str, e: CliError| Row {
         file: file.clone(),
         kernel: kernel.into(),
@@ -270,7 +308,11 @@ fn many(files: &[std::path::PathBuf], args: &RunArgs) -> Result<u8, CliError> {
     let code = if any_error {
         USAGE
     } else if args.check_expect {
-        if rows.iter().all(|r| r.matches) { CLEAN } else { FINDINGS }
+        if rows.iter().all(|r| r.matches) {
+            CLEAN
+        } else {
+            FINDINGS
+        }
     } else if rows.iter().any(|r| !r.found.is_empty()) {
         FINDINGS
     } else {
@@ -279,7 +321,9 @@ fn many(files: &[std::path::PathBuf], args: &RunArgs) -> Result<u8, CliError> {
     match args.format {
         Format::Json => println!("{}", to_json(&rows)),
         Format::Human => {
-            let mut t = Table::new(&["file", "kernel", "threads", "found", "warnings", "expected", "ok", "seconds"]);
+            let mut t = Table::new(&[
+                "file", "kernel", "threads", "found", "warnings", "expected", "ok", "seconds",
+            ]);
             for r in &rows {
                 let found = match &r.error {
                     Some(e) => format!("error: {e}"),
@@ -298,7 +342,10 @@ fn many(files: &[std::path::PathBuf], args: &RunArgs) -> Result<u8, CliError> {
             }
             print!("{}", t.render());
             let ok = rows.iter().filter(|r| r.matches).count();
-            println!("{ok}/{} kernels behave as their headers declare", rows.len());
+            println!(
+                "{ok}/{} kernels behave as their headers declare",
+                rows.len()
+            );
         }
     }
     Ok(code)

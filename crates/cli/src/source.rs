@@ -18,18 +18,21 @@ impl Loaded {
     pub fn kernel(&self, name: Option<&str>) -> Result<&Kernel, CliError> {
         match name {
             Some(n) => self.module.kernel(n).ok_or_else(|| {
-                let have: Vec<&str> = self.module.kernels.iter().map(|k| k.name.as_str()).collect();
+                let have: Vec<&str> = self
+                    .module
+                    .kernels
+                    .iter()
+                    .map(|k| k.name.as_str())
+                    .collect();
                 CliError::usage(format!(
                     "{}: no kernel `{n}` (kernels: {})",
                     self.file.name,
                     have.join(", ")
                 ))
             }),
-            None => self
-                .module
-                .kernels
-                .first()
-                .ok_or_else(|| CliError::usage(format!("{}: no __global__ kernel", self.file.name))),
+            None => self.module.kernels.first().ok_or_else(|| {
+                CliError::usage(format!("{}: no __global__ kernel", self.file.name))
+            }),
         }
     }
 }
@@ -70,7 +73,11 @@ fn parse_ir_json(text: &str) -> Result<Module, String> {
     for k in &module.kernels {
         if let Err(errors) = warpsafe_ir::check_kernel(k) {
             let msgs: Vec<String> = errors.iter().map(|e| e.message.clone()).collect();
-            return Err(format!("kernel `{}` is ill-typed: {}", k.name, msgs.join("; ")));
+            return Err(format!(
+                "kernel `{}` is ill-typed: {}",
+                k.name,
+                msgs.join("; ")
+            ));
         }
     }
     Ok(module)

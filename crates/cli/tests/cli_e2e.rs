@@ -60,8 +60,12 @@ fn read_f32(path: &Path) -> Vec<f32> {
 #[test]
 fn matrix_mul_tiled_output_equals_rust_reference() {
     let n = 64usize;
-    let a: Vec<f32> = (0..n * n).map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0).collect();
-    let b: Vec<f32> = (0..n * n).map(|i| ((i * 53 % 97) as f32 - 48.0) / 48.0).collect();
+    let a: Vec<f32> = (0..n * n)
+        .map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0)
+        .collect();
+    let b: Vec<f32> = (0..n * n)
+        .map(|i| ((i * 53 % 97) as f32 - 48.0) / 48.0)
+        .collect();
     let dir = tmp_dir("matmul");
     write_f32(&dir.join("a.bin"), &a);
     write_f32(&dir.join("b.bin"), &b);
@@ -82,14 +86,22 @@ fn matrix_mul_tiled_output_equals_rust_reference() {
         "--out",
         out.to_str().expect("utf-8 path"),
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let c = read_f32(&out.join("C.bin"));
     assert_eq!(c.len(), n * n);
     for i in 0..n {
         for j in 0..n {
             let want: f32 = (0..n).map(|k| a[i * n + k] * b[k * n + j]).sum();
             let got = c[i * n + j];
-            assert!((got - want).abs() <= 1e-4 * (1.0 + want.abs()), "C[{i}][{j}] = {got}, want {want}");
+            assert!(
+                (got - want).abs() <= 1e-4 * (1.0 + want.abs()),
+                "C[{i}][{j}] = {got}, want {want}"
+            );
         }
     }
 }
@@ -100,7 +112,11 @@ fn every_buggy_twin_exits_1_with_its_category_in_json() {
         .into_iter()
         .filter(|p| !expected_categories(p).is_empty())
         .collect();
-    assert!(twins.len() >= 10, "expected a corpus of buggy twins, found {}", twins.len());
+    assert!(
+        twins.len() >= 10,
+        "expected a corpus of buggy twins, found {}",
+        twins.len()
+    );
     for twin in twins {
         let o = warpsafe(&["run", twin.to_str().expect("utf-8"), "--format", "json"]);
         let stdout = String::from_utf8_lossy(&o.stdout);
@@ -114,16 +130,27 @@ fn every_buggy_twin_exits_1_with_its_category_in_json() {
             .filter_map(|f| f["category"].as_str())
             .collect();
         for want in expected_categories(&twin) {
-            assert!(found.contains(&want.as_str()), "{}: want {want}, found {found:?}", twin.display());
+            assert!(
+                found.contains(&want.as_str()),
+                "{}: want {want}, found {found:?}",
+                twin.display()
+            );
         }
         let first = &json["findings"][0];
-        assert!(first["at"]["line"].as_u64().unwrap_or(0) > 0, "{}: finding without a line", twin.display());
+        assert!(
+            first["at"]["line"].as_u64().unwrap_or(0) > 0,
+            "{}: finding without a line",
+            twin.display()
+        );
     }
 }
 
 #[test]
 fn every_correct_example_runs_clean() {
-    for f in example_files().into_iter().filter(|p| expected_categories(p).is_empty()) {
+    for f in example_files()
+        .into_iter()
+        .filter(|p| expected_categories(p).is_empty())
+    {
         let o = warpsafe(&["run", f.to_str().expect("utf-8")]);
         assert_eq!(
             o.status.code(),
@@ -140,10 +167,26 @@ fn every_correct_example_runs_clean() {
 fn ir_prints_for_every_example() {
     for f in example_files() {
         let o = warpsafe(&["ir", f.to_str().expect("utf-8")]);
-        assert_eq!(o.status.code(), Some(0), "{}: {}", f.display(), String::from_utf8_lossy(&o.stderr));
-        assert!(String::from_utf8_lossy(&o.stdout).contains("kernel "), "{}", f.display());
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}: {}",
+            f.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains("kernel "),
+            "{}",
+            f.display()
+        );
         let o = warpsafe(&["ir", f.to_str().expect("utf-8"), "--thread-code"]);
-        assert_eq!(o.status.code(), Some(0), "{}: {}", f.display(), String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}: {}",
+            f.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
     }
 }
 
@@ -155,12 +198,27 @@ fn ir_json_runs_to_the_same_outputs_as_the_source() {
     let json_path = dir.join("dot.json");
     std::fs::write(&json_path, &o.stdout).expect("write IR");
     let run = |file: &str, out: &Path| {
-        let o = warpsafe(&["run", file, "--out", out.to_str().expect("utf-8"), "--seed", "5"]);
-        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = warpsafe(&[
+            "run",
+            file,
+            "--out",
+            out.to_str().expect("utf-8"),
+            "--seed",
+            "5",
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
     };
     run("examples/kernels/dot_product.cu", &dir.join("a"));
     run(json_path.to_str().expect("utf-8"), &dir.join("b"));
-    let names: Vec<_> = std::fs::read_dir(dir.join("a")).expect("outputs").filter_map(|e| e.ok()).collect();
+    let names: Vec<_> = std::fs::read_dir(dir.join("a"))
+        .expect("outputs")
+        .filter_map(|e| e.ok())
+        .collect();
     assert!(!names.is_empty());
     for e in names {
         let other = dir.join("b").join(e.file_name());
@@ -181,7 +239,16 @@ fn parse_errors_exit_2_with_a_span() {
     let dir = tmp_dir("bad");
     let bad = dir.join("bad.cu");
     std::fs::write(&bad, "__global__ void k(float* x) {\n  x[0] = ;\n}\n").expect("write");
-    let o = warpsafe(&["run", bad.to_str().expect("utf-8"), "--grid", "1", "--block", "1", "--buf", "x=zeros:1"]);
+    let o = warpsafe(&[
+        "run",
+        bad.to_str().expect("utf-8"),
+        "--grid",
+        "1",
+        "--block",
+        "1",
+        "--buf",
+        "x=zeros:1",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("bad.cu:2:"), "{stderr}");
@@ -191,17 +258,61 @@ fn parse_errors_exit_2_with_a_span() {
 fn usage_errors_exit_2_and_say_what_is_missing() {
     let dir = tmp_dir("usage");
     let k = dir.join("k.cu");
-    std::fs::write(&k, "__global__ void k(int n, float* x) { x[threadIdx.x] = n; }\n").expect("write");
+    std::fs::write(
+        &k,
+        "__global__ void k(int n, float* x) { x[threadIdx.x] = n; }\n",
+    )
+    .expect("write");
     let path = k.to_str().expect("utf-8");
-    let o = warpsafe(&["run", path, "--grid", "1", "--block", "4", "--buf", "x=zeros:4"]);
+    let o = warpsafe(&[
+        "run",
+        path,
+        "--grid",
+        "1",
+        "--block",
+        "4",
+        "--buf",
+        "x=zeros:4",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no value for scalar `n`"));
-    let o = warpsafe(&["run", path, "--block", "4", "--arg", "n=1", "--buf", "x=zeros:4"]);
+    let o = warpsafe(&[
+        "run",
+        path,
+        "--block",
+        "4",
+        "--arg",
+        "n=1",
+        "--buf",
+        "x=zeros:4",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no grid dimensions"));
-    let o = warpsafe(&["run", path, "--grid", "1", "--block", "4", "--arg", "n=x", "--buf", "x=zeros:4"]);
+    let o = warpsafe(&[
+        "run",
+        path,
+        "--grid",
+        "1",
+        "--block",
+        "4",
+        "--arg",
+        "n=x",
+        "--buf",
+        "x=zeros:4",
+    ]);
     assert_eq!(o.status.code(), Some(2));
-    let o = warpsafe(&["run", path, "--grid", "1", "--block", "8", "--arg", "n=1", "--buf", "x=zeros:4"]);
+    let o = warpsafe(&[
+        "run",
+        path,
+        "--grid",
+        "1",
+        "--block",
+        "8",
+        "--arg",
+        "n=1",
+        "--buf",
+        "x=zeros:4",
+    ]);
     assert_eq!(o.status.code(), Some(1), "writing past x is a finding");
 }
 
@@ -210,5 +321,10 @@ fn warp_synchronous_tail_is_racy_unless_lockstep() {
     let f = "examples/kernels/reduce_warp_unrolled_bug_nosync.cu";
     assert_eq!(warpsafe(&["run", f]).status.code(), Some(1));
     let o = warpsafe(&["run", f, "--lockstep-warps"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }

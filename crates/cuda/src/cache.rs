@@ -21,7 +21,9 @@ pub fn key(parts: &[&str]) -> String {
     for part in parts {
         for b in part.bytes().chain([0xff]) {
             h1 = (h1 ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-            h2 = (h2 ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(5);
+            h2 = (h2 ^ b as u64)
+                .wrapping_mul(0x0000_0100_0000_01b3)
+                .rotate_left(5);
         }
     }
     format!("{h1:016x}{h2:016x}")

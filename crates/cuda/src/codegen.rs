@@ -161,7 +161,11 @@ impl Gen<'_> {
                 mem,
                 indices,
                 value,
-            } => Some(format!("{} = {}", self.mem(*mem, indices)?, self.expr(value)?)),
+            } => Some(format!(
+                "{} = {}",
+                self.mem(*mem, indices)?,
+                self.expr(value)?
+            )),
             _ => None,
         })
     }
@@ -577,7 +581,10 @@ mod tests {
         assert_eq!(literal(Value::F32(-2.5)), "(-2.5f)");
         assert_eq!(literal(Value::U64(7)), "7ull");
         assert_eq!(literal(Value::I32(i32::MIN)), "(-2147483647 - 1)");
-        assert_eq!(literal(Value::F32(f32::INFINITY)), "__int_as_float(0x7f800000)");
+        assert_eq!(
+            literal(Value::F32(f32::INFINITY)),
+            "__int_as_float(0x7f800000)"
+        );
     }
 
     #[test]
@@ -585,7 +592,11 @@ mod tests {
         let mut b = KernelBuilder::new("k");
         let x = b.buffer_param("x", ScalarType::U64, true);
         let i = Expr::builtin(Builtin::ThreadIdx(Dim::X));
-        let wide = Expr::binary(BinOp::Mul, i.clone().cast(ScalarType::U64), Expr::u64(65521));
+        let wide = Expr::binary(
+            BinOp::Mul,
+            i.clone().cast(ScalarType::U64),
+            Expr::u64(65521),
+        );
         b.store(MemRef::Global(x), vec![i], wide);
         let text = generate(&b.finish()).unwrap();
         assert!(
@@ -625,7 +636,10 @@ mod tests {
         });
         let text = generate(&b.finish()).unwrap();
         assert!(text.contains("if (ws_break_0) break;"), "{text}");
-        assert!(!text.contains("continue"), "continue must become a break out of the one-shot loop: {text}");
+        assert!(
+            !text.contains("continue"),
+            "continue must become a break out of the one-shot loop: {text}"
+        );
         assert!(text.contains("atomicAdd(&x[0u], 1);"), "{text}");
     }
 }

@@ -12,7 +12,9 @@ use warpsafe_ir::{Kernel, ParamId, ParamKind, Value};
 #[derive(Debug, thiserror::Error)]
 pub enum CudaError {
     /// `libcuda.so` is not installed: there is no NVIDIA driver on this machine.
-    #[error("no CUDA device: the NVIDIA driver library (libcuda.so) is not installed on this machine")]
+    #[error(
+        "no CUDA device: the NVIDIA driver library (libcuda.so) is not installed on this machine"
+    )]
     NoDriver,
     /// The driver loaded but found no usable device.
     #[error("no CUDA device: {0}")]
@@ -61,7 +63,12 @@ fn open_device() -> Result<Arc<CudaContext>, CudaError> {
 }
 
 /// Checks the launch against the device's limits and the kernel's contract.
-fn validate(kernel: &Kernel, cfg: &LaunchConfig, args: &[Arg], ctx: &CudaContext) -> Result<(), CudaError> {
+fn validate(
+    kernel: &Kernel,
+    cfg: &LaunchConfig,
+    args: &[Arg],
+    ctx: &CudaContext,
+) -> Result<(), CudaError> {
     let attr = |a: Attr| ctx.attribute(a).map_err(driver("device query"));
     let threads: u64 = cfg.block.iter().map(|&d| d as u64).product();
     let max_threads = attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u64;
@@ -122,7 +129,10 @@ pub fn check_contract(kernel: &Kernel, cfg: &LaunchConfig, args: &[Arg]) -> Resu
             _ => false,
         };
         if !ok {
-            return Err(CudaError::InvalidLaunch(format!("argument `{}` has the wrong type", p.name)));
+            return Err(CudaError::InvalidLaunch(format!(
+                "argument `{}` has the wrong type",
+                p.name
+            )));
         }
     }
     let scalar = |p: ParamId| match args.get(p.0 as usize) {
@@ -225,14 +235,18 @@ pub fn launch(kernel: &Kernel, cfg: &LaunchConfig, args: Vec<Arg>) -> Result<Vec
     let module = ctx
         .load_module(cudarc::nvrtc::Ptx::from_src(compiled.ptx))
         .map_err(driver("module load"))?;
-    let func = module.load_function(&kernel.name).map_err(driver("function lookup"))?;
+    let func = module
+        .load_function(&kernel.name)
+        .map_err(driver("function lookup"))?;
     let stream: Arc<CudaStream> = ctx.default_stream();
     let mut held = Vec::with_capacity(args.len());
     for a in args {
         held.push(match a {
             Arg::Scalar(v) => Held::Scalar(v),
             Arg::Buffer(b) => {
-                let dev = stream.clone_htod(&to_bytes(&b)).map_err(driver("copy to device"))?;
+                let dev = stream
+                    .clone_htod(&to_bytes(&b))
+                    .map_err(driver("copy to device"))?;
                 Held::Buffer(dev, b)
             }
         });
@@ -263,7 +277,9 @@ pub fn launch(kernel: &Kernel, cfg: &LaunchConfig, args: Vec<Arg>) -> Result<Vec
         .map(|h| match h {
             Held::Scalar(v) => Ok(Arg::Scalar(v)),
             Held::Buffer(dev, b) => {
-                let bytes = stream.clone_dtoh(&dev).map_err(driver("copy from device"))?;
+                let bytes = stream
+                    .clone_dtoh(&dev)
+                    .map_err(driver("copy from device"))?;
                 Ok(Arg::Buffer(from_bytes(b.elem, &bytes, b.data.len())))
             }
         })

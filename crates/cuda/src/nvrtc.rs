@@ -63,8 +63,7 @@ pub fn version() -> Result<(i32, i32), NvrtcError> {
     let (mut major, mut minor) = (0, 0);
     // SAFETY: NVRTC is loaded; the out-pointers are valid for writes.
     let r = unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut major, &mut minor) };
-    r.result()
-        .map_err(|e| NvrtcError::Api(format!("{e:?}")))?;
+    r.result().map_err(|e| NvrtcError::Api(format!("{e:?}")))?;
     Ok((major, minor))
 }
 
@@ -130,7 +129,9 @@ fn compile_uncached(source: &str, opts: &CompileOptions) -> Result<(String, Stri
     // SAFETY: `prog` was created above and is destroyed exactly once below.
     let compiled = unsafe { nv::compile_program(prog, &options) };
     // SAFETY: as above.
-    let log = unsafe { nv::get_program_log(prog) }.map(c_text).unwrap_or_default();
+    let log = unsafe { nv::get_program_log(prog) }
+        .map(c_text)
+        .unwrap_or_default();
     let log = annotate_log(&log, source);
     let result = match compiled {
         Ok(()) => {

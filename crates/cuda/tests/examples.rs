@@ -18,7 +18,9 @@ fn examples() -> Vec<PathBuf> {
 }
 
 fn stem(p: &Path) -> String {
-    p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+    p.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 fn kernels(p: &Path) -> Vec<Kernel> {
@@ -48,7 +50,12 @@ fn every_example_compiles_with_nvrtc_without_warnings() {
             let src = warpsafe_cuda::generate(&k).expect("codegen");
             let out = warpsafe_cuda::compile_ptx(&src, &Default::default())
                 .unwrap_or_else(|e| panic!("{} ({}): {e}\n{src}", f.display(), k.name));
-            assert!(out.log.trim().is_empty(), "{}: NVRTC warnings:\n{}", f.display(), out.log);
+            assert!(
+                out.log.trim().is_empty(),
+                "{}: NVRTC warnings:\n{}",
+                f.display(),
+                out.log
+            );
             assert!(out.ptx.contains(".entry"), "{}", f.display());
             assert!(out.ptx.contains(&k.name), "{}", f.display());
         }
@@ -68,21 +75,32 @@ fn rng(seed: u64) -> impl FnMut() -> u64 {
 /// Arguments from the header: default scalars, buffers sized by `len` lines, random data.
 fn header_args(k: &Kernel, cfg: &LaunchConfig, seed: u64) -> Vec<Arg> {
     let mut next = rng(seed);
-    let scalar = |p: ParamId| k.contract.defaults.iter().find(|(q, _)| *q == p).map(|(_, v)| *v);
+    let scalar = |p: ParamId| {
+        k.contract
+            .defaults
+            .iter()
+            .find(|(q, _)| *q == p)
+            .map(|(_, v)| *v)
+    };
     k.params
         .iter()
         .enumerate()
         .map(|(i, p)| {
             let id = ParamId(i as u32);
             match p.kind {
-                ParamKind::Scalar(_) => Arg::Scalar(scalar(id).expect("every scalar has a default")),
+                ParamKind::Scalar(_) => {
+                    Arg::Scalar(scalar(id).expect("every scalar has a default"))
+                }
                 ParamKind::Buffer { elem, .. } => {
                     let len = k
                         .contract
                         .lengths
                         .iter()
                         .find(|l| l.param == id)
-                        .and_then(|l| warpsafe_exec::eval_contract_expr(k, &l.len, &scalar, &|_| None, cfg).ok())
+                        .and_then(|l| {
+                            warpsafe_exec::eval_contract_expr(k, &l.len, &scalar, &|_| None, cfg)
+                                .ok()
+                        })
                         .and_then(|v| v.as_i128())
                         .expect("every buffer has a length") as usize;
                     let data = (0..len)
@@ -112,29 +130,53 @@ fn round_trip_through_generated_cuda_runs_to_the_same_outputs() {
         for k in kernels(&f) {
             let src = warpsafe_cuda::generate(&k).expect("codegen");
             let mut back = warpsafe_cuda_front::compile(&src)
-                .unwrap_or_else(|e| panic!("{}: generated CUDA does not parse back: {e:?}\n{src}", f.display()))
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: generated CUDA does not parse back: {e:?}\n{src}",
+                        f.display()
+                    )
+                })
                 .kernels
                 .remove(0);
             back.contract = k.contract.clone();
             let (Some(grid), Some(block)) = (k.contract.grid_dim, k.contract.block_dim) else {
                 panic!("{}: header without launch dims", f.display());
             };
-            let mut cfg = LaunchConfig { grid, block, dynamic_shared_bytes: 0 };
+            let mut cfg = LaunchConfig {
+                grid,
+                block,
+                dynamic_shared_bytes: 0,
+            };
             let args = header_args(&k, &cfg, 11);
             if let Some(e) = &k.contract.dynamic_shared_bytes {
                 let scalar = |p: ParamId| match args.get(p.0 as usize) {
                     Some(Arg::Scalar(v)) => Some(*v),
                     _ => None,
                 };
-                cfg.dynamic_shared_bytes = warpsafe_exec::eval_contract_expr(&k, e, &scalar, &|_| None, &cfg)
-                    .ok()
-                    .and_then(|v| v.as_i128())
-                    .expect("shared_bytes evaluates") as u64;
+                cfg.dynamic_shared_bytes =
+                    warpsafe_exec::eval_contract_expr(&k, e, &scalar, &|_| None, &cfg)
+                        .ok()
+                        .and_then(|v| v.as_i128())
+                        .expect("shared_bytes evaluates") as u64;
             }
-            let a = warpsafe_exec::run(&k, &cfg, args.clone(), &Options::default()).expect("original runs");
-            let b = warpsafe_exec::run(&back, &cfg, args, &Options::default()).expect("round trip runs");
-            assert_eq!(a.args, b.args, "{}: outputs differ after the round trip", f.display());
-            assert!(b.findings.iter().all(|x| x.severity == warpsafe_exec::Severity::Warning), "{}: {:?}", f.display(), b.findings.iter().map(|x| &x.message).collect::<Vec<_>>());
+            let a = warpsafe_exec::run(&k, &cfg, args.clone(), &Options::default())
+                .expect("original runs");
+            let b = warpsafe_exec::run(&back, &cfg, args, &Options::default())
+                .expect("round trip runs");
+            assert_eq!(
+                a.args,
+                b.args,
+                "{}: outputs differ after the round trip",
+                f.display()
+            );
+            assert!(
+                b.findings
+                    .iter()
+                    .all(|x| x.severity == warpsafe_exec::Severity::Warning),
+                "{}: {:?}",
+                f.display(),
+                b.findings.iter().map(|x| &x.message).collect::<Vec<_>>()
+            );
         }
     }
 }

@@ -39,6 +39,14 @@ pub enum ExecError {
     /// A contract expression could not be evaluated.
     #[error("cannot evaluate contract expression: {0}")]
     Contract(String),
+    /// A block ran past the instruction budget of [`Options::max_block_instructions`](crate::Options).
+    #[error("block {block:?} executed more than {limit} thread-instructions without finishing (an infinite loop?); raise the limit if the kernel is just long")]
+    StepLimit {
+        /// The block that hit the limit.
+        block: [u32; 3],
+        /// The budget.
+        limit: u64,
+    },
     /// The kernel could not be lowered to thread code.
     #[error(transparent)]
     Lower(#[from] LowerError),

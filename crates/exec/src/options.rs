@@ -16,6 +16,9 @@ pub struct Options {
     pub max_findings: usize,
     /// Run blocks in parallel (results are identical either way).
     pub parallel: bool,
+    /// A block that executes more thread-instructions than this stops the run with
+    /// [`ExecError::StepLimit`](crate::ExecError::StepLimit) (an infinite loop, usually).
+    pub max_block_instructions: u64,
 }
 
 impl Default for Options {
@@ -26,6 +29,7 @@ impl Default for Options {
             deny: Vec::new(),
             max_findings: 100,
             parallel: true,
+            max_block_instructions: 1 << 32,
         }
     }
 }

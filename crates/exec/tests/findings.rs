@@ -469,3 +469,30 @@ fn dynamic_shared_memory_is_sized_by_the_launch() {
     assert_eq!(f.at.thread, [16, 0, 0]);
     assert_eq!(f.count, 16);
 }
+
+#[test]
+fn an_endless_loop_stops_at_the_instruction_budget() {
+    let mut b = warpsafe_ir::KernelBuilder::new("spin");
+    let x = b.buffer_param("x", warpsafe_ir::ScalarType::I32, true);
+    b.while_(warpsafe_ir::Expr::bool(true), |b| {
+        b.store(
+            warpsafe_ir::MemRef::Global(x),
+            vec![warpsafe_ir::Expr::u32(0)],
+            warpsafe_ir::Expr::i32(1),
+        );
+    });
+    let kernel = b.finish();
+    let opts = Options {
+        max_block_instructions: 10_000,
+        ..Options::default()
+    };
+    let args = vec![Arg::Buffer(Buffer::from_i32(&[0]))];
+    let err = run(&kernel, &LaunchConfig::linear(1, 1), args, &opts).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            warpsafe_exec::ExecError::StepLimit { limit: 10_000, .. }
+        ),
+        "{err}"
+    );
+}

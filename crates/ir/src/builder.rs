@@ -75,7 +75,9 @@ impl KernelBuilder {
         elem: ScalarType,
         dims: Vec<u64>,
     ) -> ArrayId {
-        self.kernel.shared.push(array(name.into(), elem, dims, false));
+        self.kernel
+            .shared
+            .push(array(name.into(), elem, dims, false));
         ArrayId(self.kernel.shared.len() as u32 - 1)
     }
 
@@ -94,7 +96,9 @@ impl KernelBuilder {
         elem: ScalarType,
         dims: Vec<u64>,
     ) -> ArrayId {
-        self.kernel.locals.push(array(name.into(), elem, dims, false));
+        self.kernel
+            .locals
+            .push(array(name.into(), elem, dims, false));
         ArrayId(self.kernel.locals.len() as u32 - 1)
     }
 
@@ -144,7 +148,11 @@ impl KernelBuilder {
             Expr::builtin(Builtin::BlockIdx(d)),
             Expr::builtin(Builtin::BlockDim(d)),
         );
-        Expr::binary(crate::BinOp::Add, prod, Expr::builtin(Builtin::ThreadIdx(d)))
+        Expr::binary(
+            crate::BinOp::Add,
+            prod,
+            Expr::builtin(Builtin::ThreadIdx(d)),
+        )
     }
 
     /// Appends a statement to the current body.

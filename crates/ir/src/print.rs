@@ -43,7 +43,11 @@ impl Printer<'_> {
             .map(|p| match p.kind {
                 ParamKind::Scalar(t) => format!("{}: {t}", p.name),
                 ParamKind::Buffer { elem, writable } => {
-                    format!("{}: &{}[{elem}]", p.name, if writable { "mut " } else { "" })
+                    format!(
+                        "{}: &{}[{elem}]",
+                        p.name,
+                        if writable { "mut " } else { "" }
+                    )
                 }
             })
             .collect();
@@ -57,7 +61,10 @@ impl Printer<'_> {
         }
         for l in &c.lengths {
             let len = k.expr_to_string(&l.len);
-            self.line(&format!("requires len({}) == {len};", k.param(l.param).name));
+            self.line(&format!(
+                "requires len({}) == {len};",
+                k.param(l.param).name
+            ));
         }
         for r in &c.requires {
             let r = k.expr_to_string(r);
@@ -124,7 +131,11 @@ impl Printer<'_> {
             indent: 0,
         };
         p.block(b);
-        p.out.trim().replace('\n', " ").trim_end_matches(';').to_string()
+        p.out
+            .trim()
+            .replace('\n', " ")
+            .trim_end_matches(';')
+            .to_string()
     }
 
     fn stmt(&mut self, s: &Stmt) {
@@ -168,7 +179,11 @@ impl Printer<'_> {
                 body,
             } => {
                 let c = cond.as_ref().map(|c| self.e(c)).unwrap_or_default();
-                let head = format!("for ({}; {c}; {}) {{", self.inline(init), self.inline(update));
+                let head = format!(
+                    "for ({}; {c}; {}) {{",
+                    self.inline(init),
+                    self.inline(update)
+                );
                 self.nested(head, body, "}");
             }
             StmtKind::While { cond, body } => {
@@ -207,7 +222,9 @@ impl Printer<'_> {
                 value,
                 compare,
             } => {
-                let lhs = dst.map(|d| format!("{} = ", self.var(d))).unwrap_or_default();
+                let lhs = dst
+                    .map(|d| format!("{} = ", self.var(d)))
+                    .unwrap_or_default();
                 let cmp = compare
                     .as_ref()
                     .map(|c| format!("{}, ", self.e(c)))

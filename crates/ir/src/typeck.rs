@@ -244,7 +244,10 @@ impl Checker<'_> {
         if let Some(d) = dst {
             if let Some(ty) = self.var_ty(d, span) {
                 if ty != elem {
-                    self.err(span, format!("old value of {elem} atomic stored into a {ty}"));
+                    self.err(
+                        span,
+                        format!("old value of {elem} atomic stored into a {ty}"),
+                    );
                 }
                 self.check_declared(d, span);
             }
@@ -254,7 +257,10 @@ impl Checker<'_> {
     fn check_declared(&mut self, v: crate::VarId, span: Span) {
         if !self.declared[v.0 as usize] {
             let name = self.kernel.var(v).name.clone();
-            self.err(span, format!("variable `{name}` used before its declaration"));
+            self.err(
+                span,
+                format!("variable `{name}` used before its declaration"),
+            );
         }
     }
 
@@ -275,7 +281,10 @@ impl Checker<'_> {
                     1
                 }
                 _ => {
-                    self.err(span, "memory access through a parameter that is not a buffer");
+                    self.err(
+                        span,
+                        "memory access through a parameter that is not a buffer",
+                    );
                     return;
                 }
             },
@@ -400,7 +409,12 @@ impl Checker<'_> {
         if a.ty != b.ty {
             self.err(
                 e.span,
-                format!("operands of `{}` differ: {} and {}", op.symbol(), a.ty, b.ty),
+                format!(
+                    "operands of `{}` differ: {} and {}",
+                    op.symbol(),
+                    a.ty,
+                    b.ty
+                ),
             );
             return;
         }
@@ -411,7 +425,10 @@ impl Checker<'_> {
             t
         };
         if e.ty != want {
-            self.err(e.span, format!("`{}` produces {want}, labelled {}", op.symbol(), e.ty));
+            self.err(
+                e.span,
+                format!("`{}` produces {want}, labelled {}", op.symbol(), e.ty),
+            );
         }
         let ok = match op {
             BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => t.is_int() || t == ScalarType::Bool,

@@ -51,8 +51,14 @@ fn printer_shows_shared_arrays_and_loops() {
     let text = tiled_kernel().to_string();
     assert!(text.contains("shared tile: f32[16][17];"), "{text}");
     assert!(text.contains("__syncthreads();"), "{text}");
-    assert!(text.contains("for (let k_1: u32 = 0u; k_1 < n; k_1 = k_1 + 1u) {"), "{text}");
-    assert!(text.contains("out[i_0] = exp.f32(tile[threadIdx.x][k_1]);"), "{text}");
+    assert!(
+        text.contains("for (let k_1: u32 = 0u; k_1 < n; k_1 = k_1 + 1u) {"),
+        "{text}"
+    );
+    assert!(
+        text.contains("out[i_0] = exp.f32(tile[threadIdx.x][k_1]);"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -62,7 +68,10 @@ fn type_checker_rejects_mixed_operands() {
     let bad = Expr::binary(BinOp::Add, Expr::f32(1.0), Expr::i32(1));
     b.store(MemRef::Global(x), vec![Expr::u32(0)], bad);
     let errs = check_kernel(&b.finish()).unwrap_err();
-    assert!(errs[0].message.contains("operands of `+` differ"), "{errs:?}");
+    assert!(
+        errs[0].message.contains("operands of `+` differ"),
+        "{errs:?}"
+    );
 }
 
 #[test]
@@ -101,6 +110,10 @@ fn type_checker_rejects_float_bitwise_and_bad_atomics() {
         compare: None,
     });
     let errs = check_kernel(&b.finish()).unwrap_err();
-    assert!(errs.iter().any(|e| e.message.contains("`&` is not defined on f32")));
-    assert!(errs.iter().any(|e| e.message.contains("atomicMax is not defined on f32")));
+    assert!(errs
+        .iter()
+        .any(|e| e.message.contains("`&` is not defined on f32")));
+    assert!(errs
+        .iter()
+        .any(|e| e.message.contains("atomicMax is not defined on f32")));
 }

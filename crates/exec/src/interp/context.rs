@@ -61,6 +61,8 @@ pub(crate) struct Ctx<'p> {
     pub lockstep: bool,
     pub deny: Vec<Category>,
     pub max_findings: usize,
+    /// Thread-instruction budget of one block.
+    pub max_block_instructions: u64,
 }
 
 impl Ctx<'_> {

@@ -33,6 +33,7 @@ struct BlockResult {
     touched: Vec<Touch>,
     instrs: u64,
     barriers: u64,
+    over_budget: bool,
 }
 
 /// Runs a compiled kernel on a launch configuration and arguments. Buffers come back in
@@ -64,6 +65,7 @@ pub fn run_program(
             touched: std::mem::take(&mut w.touched),
             instrs: w.instrs,
             barriers: w.barriers,
+            over_budget: w.over_budget,
         };
         pool.lock().unwrap_or_else(|e| e.into_inner()).push(w);
         r
@@ -82,6 +84,12 @@ pub fn run_program(
             (lo..hi).map(run_one).collect()
         };
         for (i, r) in results.into_iter().enumerate() {
+            if r.over_budget {
+                return Err(ExecError::StepLimit {
+                    block: ctx.block_idx(lo + i as u64),
+                    limit: ctx.max_block_instructions,
+                });
+            }
             sink.merge(r.sink, ctx.max_findings);
             if ctx.checks.race {
                 history.merge_block(&ctx, lo + i as u64, &r.touched, &mut sink);
@@ -247,5 +255,6 @@ fn build_ctx<'p>(
         lockstep: opts.lockstep_warps,
         deny,
         max_findings: opts.max_findings,
+        max_block_instructions: opts.max_block_instructions,
     })
 }

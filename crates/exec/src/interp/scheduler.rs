@@ -40,6 +40,11 @@ fn run_warp(ctx: &Ctx, w: &mut Worker, warp: usize) {
             mask |= ((p == pc) as u32) << i;
         }
         w.instrs += mask.count_ones() as u64;
+        if w.instrs > ctx.max_block_instructions {
+            w.over_budget = true;
+            w.stopped = true;
+            return;
+        }
         step::exec(ctx, w, warp, pc, mask);
     }
 }

@@ -55,6 +55,8 @@ pub(crate) struct Worker {
     pub instrs: u64,
     pub barriers: u64,
     pub stopped: bool,
+    /// The block ran past its instruction budget.
+    pub over_budget: bool,
 }
 
 impl Worker {
@@ -92,6 +94,7 @@ impl Worker {
             instrs: 0,
             barriers: 0,
             stopped: false,
+            over_budget: false,
         }
     }
 
@@ -121,6 +124,7 @@ impl Worker {
         self.instrs = 0;
         self.barriers = 0;
         self.stopped = false;
+        self.over_budget = false;
         for w in 0..ctx.warps {
             for l in 0..32 {
                 let exists = w * 32 + l < ctx.threads;
