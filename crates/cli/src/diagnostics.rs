@@ -1,6 +1,6 @@
 //! Rendering errors and findings with source excerpts (ariadne).
 
-use ariadne::{Color, Label, Report, ReportKind, Source};
+use ariadne::{Color, Config, Label, Report, ReportKind, Source};
 use warpsafe_cuda_front::FrontError;
 use warpsafe_exec::{Finding, Severity};
 use warpsafe_ir::{SourceFile, Span};
@@ -10,6 +10,11 @@ fn clamp(file: &SourceFile, span: Span) -> std::ops::Range<usize> {
     let lo = (span.lo as usize).min(len);
     let hi = (span.hi as usize).clamp(lo, len);
     lo..hi
+}
+
+/// Colours only when stderr is a terminal.
+fn config() -> Config {
+    Config::default().with_color(std::io::IsTerminal::is_terminal(&std::io::stderr()))
 }
 
 fn emit(file: &SourceFile, report: Report<'_, (String, std::ops::Range<usize>)>) {
@@ -22,6 +27,7 @@ pub fn front_errors(file: &SourceFile, errors: &[FrontError]) {
     for e in errors {
         let range = clamp(file, e.span);
         let mut r = Report::build(ReportKind::Error, (file.name.clone(), range.clone()))
+            .with_config(config())
             .with_message(&e.message)
             .with_label(
                 Label::new((file.name.clone(), range))
@@ -52,6 +58,7 @@ pub fn finding(file: &SourceFile, f: &Finding) {
     };
     let range = clamp(file, f.at.span);
     let mut r = Report::build(kind, (file.name.clone(), range.clone()))
+        .with_config(config())
         .with_code(f.category.name())
         .with_message(&f.message)
         .with_label(

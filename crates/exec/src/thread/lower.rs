@@ -30,7 +30,16 @@ pub fn lower_kernel(kernel: &Kernel) -> Result<ThreadCode, LowerError> {
     for s in &kernel.body {
         cx.stmt(s)?;
     }
-    cx.emit(Inst::Exit, kernel.span);
+    // Falling off the end of the body: point at the kernel's closing brace.
+    let end = if kernel.span.is_dummy() {
+        Span::DUMMY
+    } else {
+        Span::new(
+            kernel.span.hi.saturating_sub(1) as usize,
+            kernel.span.hi as usize,
+        )
+    };
+    cx.emit(Inst::Exit, end);
     Ok(cx.finish())
 }
 
