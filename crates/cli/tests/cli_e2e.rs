@@ -328,3 +328,67 @@ fn warp_synchronous_tail_is_racy_unless_lockstep() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+const NINE: [&str; 9] = [
+    "vector_add",
+    "vector_square",
+    "saxpy",
+    "scalar_mul",
+    "matrix_transpose",
+    "matrix_mul",
+    "template_scale",
+    "exclusive_scan",
+    "dot_product",
+];
+
+#[test]
+fn ptx_for_the_nine_benchmark_kernels_has_an_entry() {
+    for name in NINE {
+        let file = format!("examples/kernels/{name}.cu");
+        let o = warpsafe(&["ptx", &file, "--arch", "sm_90"]);
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{file}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(stdout.contains(".entry"), "{file}: {stdout}");
+        assert!(stdout.contains(".target sm_90"), "{file}");
+    }
+}
+
+#[test]
+fn cuda_prints_generated_source() {
+    let o = warpsafe(&["cuda", "examples/kernels/saxpy.cu"]);
+    assert_eq!(o.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("extern \"C\" __global__ void saxpy("),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn gpu_backend_without_a_device_fails_clearly_and_auto_falls_back() {
+    let has_gpu = Path::new("/dev/nvidia0").exists();
+    let o = warpsafe(&["run", "examples/kernels/saxpy.cu", "--backend", "cuda"]);
+    if !has_gpu {
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("no CUDA device"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let o = warpsafe(&["run", "examples/kernels/saxpy.cu", "--backend", "auto"]);
+        assert_eq!(o.status.code(), Some(0));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("running on the CPU interpreter"));
+    } else {
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
