@@ -7,9 +7,9 @@ bash scripts/setup.sh
 
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
+cargo test --workspace --doc --quiet
 if command -v cargo-nextest >/dev/null 2>&1; then
     cargo nextest run --workspace --no-fail-fast
 else
     cargo test --workspace --no-fail-fast
 fi
-cargo test --workspace --doc --quiet
