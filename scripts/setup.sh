@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs what warpsafe's commands need when it is missing. Safe to run repeatedly.
+#   - z3 (the SMT solver of `warpsafe verify`) from Debian's package `z3`;
 #   - NVRTC (NVIDIA's runtime CUDA compiler) from the PyPI wheel `nvidia-cuda-nvrtc`.
 set -euo pipefail
 
@@ -11,6 +12,13 @@ fi
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
+
+if ! command -v z3 >/dev/null 2>&1; then
+    echo "setup: installing z3 (Debian package z3)" >&2
+    as_root apt-get update -qq
+    as_root apt-get install -y -qq z3 >/dev/null
+    command -v z3 >/dev/null 2>&1 || { echo "error: z3 still not found after installing it" >&2; exit 2; }
+fi
 
 nvrtc_present() {
     python3 - <<'PY' 2>/dev/null
