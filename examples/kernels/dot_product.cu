@@ -6,6 +6,7 @@
 //@ len(x) = n
 //@ len(y) = n
 //@ len(partial) = gridDim.x
+//@ requires n <= 2147483647 - blockDim.x * gridDim.x
 //@ requires blockDim.x == 256
 
 __global__ void dot_product(const float* __restrict__ x, const float* __restrict__ y,

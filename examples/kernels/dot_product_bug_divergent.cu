@@ -5,6 +5,7 @@
 //@ len(x) = n
 //@ len(y) = n
 //@ len(partial) = gridDim.x
+//@ requires n <= 2147483647 - blockDim.x * gridDim.x
 //@ requires blockDim.x == 256
 //@ expect divergence
 

@@ -6,6 +6,7 @@
 //@ arg a = 2.0
 //@ len(x) = n
 //@ len(y) = n
+//@ requires n <= 2147483647 - blockDim.x * gridDim.x
 //@ expect race
 
 __global__ void saxpy(int n, float a, const float* __restrict__ x, float* __restrict__ y)

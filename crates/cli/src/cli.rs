@@ -39,6 +39,20 @@ pub enum Command {
     ///   warpsafe ir examples/kernels/dot_product.cu --format json > dot.json
     ///   warpsafe ir dot.json --thread-code
     Ir(IrArgs),
+    /// Prove race freedom, barrier-divergence freedom, in-bounds access and no overflow for
+    /// every launch configuration the header allows (two-thread abstraction + SMT).
+    ///
+    /// Dimensions fixed by the header (`//--blockDim=…`) or by --block/--grid are used as
+    /// given; `--block any` makes them symbolic. Every violation comes with a counterexample
+    /// (threads, blocks, dims, parameters, source lines), replayed in the interpreter.
+    ///
+    /// Examples:
+    ///   warpsafe verify examples/kernels/matrix_mul_tiled.cu
+    ///   warpsafe verify examples/kernels/reduce_warp_unrolled_bug_nosync.cu --lockstep-warps
+    ///   warpsafe verify k.cu --property race,divergence --format sarif > k.sarif
+    ///
+    /// Exit codes: 0 all verified, 1 any violated, 3 unknown, 2 usage or parse error.
+    Verify(VerifyArgs),
     /// Print the CUDA C that warpsafe generates for a kernel (`.cu` or IR `.json`).
     ///
     /// Example: warpsafe cuda examples/kernels/saxpy.cu
@@ -52,6 +66,54 @@ pub enum Command {
     Ptx(PtxArgs),
     /// Benchmarks that print tables.
     Bench(BenchArgs),
+}
+
+/// Output formats of `verify`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum VerifyFormat {
+    /// Readable text.
+    #[default]
+    Human,
+    /// One JSON document.
+    Json,
+    /// SARIF 2.1.0, for code-scanning annotations.
+    Sarif,
+}
+
+/// `warpsafe verify`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// A `.cu` file or an IR `.json` file.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub select: KernelSelect,
+    /// Block dimensions `X[,Y[,Z]]`, or `any` for symbolic (default: the header's).
+    #[arg(long, value_name = "X[,Y[,Z]]|any")]
+    pub block: Option<String>,
+    /// Grid dimensions `X[,Y[,Z]]`, or `any` for symbolic (default: the header's).
+    #[arg(long, value_name = "X[,Y[,Z]]|any")]
+    pub grid: Option<String>,
+    /// Properties to check (comma-separated or repeated): race, divergence, bounds, overflow.
+    #[arg(long, value_name = "LIST")]
+    pub property: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: VerifyFormat,
+    /// Per-query solver timeout in seconds.
+    #[arg(long, default_value_t = 10.0)]
+    pub timeout: f64,
+    /// Legacy lock-step warp model: threads of a warp are implicitly synchronised.
+    #[arg(long)]
+    pub lockstep_warps: bool,
+    /// Write every SMT query as a replayable `.smt2` file into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub dump_smt: Option<PathBuf>,
+    /// Solver processes to run in parallel (default: one per core).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Do not replay counterexamples in the interpreter.
+    #[arg(long)]
+    pub no_replay: bool,
 }
 
 /// `warpsafe cuda`.
@@ -196,6 +258,16 @@ pub struct BenchArgs {
 /// The benchmarks.
 #[derive(Subcommand, Debug)]
 pub enum BenchKind {
+    /// `warpsafe verify` on every bundled kernel and twin: verdict, seconds and SMT queries
+    /// per property.
+    Verify {
+        /// Directory holding the example kernels.
+        #[arg(long, default_value = "examples/kernels")]
+        kernels: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// Interpreter throughput (thread-instructions/s, all checks on) against native Rust.
     Interp {
         /// Repetitions per case; the median is reported.

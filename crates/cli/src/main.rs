@@ -10,8 +10,10 @@ mod ir_cmd;
 mod launch;
 mod report;
 mod run_cmd;
+mod sarif;
 mod source;
 mod summary;
+mod verify_cmd;
 
 use clap::Parser;
 use cli::{BenchKind, Cli, Command};
@@ -21,6 +23,7 @@ fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Run(args) => run_cmd::run(&args),
         Command::Ir(args) => ir_cmd::run(&args),
+        Command::Verify(args) => verify_cmd::run(&args),
         Command::Cuda(args) => cuda_cmd::cuda(&args),
         Command::Ptx(args) => cuda_cmd::ptx(&args),
         Command::Bench(b) => match b.which {
@@ -29,6 +32,7 @@ fn main() -> std::process::ExitCode {
                 kernels,
                 format,
             } => bench::interp(repeat, &kernels, format),
+            BenchKind::Verify { kernels, format } => verify_cmd::bench(&kernels, format),
         },
     };
     exit::finish(result)

@@ -26,7 +26,8 @@ pub fn render(file: &SourceFile, reports: &[&Report]) -> String {
             match &p.verdict {
                 Verdict::Verified => {}
                 Verdict::Violated(cx) => {
-                    let mut locs: Vec<Value> = cx.spans.iter().filter_map(|s| location(file, *s)).collect();
+                    let mut locs: Vec<Value> =
+                        cx.spans.iter().filter_map(|s| location(file, *s)).collect();
                     let primary: Vec<Value> = locs.drain(..locs.len().min(1)).collect();
                     results.push(json!({
                         "ruleId": cx.category.name(),
@@ -37,7 +38,8 @@ pub fn render(file: &SourceFile, reports: &[&Report]) -> String {
                     }));
                 }
                 Verdict::Unknown { reason, span } => {
-                    let locs: Vec<Value> = span.and_then(|s| location(file, s)).into_iter().collect();
+                    let locs: Vec<Value> =
+                        span.and_then(|s| location(file, s)).into_iter().collect();
                     results.push(json!({
                         "ruleId": p.property.name(),
                         "level": "note",

@@ -1,7 +1,8 @@
 //! `warpsafe verify`: the parametric verifier's verdicts, as text, JSON or SARIF.
 
-use crate::cli::{VerifyArgs, VerifyFormat};
+use crate::cli::{Format, VerifyArgs, VerifyFormat};
 use crate::exit::{CliError, CLEAN, FINDINGS};
+use crate::summary::Table;
 use crate::{launch, sarif, source};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -14,7 +15,12 @@ pub const UNKNOWN: u8 = 3;
 
 fn properties(list: &[String]) -> Result<Vec<Property>, CliError> {
     if list.is_empty() {
-        return Ok(vec![Property::Race, Property::Divergence, Property::Bounds, Property::Overflow]);
+        return Ok(vec![
+            Property::Race,
+            Property::Divergence,
+            Property::Bounds,
+            Property::Overflow,
+        ]);
     }
     list.iter()
         .flat_map(|s| s.split(','))
@@ -40,9 +46,16 @@ fn dim_spec(flag: &Option<String>, header: Option<[u32; 3]>) -> Result<DimSpec, 
 
 /// Exit code of a report: 0 all verified, 1 any violated, 3 otherwise.
 pub fn exit_code(r: &Report) -> u8 {
-    if r.results.iter().any(|p| matches!(p.verdict, Verdict::Violated(_))) {
+    if r.results
+        .iter()
+        .any(|p| matches!(p.verdict, Verdict::Violated(_)))
+    {
         FINDINGS
-    } else if r.results.iter().all(|p| matches!(p.verdict, Verdict::Verified)) {
+    } else if r
+        .results
+        .iter()
+        .all(|p| matches!(p.verdict, Verdict::Verified))
+    {
         CLEAN
     } else {
         UNKNOWN
@@ -90,7 +103,11 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
         timeout: Duration::from_secs_f64(args.timeout.max(0.01)),
         lockstep_warps: args.lockstep_warps,
         dump_smt: args.dump_smt.clone(),
-        jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
+        jobs: args.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        }),
         replay: !args.no_replay,
     };
     let report = {
@@ -118,11 +135,14 @@ fn where_(file: &SourceFile, span: warpsafe_ir::Span) -> String {
 }
 
 fn print_human(file: &SourceFile, r: &Report) {
-    println!("{}: kernel `{}` ({:.3} s, {} SMT queries)", file.name, r.kernel, r.seconds, r.queries);
+    println!(
+        "{}: kernel `{}` ({:.3} s, {} SMT queries)",
+        file.name, r.kernel, r.seconds, r.queries
+    );
     for p in &r.results {
         let name = p.property.name();
         match &p.verdict {
-            Verdict::Verified => println!("  {name:<11} verified ({:.3} s)", p.seconds),
+            Verdict::Verified => println!("  {name:<11} verified ({:.3} s)", p.seconds.max(0.0)),
             Verdict::Unknown { reason, span } => {
                 println!("  {name:<11} unknown: {reason}");
                 if let Some(s) = span {
@@ -131,16 +151,27 @@ fn print_human(file: &SourceFile, r: &Report) {
             }
             Verdict::Violated(cx) => {
                 println!("  {name:<11} VIOLATED [{}]: {}", cx.category, cx.message);
-                println!("              blockDim {:?}, gridDim {:?}", cx.block_dim, cx.grid_dim);
+                println!(
+                    "              blockDim {:?}, gridDim {:?}",
+                    cx.block_dim, cx.grid_dim
+                );
                 for (b, t) in &cx.threads {
                     println!("              thread {t:?} of block {b:?}");
                 }
                 if !cx.params.is_empty() {
-                    let ps: Vec<String> = cx.params.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+                    let ps: Vec<String> = cx
+                        .params
+                        .iter()
+                        .map(|(n, v)| format!("{n} = {v}"))
+                        .collect();
                     println!("              params: {}", ps.join(", "));
                 }
                 if !cx.buffer_lens.is_empty() {
-                    let ls: Vec<String> = cx.buffer_lens.iter().map(|(n, v)| format!("len({n}) = {v}")).collect();
+                    let ls: Vec<String> = cx
+                        .buffer_lens
+                        .iter()
+                        .map(|(n, v)| format!("len({n}) = {v}"))
+                        .collect();
                     println!("              buffers: {}", ls.join(", "));
                 }
                 if let Some((m, i)) = &cx.address {
@@ -150,10 +181,110 @@ fn print_human(file: &SourceFile, r: &Report) {
                     println!("              at {}", where_(file, *s));
                 }
                 if let Some(rp) = &cx.replay {
-                    let word = if rp.reproduced { "reproduced" } else { "NOT reproduced" };
-                    println!("              replay in the interpreter: {word}{}", if rp.note.is_empty() { String::new() } else { format!(" ({})", rp.note) });
+                    let word = if rp.reproduced {
+                        "reproduced"
+                    } else {
+                        "NOT reproduced"
+                    };
+                    println!(
+                        "              replay in the interpreter: {word}{}",
+                        if rp.note.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({})", rp.note)
+                        }
+                    );
                 }
             }
         }
     }
+}
+
+fn config_for(kernel: &warpsafe_ir::Kernel) -> Config {
+    Config {
+        block: kernel
+            .contract
+            .block_dim
+            .map(DimSpec::Fixed)
+            .unwrap_or(DimSpec::Any),
+        grid: kernel
+            .contract
+            .grid_dim
+            .map(DimSpec::Fixed)
+            .unwrap_or(DimSpec::Any),
+        properties: properties(&[]).unwrap_or_default(),
+        timeout: Duration::from_secs(10),
+        lockstep_warps: false,
+        dump_smt: None,
+        jobs: std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1),
+        replay: true,
+    }
+}
+
+fn verdict_word(v: &Verdict) -> String {
+    match v {
+        Verdict::Verified => "verified".into(),
+        Verdict::Violated(cx) => {
+            let replay = match &cx.replay {
+                Some(r) if r.reproduced => ", replayed",
+                Some(_) => ", replay differs",
+                None => "",
+            };
+            format!("violated ({}{replay})", cx.category)
+        }
+        Verdict::Unknown { .. } => "unknown".into(),
+    }
+}
+
+/// `warpsafe bench verify`: every bundled kernel, every property, one row each.
+pub fn bench(dir: &std::path::Path, format: Format) -> Result<u8, CliError> {
+    let files = source::expand(&[dir.to_path_buf()])?;
+    let mut reports = vec![];
+    for f in &files {
+        let loaded = source::load(f)?;
+        for k in &loaded.module.kernels {
+            let r = warpsafe_verify::verify(k, &config_for(k));
+            let name = f
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            reports.push((name, r));
+        }
+    }
+    match format {
+        Format::Json => {
+            let rows: Vec<serde_json::Value> = reports
+                .iter()
+                .map(|(file, r)| serde_json::json!({ "file": file, "report": r }))
+                .collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&rows).map_err(|e| CliError::usage(e.to_string()))?
+            );
+        }
+        Format::Human => {
+            let mut t = Table::new(&["kernel", "property", "verdict", "seconds", "queries"]);
+            for (file, r) in &reports {
+                for p in &r.results {
+                    t.row(vec![
+                        file.clone(),
+                        p.property.name().to_string(),
+                        verdict_word(&p.verdict),
+                        format!("{:.3}", p.seconds.max(0.0)),
+                        p.queries.to_string(),
+                    ]);
+                }
+            }
+            println!(
+                "parametric verification of {} kernels (all properties, header launch dims)",
+                reports.len()
+            );
+            print!("{}", t.render());
+            let slowest = reports.iter().map(|(_, r)| r.seconds).fold(0.0, f64::max);
+            println!("slowest kernel: {slowest:.3} s (all properties)");
+        }
+    }
+    Ok(CLEAN)
 }

@@ -1,0 +1,327 @@
+//! The symbolic launch: dimensions, the two threads' ids, scalar parameters, buffer lengths and
+//! dynamic shared memory, constrained by CUDA's limits and by the kernel's contract.
+
+use crate::eval::{as_bool, cast_int, eval, Hooks, SVal, Shared};
+use crate::term::{Sort, SymKind, Term};
+use crate::{Config, DimSpec};
+use warpsafe_ir::{Builtin, Category, Kernel, MemRef, ParamKind, ScalarType, Span, VarId};
+
+/// `threadIdx` and `blockIdx` of one of the two threads.
+#[derive(Clone, Debug)]
+pub struct ThreadIds {
+    /// `threadIdx` (`u32` each).
+    pub tid: [Term; 3],
+    /// `blockIdx` (`u32` each).
+    pub bid: [Term; 3],
+    /// `tid < blockDim`, `bid < gridDim`.
+    pub constraints: Vec<Term>,
+    /// Linear thread id within the block (`u32`).
+    pub linear: Term,
+}
+
+/// Everything launch-wide, as terms.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    /// `blockDim`.
+    pub bdim: [Term; 3],
+    /// `gridDim`.
+    pub gdim: [Term; 3],
+    /// Scalar parameter values (buffers hold `Opaque`).
+    pub params: Vec<SVal>,
+    /// Buffer lengths in elements (`u64`), for buffer parameters.
+    pub lens: Vec<Option<Term>>,
+    /// Dynamic shared memory in bytes (`u64`).
+    pub dyn_shared: Term,
+    /// CUDA limits and the contract.
+    pub assumptions: Vec<Term>,
+    /// The two threads.
+    pub threads: [ThreadIds; 2],
+    /// Contract expressions the verifier could not encode.
+    pub problems: Vec<String>,
+}
+
+fn dim_terms(spec: DimSpec, prefix: &str, limits: [u32; 3], out: &mut Vec<Term>) -> [Term; 3] {
+    let names = ["x", "y", "z"];
+    std::array::from_fn(|d| match spec {
+        DimSpec::Fixed(v) => Term::bv(32, v[d] as u128),
+        DimSpec::Any => {
+            let t = narrow_sym(
+                format!("{prefix}_{}", names[d]),
+                limits[d],
+                SymKind::Shared,
+                0,
+            );
+            out.push(Term::bv(32, 1).ule(&t));
+            out.push(t.ule(&Term::bv(32, limits[d] as u128)));
+            t
+        }
+    })
+}
+
+impl Launch {
+    /// Builds the symbolic launch of `kernel` under `cfg`.
+    pub fn new(kernel: &Kernel, cfg: &Config) -> Launch {
+        let mut asm = vec![];
+        let bdim = dim_terms(cfg.block, "bdim", [1024, 1024, 64], &mut asm);
+        let gdim = dim_terms(cfg.grid, "gdim", [i32::MAX as u32, 65535, 65535], &mut asm);
+        if cfg.block == DimSpec::Any {
+            let p = bdim[0]
+                .zext_to(64)
+                .mul(&bdim[1].zext_to(64))
+                .mul(&bdim[2].zext_to(64));
+            asm.push(p.ule(&Term::bv(64, 1024)));
+        }
+        let params = kernel
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| match p.kind {
+                ParamKind::Scalar(ScalarType::Bool) => SVal::Bool(Term::sym(
+                    format!("p{i}_{}", p.name),
+                    Sort::Bool,
+                    SymKind::Shared,
+                    0,
+                )),
+                ParamKind::Scalar(t) if t.is_int() => SVal::int(
+                    Term::sym(
+                        format!("p{i}_{}", p.name),
+                        Sort::Bv(t.bits()),
+                        SymKind::Shared,
+                        0,
+                    ),
+                    t,
+                ),
+                _ => SVal::Opaque,
+            })
+            .collect();
+        let lens = kernel
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| match p.kind {
+                ParamKind::Buffer { .. } => Some(Term::sym(
+                    format!("len{i}_{}", p.name),
+                    Sort::Bv(64),
+                    SymKind::Shared,
+                    0,
+                )),
+                _ => None,
+            })
+            .collect();
+        let dyn_shared = Term::sym("dyn_shared".into(), Sort::Bv(64), SymKind::Shared, 0);
+        let threads = [1u8, 2].map(|t| thread_ids(t, cfg, &bdim, &gdim));
+        let mut l = Launch {
+            bdim,
+            gdim,
+            params,
+            lens,
+            dyn_shared,
+            assumptions: asm,
+            threads,
+            problems: vec![],
+        };
+        l.add_contract(kernel);
+        l
+    }
+
+    fn add_contract(&mut self, kernel: &Kernel) {
+        let c = &kernel.contract;
+        let mut out = vec![];
+        for ls in &c.lengths {
+            let Some(Some(len)) = self.lens.get(ls.param.0 as usize).cloned() else {
+                continue;
+            };
+            let mut h = ContractHooks::default();
+            let v = eval(&mut h, self, &ls.len, &Term::tt());
+            match v {
+                SVal::Int { t, ty, .. } => {
+                    out.push(len.eq(&cast_int(&t, ty, ScalarType::U64)));
+                    out.extend(h.defined);
+                }
+                _ => self
+                    .problems
+                    .push("a buffer length is not an integer".into()),
+            }
+            if h.bad {
+                self.problems
+                    .push("a `len` line reads thread-specific values".into());
+            }
+        }
+        for r in &c.requires {
+            let mut h = ContractHooks::default();
+            let v = eval(&mut h, self, r, &Term::tt());
+            let b = as_bool(&mut h, v);
+            out.push(b);
+            out.extend(h.defined);
+            if h.bad {
+                self.problems
+                    .push("a `requires` line reads thread-specific values".into());
+            }
+        }
+        if let Some(e) = &c.dynamic_shared_bytes {
+            let mut h = ContractHooks::default();
+            if let SVal::Int { t, ty, .. } = eval(&mut h, self, e, &Term::tt()) {
+                out.push(self.dyn_shared.eq(&cast_int(&t, ty, ScalarType::U64)));
+                out.extend(h.defined);
+            }
+        }
+        self.assumptions.extend(out);
+    }
+
+    /// Both threads in the same block.
+    pub fn same_block(&self) -> Term {
+        let [a, b] = &self.threads;
+        Term::and_all((0..3).map(|d| a.bid[d].eq(&b.bid[d])))
+    }
+
+    /// Both threads in the same warp of the same block.
+    pub fn same_warp(&self) -> Term {
+        let [a, b] = &self.threads;
+        let five = Term::bv(32, 5);
+        self.same_block()
+            .and(&a.linear.lshr(&five).eq(&b.linear.lshr(&five)))
+    }
+
+    /// The two threads differ.
+    pub fn distinct(&self) -> Term {
+        let [a, b] = &self.threads;
+        Term::or_all(
+            (0..3)
+                .map(|d| a.tid[d].ne(&b.tid[d]))
+                .chain((0..3).map(|d| a.bid[d].ne(&b.bid[d]))),
+        )
+    }
+
+    /// Assumptions preferring small launches, for readable counterexamples.
+    pub fn small(&self, kernel: &Kernel) -> Term {
+        let mut xs = vec![];
+        for d in 0..3 {
+            if self.bdim[d].as_bv().is_none() {
+                xs.push(self.bdim[d].ule(&Term::bv(32, if d == 0 { 64 } else { 4 })));
+            }
+            if self.gdim[d].as_bv().is_none() {
+                xs.push(self.gdim[d].ule(&Term::bv(32, if d == 0 { 8 } else { 2 })));
+            }
+        }
+        for (i, p) in self.params.iter().enumerate() {
+            if let SVal::Int { t, ty, .. } = p {
+                let w = t.width();
+                if ty.is_signed() {
+                    xs.push(Term::bvi(w, -4096).sle(t).and(&t.sle(&Term::bv(w, 4096))));
+                } else {
+                    xs.push(t.ule(&Term::bv(w, 4096)));
+                }
+            }
+            if let Some(Some(l)) = self.lens.get(i) {
+                xs.push(l.ule(&Term::bv(64, 1 << 16)));
+            }
+        }
+        if kernel.shared.iter().any(|a| a.dynamic) {
+            xs.push(self.dyn_shared.ule(&Term::bv(64, 1 << 16)));
+        }
+        Term::and_all(xs)
+    }
+}
+
+/// A `u32` symbol known to be at most `max`, declared with only the bits it needs (the
+/// solver's bit-blaster then sees constant upper bits, which keeps products cheap).
+fn narrow_sym(name: String, max: u32, kind: SymKind, thread: u8) -> Term {
+    let bits = (32 - max.leading_zeros()).max(1);
+    Term::sym(name, Sort::Bv(bits), kind, thread).zext_to(32)
+}
+
+fn thread_ids(t: u8, cfg: &Config, bdim: &[Term; 3], gdim: &[Term; 3]) -> ThreadIds {
+    let names = ["x", "y", "z"];
+    let mut constraints = vec![];
+    let mut mk = |kind: &str, spec: DimSpec, lim: &[Term; 3], sk: SymKind| -> [Term; 3] {
+        std::array::from_fn(|d| {
+            if let DimSpec::Fixed(v) = spec {
+                if v[d] == 1 {
+                    return Term::bv(32, 0);
+                }
+            }
+            let max = match spec {
+                DimSpec::Fixed(v) => v[d].saturating_sub(1),
+                DimSpec::Any if kind == "tid" => [1023, 1023, 63][d],
+                DimSpec::Any => [i32::MAX as u32 - 1, 65534, 65534][d],
+            };
+            let s = narrow_sym(format!("{kind}{t}_{}", names[d]), max, sk, t);
+            constraints.push(s.ult(&lim[d]));
+            s
+        })
+    };
+    let tid = mk("tid", cfg.block, bdim, SymKind::Tid);
+    let bid = mk("bid", cfg.grid, gdim, SymKind::Bid);
+    let linear = tid[0]
+        .add(&tid[1].mul(&bdim[0]))
+        .add(&tid[2].mul(&bdim[0]).mul(&bdim[1]));
+    ThreadIds {
+        tid,
+        bid,
+        constraints,
+        linear,
+    }
+}
+
+impl Shared for Launch {
+    fn block_dim(&self, d: usize) -> Term {
+        self.bdim[d].clone()
+    }
+    fn grid_dim(&self, d: usize) -> Term {
+        self.gdim[d].clone()
+    }
+    fn param(&self, p: usize) -> SVal {
+        self.params.get(p).cloned().unwrap_or(SVal::Opaque)
+    }
+    fn buffer_len(&self, p: usize) -> Term {
+        self.lens
+            .get(p)
+            .cloned()
+            .flatten()
+            .unwrap_or_else(|| Term::bv(64, 0))
+    }
+}
+
+/// Contract expressions are exact: an arithmetic hazard makes the launch invalid.
+#[derive(Default)]
+struct ContractHooks {
+    defined: Vec<Term>,
+    bad: bool,
+    fresh: u32,
+}
+
+impl Hooks for ContractHooks {
+    fn var(&mut self, _: VarId, ty: ScalarType) -> SVal {
+        self.bad = true;
+        SVal::zero(ty)
+    }
+    fn builtin(&mut self, _: Builtin) -> SVal {
+        self.bad = true;
+        SVal::int(Term::bv(32, 0), ScalarType::U32)
+    }
+    fn load(&mut self, _: MemRef, _: Vec<SVal>, ty: ScalarType, _: &Term, _: Span) -> SVal {
+        self.bad = true;
+        SVal::zero(ty)
+    }
+    fn hazard(&mut self, _: Category, cond: Term, pc: &Term, _: Span, _: String) {
+        self.defined.push(pc.and(&cond).not());
+    }
+    fn wrap(&mut self, cond: &Term, pc: &Term) {
+        self.defined.push(pc.and(cond).not());
+    }
+    fn fresh(&mut self, s: Sort) -> Term {
+        self.fresh += 1;
+        Term::sym(
+            format!("contract_opaque{}_{}", self.fresh, rand_suffix()),
+            s,
+            SymKind::Shared,
+            0,
+        )
+    }
+}
+
+fn rand_suffix() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+}

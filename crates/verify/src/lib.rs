@@ -1,0 +1,175 @@
+//! The parametric verifier: proves race freedom, barrier-divergence freedom, in-bounds access
+//! and the absence of arithmetic overflow for **every** launch configuration a kernel's
+//! contract allows, or refutes them with a counterexample that replays in the interpreter.
+//!
+//! It follows GPUVerify's two-thread reduction on warpsafe's structured IR: two arbitrary
+//! distinct threads are executed symbolically ([`symexec`](crate)), with symbolic launch
+//! dimensions, ids, parameters and buffer lengths; memory reads return fresh values
+//! (adversarial abstraction); loops are summarised by induction variables with closed forms
+//! in an iteration index and havoc for everything else; barriers become epochs (how many
+//! barriers a thread passed), so two accesses of one block can race only in the same epoch.
+//! Every property reduces to bit-vector queries decided by z3.
+//!
+//! ```
+//! use warpsafe_ir::{BinOp, Dim, Expr, KernelBuilder, MemRef, ScalarType};
+//! use warpsafe_verify::{verify, Config, DimSpec, Property, Verdict};
+//!
+//! // if (i < n) y[i] = 2 * x[i];   with len(x) = len(y) = n
+//! let mut b = KernelBuilder::new("scale");
+//! let n = b.scalar_param("n", ScalarType::U32);
+//! let x = b.buffer_param("x", ScalarType::F32, false);
+//! let y = b.buffer_param("y", ScalarType::F32, true);
+//! let i = b.let_("i", b.global_index(Dim::X));
+//! b.if_(Expr::binary(BinOp::Lt, b.var(i), b.param(n)), |b| {
+//!     let v = Expr::binary(BinOp::Mul, Expr::f32(2.0), b.load(MemRef::Global(x), vec![b.var(i)]));
+//!     b.store(MemRef::Global(y), vec![b.var(i)], v);
+//! });
+//! let len = Expr::new(warpsafe_ir::ExprKind::Param(n), ScalarType::U32).cast(ScalarType::U64);
+//! for buf in [x, y] {
+//!     b.contract_mut().lengths.push(warpsafe_ir::LengthSpec { param: buf, len: len.clone() });
+//! }
+//! let kernel = b.finish();
+//!
+//! // Any n, 256-thread blocks, 16 blocks (with symbolic 3-D dimensions, blocks that differ
+//! // only in blockIdx.y would write the same y[i]: a real race of this 1-D indexing).
+//! let cfg = Config {
+//!     block: DimSpec::Fixed([256, 1, 1]),
+//!     grid: DimSpec::Fixed([16, 1, 1]),
+//!     ..Config::default()
+//! };
+//! let report = verify(&kernel, &cfg);
+//! # if report.results.iter().any(|r| matches!(&r.verdict, Verdict::Unknown { reason, .. } if reason.contains("z3"))) { return; }
+//! assert!(matches!(report.result(Property::Race).unwrap().verdict, Verdict::Verified));
+//! assert!(matches!(report.result(Property::Bounds).unwrap().verdict, Verdict::Verified));
+//! assert_eq!(report.exit_code(), 0);
+//! ```
+//!
+//! Soundness conventions: buffer parameters never alias; race, bounds and divergence verdicts
+//! hold for executions free of the arithmetic hazards the `overflow` property reports (in
+//! particular, affine induction variables are assumed not to wrap, and that assumption is
+//! checked there); loops may not terminate (partial correctness). Floats are opaque values.
+
+mod bounds;
+mod config;
+mod divergence;
+mod eval;
+mod launch;
+mod loops;
+mod model;
+mod obligation;
+mod overflow;
+mod races;
+mod replay;
+mod report;
+mod smt;
+mod symexec;
+mod term;
+mod uniform;
+
+pub use config::{Config, DimSpec, Property};
+pub use report::{Counterexample, PropertyResult, Replay, Report, Verdict};
+
+use obligation::Obligation;
+use rayon::prelude::*;
+use smt::{Answer, SolverPool};
+use std::time::{Duration, Instant};
+use warpsafe_ir::Kernel;
+
+/// Verifies `kernel` under `cfg` and reports a verdict per requested property.
+pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
+    let start = Instant::now();
+    let launch = launch::Launch::new(kernel, cfg);
+    let logs = [
+        symexec::execute(kernel, &launch, 0),
+        symexec::execute(kernel, &launch, 1),
+    ];
+    let small = launch.small(kernel);
+    let mut obligations: Vec<Obligation> = vec![];
+    let mut blocked: Vec<(Property, String, warpsafe_ir::Span)> = vec![];
+    for &p in &cfg.properties {
+        if let Some(u) = logs[0].unsupported.iter().find(|u| u.props.contains(&p)) {
+            blocked.push((p, u.reason.clone(), u.span));
+            continue;
+        }
+        obligations.extend(match p {
+            Property::Race => {
+                races::obligations(kernel, &launch, &logs, cfg.lockstep_warps, &small)
+            }
+            Property::Divergence => divergence::obligations(kernel, &launch, &logs, &small),
+            Property::Bounds => bounds::obligations(kernel, &launch, &logs, &small),
+            Property::Overflow => overflow::obligations(kernel, &launch, &logs, &small),
+        });
+    }
+    for o in &mut obligations {
+        model::watch(&mut o.query, &launch, &o.cex);
+    }
+    let pool = SolverPool::new(cfg.timeout, cfg.dump_smt.clone());
+    let solve = |o: &Obligation| {
+        let t = Instant::now();
+        let a = pool.check(&o.query);
+        (a, t.elapsed())
+    };
+    let answers: Vec<(Answer, Duration)> = match rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.jobs.max(1))
+        .build()
+    {
+        Ok(tp) => tp.install(|| obligations.par_iter().map(solve).collect()),
+        Err(_) => obligations.iter().map(solve).collect(),
+    };
+    let mut results = vec![];
+    let mut queries = 0;
+    for &p in &cfg.properties {
+        if let Some((_, reason, span)) = blocked.iter().find(|b| b.0 == p) {
+            results.push(PropertyResult {
+                property: p,
+                verdict: Verdict::Unknown {
+                    reason: reason.clone(),
+                    span: Some(*span),
+                },
+                seconds: 0.0,
+                queries: 0,
+            });
+            continue;
+        }
+        let mine: Vec<(&Obligation, &(Answer, Duration))> = obligations
+            .iter()
+            .zip(&answers)
+            .filter(|(o, _)| o.property == p)
+            .collect();
+        let seconds = mine.iter().map(|(_, (_, d))| d.as_secs_f64()).sum();
+        queries += mine.len();
+        let mut verdict = Verdict::Verified;
+        for (o, (a, _)) in &mine {
+            match a {
+                Answer::Sat(vals) => {
+                    let (mut cx, dyn_shared) = model::decode(vals, &launch, kernel, &o.cex);
+                    if cfg.replay {
+                        cx.replay =
+                            Some(replay::replay(kernel, &cx, dyn_shared, cfg.lockstep_warps));
+                    }
+                    verdict = Verdict::Violated(cx);
+                    break;
+                }
+                Answer::Unknown(reason) if matches!(verdict, Verdict::Verified) => {
+                    verdict = Verdict::Unknown {
+                        reason: format!("{}: {reason}", o.cex.what),
+                        span: o.cex.spans.first().copied(),
+                    };
+                }
+                _ => {}
+            }
+        }
+        results.push(PropertyResult {
+            property: p,
+            verdict,
+            seconds,
+            queries: mine.len(),
+        });
+    }
+    Report {
+        kernel: kernel.name.clone(),
+        results,
+        seconds: start.elapsed().as_secs_f64(),
+        queries,
+    }
+}

@@ -1,0 +1,84 @@
+//! Data races: for each pair of logged accesses to the same shared array or global buffer (one
+//! by each thread, at least one a write, not both atomic), can both happen at the same element
+//! without a barrier (same block, same barrier epoch, and — within one warp — the same
+//! warp-sync epoch) or from different blocks (global memory)?
+
+use crate::launch::Launch;
+use crate::obligation::{base, no_hazards, query, CexInfo, Obligation};
+use crate::symexec::{Access, ThreadLog};
+use crate::term::Term;
+use crate::Property;
+use warpsafe_ir::{Category, Kernel, MemRef};
+
+/// The condition under which the two accesses are unordered by synchronisation.
+fn unordered(l: &Launch, a: &Access, b: &Access, lockstep: bool) -> Term {
+    let same_block = l.same_block();
+    let same_warp = l.same_warp();
+    let warp_ok = if lockstep {
+        same_warp.not()
+    } else {
+        same_warp.not().or(&a.wepoch.eq(&b.wepoch))
+    };
+    let in_block = same_block.and(&a.epoch.eq(&b.epoch)).and(&warp_ok);
+    match a.mem {
+        MemRef::Global(_) => same_block.not().or(&in_block),
+        _ => in_block,
+    }
+}
+
+fn kind(a: &Access) -> &'static str {
+    match (a.atomic, a.write) {
+        (true, _) => "atomic",
+        (false, true) => "write",
+        (false, false) => "read",
+    }
+}
+
+/// One obligation per pair of accesses that could race.
+pub fn obligations(
+    k: &Kernel,
+    l: &Launch,
+    logs: &[ThreadLog; 2],
+    lockstep: bool,
+    small: &Term,
+) -> Vec<Obligation> {
+    let acc1 = &logs[0].accesses;
+    let acc2 = &logs[1].accesses;
+    let mut out = vec![];
+    for (i, a) in acc1.iter().enumerate() {
+        for (j, b) in acc2.iter().enumerate().skip(i) {
+            if a.mem != b.mem || matches!(a.mem, MemRef::Local(_)) {
+                continue;
+            }
+            if !a.write && !b.write || a.atomic && b.atomic {
+                continue;
+            }
+            let same = a.flat.eq(&b.flat);
+            if same.as_bool() == Some(false) {
+                continue;
+            }
+            let unord = unordered(l, a, b, lockstep);
+            if unord.as_bool() == Some(false) {
+                continue;
+            }
+            let mut asserts = base(l, logs, 2);
+            let refine = no_hazards(logs, 2, &[&a.pc, &b.pc, &a.flat, &b.flat]);
+            asserts.extend([a.pc.clone(), b.pc.clone(), same, unord]);
+            let name = k.mem_name(a.mem).to_string();
+            let mut q = query(format!("{}_race_{i}_{j}", k.name), asserts, small);
+            q.refine = refine;
+            out.push(Obligation {
+                property: Property::Race,
+                query: q,
+                cex: CexInfo {
+                    category: Category::Race,
+                    what: format!("data race on `{name}`: {} and {}", kind(a), kind(b)),
+                    threads: 2,
+                    spans: vec![a.span, b.span],
+                    address: Some((name, a.flat.clone())),
+                },
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,130 @@
+//! Replaying a counterexample in the concrete interpreter: the model's dimensions, parameters
+//! and buffer lengths, buffers filled with deterministic pseudo-random data.
+
+use crate::{Counterexample, Replay};
+use warpsafe_exec::{run, Arg, Buffer, LaunchConfig, Options};
+use warpsafe_ir::{Kernel, ParamKind, ScalarType, Value};
+
+/// Most threads a replay launches.
+pub const MAX_THREADS: u64 = 1 << 22;
+/// Most elements a replayed buffer may have.
+pub const MAX_ELEMS: u64 = 1 << 24;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+fn random_elem(ty: ScalarType, r: &mut Rng) -> u64 {
+    let x = r.next();
+    match ty {
+        ScalarType::Bool => x & 1,
+        ScalarType::F32 => Value::F32((x % 1000) as f32 / 1000.0).to_bits(),
+        ScalarType::F64 => Value::F64((x % 1000) as f64 / 1000.0).to_bits(),
+        t => Value::from_i128(t, (x % 65521) as i128).to_bits(),
+    }
+}
+
+/// Runs the counterexample's launch and reports whether the interpreter finds the same kind
+/// of bug.
+pub fn replay(k: &Kernel, cx: &Counterexample, dyn_shared: u64, lockstep: bool) -> Replay {
+    let threads: u64 = cx
+        .block_dim
+        .iter()
+        .chain(&cx.grid_dim)
+        .map(|&d| d as u64)
+        .product();
+    if threads > MAX_THREADS {
+        return Replay {
+            reproduced: false,
+            note: format!("not replayed: the launch has {threads} threads (limit {MAX_THREADS})"),
+        };
+    }
+    if let Some((n, l)) = cx.buffer_lens.iter().find(|(_, l)| *l > MAX_ELEMS) {
+        return Replay {
+            reproduced: false,
+            note: format!("not replayed: buffer `{n}` has {l} elements (limit {MAX_ELEMS})"),
+        };
+    }
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut args = vec![];
+    for p in &k.params {
+        match p.kind {
+            ParamKind::Scalar(ty) => {
+                let v = cx
+                    .params
+                    .iter()
+                    .find(|(n, _)| *n == p.name)
+                    .map(|(_, v)| *v)
+                    .unwrap_or_else(|| Value::zero(ty));
+                args.push(Arg::Scalar(v));
+            }
+            ParamKind::Buffer { elem, .. } => {
+                let len = cx
+                    .buffer_lens
+                    .iter()
+                    .find(|(n, _)| *n == p.name)
+                    .map(|(_, l)| *l)
+                    .unwrap_or(0);
+                let data = (0..len).map(|_| random_elem(elem, &mut rng)).collect();
+                args.push(Arg::Buffer(Buffer { elem, data }));
+            }
+        }
+    }
+    let cfg = LaunchConfig {
+        grid: cx.grid_dim,
+        block: cx.block_dim,
+        dynamic_shared_bytes: if k.shared.iter().any(|a| a.dynamic) {
+            dyn_shared
+        } else {
+            0
+        },
+    };
+    let opts = Options {
+        lockstep_warps: lockstep,
+        ..Options::default()
+    };
+    match run(k, &cfg, args, &opts) {
+        Err(e) => Replay {
+            reproduced: false,
+            note: format!("the interpreter refused the launch: {e}"),
+        },
+        Ok(out) => {
+            let same: Vec<_> = out.of(cx.category).collect();
+            if same.is_empty() {
+                let found: Vec<&str> = out.findings.iter().map(|f| f.category.name()).collect();
+                return Replay {
+                    reproduced: false,
+                    note: if found.is_empty() {
+                        "the interpreter found nothing with this launch and random data (the \
+                         finding may depend on data)"
+                            .into()
+                    } else {
+                        format!("the interpreter found {} instead", found.join(", "))
+                    },
+                };
+            }
+            let at_site = same.iter().any(|f| cx.spans.contains(&f.at.span));
+            Replay {
+                reproduced: true,
+                note: format!(
+                    "the interpreter reports {} {} finding(s){}: {}",
+                    same.len(),
+                    cx.category.name(),
+                    if at_site {
+                        " at the same source position"
+                    } else {
+                        ""
+                    },
+                    same[0].message
+                ),
+            }
+        }
+    }
+}

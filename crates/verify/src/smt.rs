@@ -1,0 +1,329 @@
+//! Talking to z3: one `z3 -smt2 -in` process per worker (through `easy-smt`), queries sent in
+//! push/pop scopes with a per-query timeout, models read back, replay files written on demand.
+
+use crate::term::{op_name, Node, Sort, Term};
+use easy_smt::{Context, ContextBuilder, Response, SExpr};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// One satisfiability question: is the conjunction of `assertions` satisfiable?
+#[derive(Clone, Debug)]
+pub struct Query {
+    /// A file-name-safe name (used for `.smt2` dumps).
+    pub name: String,
+    /// Conjuncts.
+    pub assertions: Vec<Term>,
+    /// Terms whose values a model should report (booleans read as 0/1).
+    pub watch: Vec<Term>,
+    /// Extra assumptions tried first on a satisfiable query, for small counterexamples.
+    pub small: Option<Term>,
+    /// Facts added only when the query is satisfiable without them (cheap first attempt,
+    /// exact second one).
+    pub refine: Vec<Term>,
+}
+
+/// The solver's answer.
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// Satisfiable, with the values of [`Query::watch`] (`None` where unreadable).
+    Sat(Vec<Option<u128>>),
+    /// Unsatisfiable.
+    Unsat,
+    /// No answer, with the reason.
+    Unknown(String),
+}
+
+/// A z3 process.
+pub struct Solver {
+    ctx: Context,
+    timeout: Duration,
+}
+
+impl Solver {
+    /// Starts z3 with the per-query `timeout`.
+    pub fn new(timeout: Duration) -> io::Result<Solver> {
+        let mut ctx = ContextBuilder::new()
+            .solver("z3")
+            .solver_args(["-smt2", "-in"])
+            .build()?;
+        let ms = timeout.as_millis().clamp(1, u32::MAX as u128) as u64;
+        ctx.set_option(":timeout", ctx.numeral(ms))?;
+        Ok(Solver { ctx, timeout })
+    }
+
+    /// Decides `q`; I/O failures become `Unknown`.
+    pub fn check(&mut self, q: &Query, dump: Option<&PathBuf>) -> io::Result<Answer> {
+        let start = Instant::now();
+        let enc = encode(&self.ctx, q);
+        if let Some(dir) = dump {
+            let _ = std::fs::create_dir_all(dir);
+            let _ = std::fs::write(dir.join(format!("{}.smt2", q.name)), enc.text(&self.ctx));
+        }
+        self.ctx.push()?;
+        let res = self.run(&enc, q, start);
+        let popped = self.ctx.pop();
+        let res = res?;
+        popped?;
+        Ok(res)
+    }
+
+    fn run(&mut self, enc: &Encoded, q: &Query, start: Instant) -> io::Result<Answer> {
+        for (name, sort) in &enc.decls {
+            self.ctx.declare_const(name, *sort)?;
+        }
+        for (name, sort, body) in &enc.defs {
+            self.ctx.define_const(name, *sort, *body)?;
+        }
+        for a in &enc.asserts {
+            self.ctx.assert(*a)?;
+        }
+        let mut resp = self.ctx.check()?;
+        if resp == Response::Sat && !enc.refine.is_empty() {
+            for a in &enc.refine {
+                self.ctx.assert(*a)?;
+            }
+            resp = self.ctx.check()?;
+        }
+        match resp {
+            Response::Unsat => Ok(Answer::Unsat),
+            Response::Unknown => Ok(Answer::Unknown(self.unknown_reason(start))),
+            Response::Sat => {
+                let mut vals = self.values(&enc.watch)?;
+                if let Some(small) = enc.small {
+                    let g = self.ctx.atom("small_guard");
+                    self.ctx
+                        .declare_const("small_guard", self.ctx.bool_sort())?;
+                    self.ctx.assert(self.ctx.imp(g, small))?;
+                    if let Ok(Response::Sat) = self.ctx.check_assuming([g]) {
+                        vals = self.values(&enc.watch)?;
+                    }
+                }
+                let _ = q;
+                Ok(Answer::Sat(vals))
+            }
+        }
+    }
+
+    fn unknown_reason(&self, start: Instant) -> String {
+        if start.elapsed() * 10 >= self.timeout * 9 {
+            format!("solver timeout ({} ms)", self.timeout.as_millis())
+        } else {
+            "the solver gave up (unknown)".into()
+        }
+    }
+
+    fn values(&mut self, watch: &[SExpr]) -> io::Result<Vec<Option<u128>>> {
+        if watch.is_empty() {
+            return Ok(vec![]);
+        }
+        let pairs = self.ctx.get_value(watch.to_vec())?;
+        Ok(pairs
+            .into_iter()
+            .map(|(_, v)| parse_value(&self.ctx, v))
+            .collect())
+    }
+}
+
+fn parse_value(ctx: &Context, v: SExpr) -> Option<u128> {
+    let a = ctx.get_atom(v)?;
+    if a == "true" {
+        return Some(1);
+    }
+    if a == "false" {
+        return Some(0);
+    }
+    if let Some(h) = a.strip_prefix("#x") {
+        return u128::from_str_radix(h, 16).ok();
+    }
+    if let Some(b) = a.strip_prefix("#b") {
+        return u128::from_str_radix(b, 2).ok();
+    }
+    None
+}
+
+/// A query turned into solver commands.
+struct Encoded {
+    decls: Vec<(String, SExpr)>,
+    defs: Vec<(String, SExpr, SExpr)>,
+    asserts: Vec<SExpr>,
+    refine: Vec<SExpr>,
+    watch: Vec<SExpr>,
+    small: Option<SExpr>,
+}
+
+impl Encoded {
+    fn text(&self, ctx: &Context) -> String {
+        let mut s = String::from("(set-option :produce-models true)\n");
+        for (n, sort) in &self.decls {
+            let _ = writeln!(s, "(declare-const {n} {})", ctx.display(*sort));
+        }
+        for (n, sort, b) in &self.defs {
+            let _ = writeln!(
+                s,
+                "(define-fun {n} () {} {})",
+                ctx.display(*sort),
+                ctx.display(*b)
+            );
+        }
+        for a in &self.asserts {
+            let _ = writeln!(s, "(assert {})", ctx.display(*a));
+        }
+        if !self.refine.is_empty() {
+            s.push_str("; refinement, asserted when the query above is satisfiable:\n");
+            for a in &self.refine {
+                let _ = writeln!(s, "; (assert {})", ctx.display(*a));
+            }
+        }
+        s.push_str("(check-sat)\n");
+        if !self.watch.is_empty() {
+            let w: Vec<String> = self
+                .watch
+                .iter()
+                .map(|w| ctx.display(*w).to_string())
+                .collect();
+            let _ = writeln!(s, "(get-value ({}))", w.join(" "));
+        }
+        s
+    }
+}
+
+fn sort_sexpr(ctx: &Context, s: Sort) -> SExpr {
+    match s {
+        Sort::Bool => ctx.bool_sort(),
+        Sort::Bv(w) => ctx.bit_vec_sort(ctx.numeral(w)),
+    }
+}
+
+fn encode(ctx: &Context, q: &Query) -> Encoded {
+    // Count parents so that shared subterms become named definitions.
+    let mut refs: HashMap<usize, u32> = HashMap::new();
+    let mut order: Vec<Term> = vec![];
+    let mut stack: Vec<(Term, bool)> = vec![];
+    let roots: Vec<&Term> = q
+        .assertions
+        .iter()
+        .chain(q.refine.iter())
+        .chain(q.watch.iter())
+        .chain(q.small.iter())
+        .collect();
+    for r in &roots {
+        stack.push(((*r).clone(), false));
+    }
+    while let Some((t, done)) = stack.pop() {
+        if done {
+            order.push(t);
+            continue;
+        }
+        let c = refs.entry(t.id()).or_insert(0);
+        *c += 1;
+        if *c > 1 {
+            continue;
+        }
+        stack.push((t.clone(), true));
+        if let Node::App(_, args, _) = &*t.0 {
+            for a in args.iter().rev() {
+                stack.push((a.clone(), false));
+            }
+        }
+    }
+    let mut memo: HashMap<usize, SExpr> = HashMap::new();
+    let mut enc = Encoded {
+        decls: vec![],
+        defs: vec![],
+        asserts: vec![],
+        refine: vec![],
+        watch: vec![],
+        small: None,
+    };
+    for t in &order {
+        let e = match &*t.0 {
+            Node::BoolC(b) => {
+                if *b {
+                    ctx.true_()
+                } else {
+                    ctx.false_()
+                }
+            }
+            Node::BvC(w, v) => ctx.list(vec![
+                ctx.atom("_"),
+                ctx.atom(format!("bv{v}")),
+                ctx.numeral(*w),
+            ]),
+            Node::Sym(s) => {
+                enc.decls.push((s.name.clone(), sort_sexpr(ctx, s.sort)));
+                ctx.atom(s.name.clone())
+            }
+            Node::App(op, args, sort) => {
+                let mut items = vec![ctx.atom(op_name(*op))];
+                items.extend(args.iter().map(|a| memo[&a.id()]));
+                let body = ctx.list(items);
+                if refs.get(&t.id()).copied().unwrap_or(0) > 1 {
+                    let name = format!("d{}", enc.defs.len());
+                    enc.defs.push((name.clone(), sort_sexpr(ctx, *sort), body));
+                    ctx.atom(name)
+                } else {
+                    body
+                }
+            }
+        };
+        memo.insert(t.id(), e);
+    }
+    enc.asserts = q.assertions.iter().map(|a| memo[&a.id()]).collect();
+    enc.refine = q.refine.iter().map(|a| memo[&a.id()]).collect();
+    enc.watch = q.watch.iter().map(|a| memo[&a.id()]).collect();
+    enc.small = q.small.as_ref().map(|a| memo[&a.id()]);
+    enc
+}
+
+/// Solvers shared by the rayon workers of one verification run (at most one per worker).
+pub struct SolverPool {
+    free: Mutex<Vec<Solver>>,
+    timeout: Duration,
+    dump: Option<PathBuf>,
+}
+
+impl SolverPool {
+    /// An empty pool; solvers start on first use.
+    pub fn new(timeout: Duration, dump: Option<PathBuf>) -> SolverPool {
+        SolverPool {
+            free: Mutex::new(vec![]),
+            timeout,
+            dump,
+        }
+    }
+
+    /// Decides `q` on a free solver (starting one if needed).
+    pub fn check(&self, q: &Query) -> Answer {
+        if q.assertions.iter().any(|a| a.as_bool() == Some(false)) {
+            if let Some(dir) = &self.dump {
+                let _ = std::fs::create_dir_all(dir);
+                let _ = std::fs::write(
+                    dir.join(format!("{}.smt2", q.name)),
+                    "(assert false)\n(check-sat)\n",
+                );
+            }
+            return Answer::Unsat;
+        }
+        let popped = self.free.lock().map(|mut v| v.pop()).unwrap_or(None);
+        let mut solver = match popped {
+            Some(s) => s,
+            None => match Solver::new(self.timeout) {
+                Ok(s) => s,
+                Err(e) => return Answer::Unknown(format!("cannot start z3: {e}")),
+            },
+        };
+        match solver.check(q, self.dump.as_ref()) {
+            Ok(a) => {
+                if let Ok(mut v) = self.free.lock() {
+                    v.push(solver);
+                }
+                a
+            }
+            Err(e) => Answer::Unknown(format!("solver error: {e}")),
+        }
+    }
+}

@@ -1,0 +1,769 @@
+//! Symbolic execution of one of the two threads over the structured IR: path conditions,
+//! `ite` merges, fresh values for every memory read, barrier epochs, loop summaries. The
+//! result is a log of accesses, synchronisation events and arithmetic hazards from which the
+//! property checkers build their queries.
+
+use crate::eval::{as_bool, eval, opaque_of, Hooks, SVal};
+use crate::launch::Launch;
+use crate::loops::{self, closed_form, no_wrap, IvKind};
+use crate::term::{Sort, SymKind, Term};
+use crate::Property;
+use warpsafe_ir::{
+    Block, Builtin, Category, Expr, Kernel, MemRef, ScalarType, Span, Stmt, StmtKind, VarId,
+};
+
+/// One memory access by the thread.
+#[derive(Clone, Debug)]
+pub struct Access {
+    /// The memory.
+    pub mem: MemRef,
+    /// Row-major element index (`u64`), for comparing addresses.
+    pub flat: Term,
+    /// The access is within the memory's bounds.
+    pub inb: Term,
+    /// A write (stores and atomics).
+    pub write: bool,
+    /// An atomic read-modify-write.
+    pub atomic: bool,
+    /// Path condition.
+    pub pc: Term,
+    /// Block barriers executed before it (`u64`).
+    pub epoch: Term,
+    /// Full-mask warp syncs executed before it (`u64`).
+    pub wepoch: Term,
+    /// Source position.
+    pub span: Span,
+}
+
+/// What kind of collective a synchronisation event is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SyncKind {
+    /// `__syncthreads()`.
+    Block,
+    /// A warp collective with a constant lane mask.
+    Warp(u32),
+}
+
+/// A barrier or warp collective reached by the thread.
+#[derive(Clone, Debug)]
+pub struct SyncEvent {
+    /// Which collective.
+    pub kind: SyncKind,
+    /// Path condition.
+    pub pc: Term,
+    /// Iteration indices of the enclosing loops that contain synchronisation.
+    pub iters: Vec<Term>,
+    /// Source position.
+    pub span: Span,
+}
+
+/// An arithmetic hazard: under `pc`, `cond` is a finding.
+#[derive(Clone, Debug)]
+pub struct Hazard {
+    /// `overflow` or `div-by-zero`.
+    pub cat: Category,
+    /// The bad condition.
+    pub cond: Term,
+    /// Path condition.
+    pub pc: Term,
+    /// Source position.
+    pub span: Span,
+    /// What goes wrong.
+    pub what: String,
+}
+
+/// A construct the verifier cannot summarise soundly for some properties.
+#[derive(Clone, Debug)]
+pub struct Unsupported {
+    /// The properties affected.
+    pub props: Vec<Property>,
+    /// Why.
+    pub reason: String,
+    /// Where.
+    pub span: Span,
+}
+
+/// Everything one thread did.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadLog {
+    /// Memory accesses, in program order.
+    pub accesses: Vec<Access>,
+    /// Barriers and warp collectives, in program order.
+    pub syncs: Vec<SyncEvent>,
+    /// Arithmetic hazards.
+    pub hazards: Vec<Hazard>,
+    /// `__assume`d facts (as implications from their path conditions).
+    pub assumes: Vec<Term>,
+    /// Constructs the summaries cannot handle.
+    pub unsupported: Vec<Unsupported>,
+    /// For each loop: reaching it implies leaving it after its exit iteration (assumed only
+    /// by divergence queries, which presuppose termination).
+    pub exits: Vec<Term>,
+}
+
+struct Frame {
+    iter: Option<Term>,
+    brk: Term,
+    cont: Term,
+    returned: bool,
+}
+
+struct Exec<'a> {
+    k: &'a Kernel,
+    l: &'a Launch,
+    t: usize,
+    vars: Vec<Option<SVal>>,
+    pc: Term,
+    epoch: Term,
+    wepoch: Term,
+    frames: Vec<Frame>,
+    log: ThreadLog,
+    n: u32,
+    pure: bool,
+}
+
+/// Executes the kernel body as thread `t` (0 or 1) of the launch.
+pub fn execute(kernel: &Kernel, launch: &Launch, t: usize) -> ThreadLog {
+    let mut e = Exec {
+        k: kernel,
+        l: launch,
+        t,
+        vars: vec![None; kernel.vars.len()],
+        pc: Term::tt(),
+        epoch: Term::bv(64, 0),
+        wepoch: Term::bv(64, 0),
+        frames: vec![],
+        log: ThreadLog::default(),
+        n: 0,
+        pure: false,
+    };
+    e.block(&kernel.body);
+    e.log
+}
+
+fn has_exit(b: &Block) -> bool {
+    let mut found = false;
+    for s in b {
+        s.walk(&mut |x| {
+            if matches!(
+                x.kind,
+                StmtKind::Return | StmtKind::Break | StmtKind::Continue
+            ) {
+                found = true
+            }
+        });
+    }
+    found
+}
+
+impl Hooks for Exec<'_> {
+    fn var(&mut self, v: VarId, ty: ScalarType) -> SVal {
+        match self.vars.get(v.0 as usize).cloned().flatten() {
+            Some(x) => x,
+            None => SVal::zero(ty),
+        }
+    }
+
+    fn builtin(&mut self, b: Builtin) -> SVal {
+        let th = &self.l.threads[self.t];
+        let t = match b {
+            Builtin::ThreadIdx(d) => th.tid[d.index()].clone(),
+            Builtin::BlockIdx(d) => th.bid[d.index()].clone(),
+            Builtin::LaneId => th.linear.bvand(&Term::bv(32, 31)),
+            Builtin::WarpSize => Term::bv(32, 32),
+            Builtin::BlockDim(d) => self.l.bdim[d.index()].clone(),
+            Builtin::GridDim(d) => self.l.gdim[d.index()].clone(),
+        };
+        SVal::int(t, ScalarType::U32)
+    }
+
+    fn load(&mut self, mem: MemRef, idx: Vec<SVal>, ty: ScalarType, pc: &Term, span: Span) -> SVal {
+        if !self.pure {
+            self.access(mem, idx, false, false, pc, span);
+        }
+        opaque_of(self, ty)
+    }
+
+    fn hazard(&mut self, cat: Category, cond: Term, pc: &Term, span: Span, what: String) {
+        if self.pure || cond.as_bool() == Some(false) || pc.as_bool() == Some(false) {
+            return;
+        }
+        self.log.hazards.push(Hazard {
+            cat,
+            cond,
+            pc: pc.clone(),
+            span,
+            what,
+        });
+    }
+
+    fn fresh(&mut self, s: Sort) -> Term {
+        self.sym("v", s, SymKind::Load)
+    }
+}
+
+impl Exec<'_> {
+    fn sym(&mut self, prefix: &str, s: Sort, kind: SymKind) -> Term {
+        self.n += 1;
+        Term::sym(
+            format!("{prefix}{}_{}", self.t + 1, self.n),
+            s,
+            kind,
+            self.t as u8 + 1,
+        )
+    }
+
+    fn ev(&mut self, e: &Expr) -> SVal {
+        let pc = self.pc.clone();
+        let l = self.l;
+        eval(self, l, e, &pc)
+    }
+
+    fn ev_bool(&mut self, e: &Expr) -> Term {
+        let v = self.ev(e);
+        as_bool(self, v)
+    }
+
+    fn set(&mut self, v: VarId, x: SVal) {
+        if let Some(slot) = self.vars.get_mut(v.0 as usize) {
+            *slot = Some(x);
+        }
+    }
+
+    fn unsupported(&mut self, props: &[Property], reason: String, span: Span) {
+        if !self.pure {
+            self.log.unsupported.push(Unsupported {
+                props: props.to_vec(),
+                reason,
+                span,
+            });
+        }
+    }
+
+    fn iters(&self) -> Vec<Term> {
+        self.frames.iter().filter_map(|f| f.iter.clone()).collect()
+    }
+
+    fn block(&mut self, b: &[Stmt]) {
+        for s in b {
+            if self.pc.as_bool() == Some(false) {
+                return;
+            }
+            self.stmt(s);
+        }
+    }
+
+    fn access(
+        &mut self,
+        mem: MemRef,
+        idx: Vec<SVal>,
+        write: bool,
+        atomic: bool,
+        pc: &Term,
+        span: Span,
+    ) {
+        let mut inb = vec![];
+        let mut flat = Term::bv(64, 0);
+        let name = self.k.mem_name(mem).to_string();
+        let (dims, dynamic, elem) = match mem {
+            MemRef::Global(_) => (vec![], false, self.k.elem_type(mem)),
+            MemRef::Shared(a) => {
+                let d = &self.k.shared[a.0 as usize];
+                (d.dims.clone(), d.dynamic, d.elem)
+            }
+            MemRef::Local(a) => {
+                let d = &self.k.locals[a.0 as usize];
+                (d.dims.clone(), d.dynamic, d.elem)
+            }
+        };
+        for (i, v) in idx.iter().enumerate() {
+            let (t, signed, wrap) = match v {
+                SVal::Int { t, ty, wrap } => (t.clone(), ty.is_signed(), wrap.clone()),
+                _ => (self.fresh(Sort::Bv(64)), false, Term::ff()),
+            };
+            if wrap.as_bool() != Some(false) {
+                self.hazard(
+                    Category::Overflow,
+                    wrap,
+                    pc,
+                    span,
+                    format!("unsigned arithmetic in an index of `{name}` wraps around"),
+                );
+            }
+            let t64 = t.ext_to(64, signed);
+            if signed {
+                inb.push(Term::bv(t.width(), 0).sle(&t));
+            }
+            match mem {
+                MemRef::Global(p) => {
+                    let len = self.l.lens[p.0 as usize]
+                        .clone()
+                        .unwrap_or_else(|| Term::bv(64, 0));
+                    inb.push(t64.ult(&len));
+                    flat = t64;
+                }
+                _ if dynamic => {
+                    let cap = self
+                        .l
+                        .dyn_shared
+                        .udiv(&Term::bv(64, elem.size_bytes() as u128));
+                    inb.push(t64.ult(&cap));
+                    flat = t64;
+                }
+                _ => {
+                    let d = dims.get(i).copied().unwrap_or(1);
+                    inb.push(t64.ult(&Term::bv(64, d as u128)));
+                    flat = flat.mul(&Term::bv(64, d as u128)).add(&t64);
+                }
+            }
+        }
+        self.log.accesses.push(Access {
+            mem,
+            flat,
+            inb: Term::and_all(inb),
+            write,
+            atomic,
+            pc: pc.clone(),
+            epoch: self.epoch.clone(),
+            wepoch: self.wepoch.clone(),
+            span,
+        });
+    }
+
+    fn sync(&mut self, kind: SyncKind, span: Span) {
+        let ev = SyncEvent {
+            kind,
+            pc: self.pc.clone(),
+            iters: self.iters(),
+            span,
+        };
+        self.log.syncs.push(ev);
+    }
+
+    fn warp_sync(&mut self, mask: &Expr, span: Span) {
+        match loops::const_mask(mask) {
+            Some(m) => {
+                self.sync(SyncKind::Warp(m), span);
+                if m == u32::MAX {
+                    self.wepoch = self.wepoch.add(&Term::bv(64, 1));
+                }
+            }
+            None => self.unsupported(
+                &[Property::Divergence],
+                "warp collective with a data-dependent lane mask".into(),
+                span,
+            ),
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Let { var, init } => {
+                let ty = self.k.var(*var).ty;
+                let v = match init {
+                    Some(e) => self.ev(e),
+                    None => SVal::zero(ty),
+                };
+                self.set(*var, v);
+            }
+            StmtKind::Assign { var, value } => {
+                let v = self.ev(value);
+                self.set(*var, v);
+            }
+            StmtKind::Store {
+                mem,
+                indices,
+                value,
+            } => {
+                let idx: Vec<SVal> = indices.iter().map(|i| self.ev(i)).collect();
+                self.ev(value);
+                let pc = self.pc.clone();
+                self.access(*mem, idx, true, false, &pc, s.span);
+            }
+            StmtKind::Atomic {
+                dst,
+                mem,
+                indices,
+                value,
+                compare,
+                ..
+            } => {
+                let idx: Vec<SVal> = indices.iter().map(|i| self.ev(i)).collect();
+                self.ev(value);
+                if let Some(c) = compare {
+                    self.ev(c);
+                }
+                let pc = self.pc.clone();
+                self.access(*mem, idx, true, true, &pc, s.span);
+                if let Some(d) = dst {
+                    let ty = self.k.var(*d).ty;
+                    let v = opaque_of(self, ty);
+                    self.set(*d, v);
+                }
+            }
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            } => self.if_(cond, then_body, else_body),
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => self.loop_(init, cond.as_ref(), update, body, false, s.span),
+            StmtKind::While { cond, body } => self.loop_(&[], Some(cond), &[], body, false, s.span),
+            StmtKind::DoWhile { body, cond } => {
+                self.loop_(&[], Some(cond), &[], body, true, s.span)
+            }
+            StmtKind::Break => {
+                if let Some(f) = self.frames.last_mut() {
+                    f.brk = f.brk.or(&self.pc);
+                }
+                self.pc = Term::ff();
+            }
+            StmtKind::Continue => {
+                if let Some(f) = self.frames.last_mut() {
+                    f.cont = f.cont.or(&self.pc);
+                }
+                self.pc = Term::ff();
+            }
+            StmtKind::Return => {
+                for f in &mut self.frames {
+                    f.returned = true;
+                }
+                self.pc = Term::ff();
+            }
+            StmtKind::SyncThreads => {
+                self.sync(SyncKind::Block, s.span);
+                self.epoch = self.epoch.add(&Term::bv(64, 1));
+            }
+            StmtKind::SyncWarp { mask } => {
+                self.ev(mask);
+                self.warp_sync(mask, s.span);
+            }
+            StmtKind::Shuffle {
+                dst,
+                mask,
+                value,
+                lane,
+                width,
+                ..
+            } => {
+                for e in [mask, value, lane, width] {
+                    self.ev(e);
+                }
+                self.warp_sync(mask, s.span);
+                let ty = self.k.var(*dst).ty;
+                let v = opaque_of(self, ty);
+                self.set(*dst, v);
+            }
+            StmtKind::Assume(e) => {
+                let c = self.ev_bool(e);
+                let pc = self.pc.clone();
+                if !self.pure {
+                    self.log.assumes.push(pc.implies(&c));
+                }
+            }
+            StmtKind::Assert(e) => {
+                self.ev(e);
+            }
+        }
+    }
+
+    fn if_(&mut self, cond: &Expr, then_body: &Block, else_body: &Block) {
+        let c = self.ev_bool(cond);
+        match c.as_bool() {
+            Some(true) => return self.block(then_body),
+            Some(false) => return self.block(else_body),
+            None => {}
+        }
+        let exits = has_exit(then_body) || has_exit(else_body);
+        let (vars0, pc0, e0, w0) = (
+            self.vars.clone(),
+            self.pc.clone(),
+            self.epoch.clone(),
+            self.wepoch.clone(),
+        );
+        self.pc = pc0.and(&c);
+        self.block(then_body);
+        let then_vars = std::mem::replace(&mut self.vars, vars0);
+        let then_pc = std::mem::replace(&mut self.pc, pc0.and(&c.not()));
+        let then_e = std::mem::replace(&mut self.epoch, e0);
+        let then_w = std::mem::replace(&mut self.wepoch, w0);
+        self.block(else_body);
+        for (i, tv) in then_vars.into_iter().enumerate() {
+            let merged = match (tv, self.vars[i].take()) {
+                (Some(a), Some(b)) if a.same(&b) => Some(a),
+                (Some(a), Some(b)) => Some(SVal::merge(&c, &a, &b)),
+                (a, b) => a.or(b),
+            };
+            self.vars[i] = merged;
+        }
+        self.pc = if exits { then_pc.or(&self.pc) } else { pc0 };
+        self.epoch = Term::ite(&c, &then_e, &self.epoch);
+        self.wepoch = Term::ite(&c, &then_w, &self.wepoch);
+    }
+
+    /// Sets every variable the loop modifies to its value at the start of iteration `j`:
+    /// closed forms for induction variables, fresh values for the rest.
+    fn set_state(&mut self, ivs: &[Iv], others: &[VarId], j: &Term) {
+        for iv in ivs {
+            let v = closed_form(iv.kind, &iv.v0, iv.c.as_ref(), j);
+            self.set(iv.var, SVal::int(v, iv.ty));
+        }
+        for &v in others {
+            let ty = self.k.var(v).ty;
+            let x = match ty {
+                ScalarType::Bool => SVal::Bool(self.sym("h", Sort::Bool, SymKind::Havoc)),
+                t if t.is_int() => SVal::int(self.sym("h", Sort::Bv(t.bits()), SymKind::Havoc), t),
+                _ => SVal::Opaque,
+            };
+            self.set(v, x);
+        }
+    }
+
+    /// The loop condition in the state of iteration `j`, evaluated without logging.
+    fn cond_at(&mut self, cond: Option<&Expr>, ivs: &[Iv], others: &[VarId], j: &Term) -> Term {
+        let Some(c) = cond else { return Term::tt() };
+        let saved = self.vars.clone();
+        let was = std::mem::replace(&mut self.pure, true);
+        self.set_state(ivs, others, j);
+        let r = self.ev_bool(c);
+        self.pure = was;
+        self.vars = saved;
+        r
+    }
+
+    /// Facts every execution reaching iteration `j` satisfies (and, with `exit`, leaving the
+    /// loop after `j` iterations).
+    fn reach_facts(
+        &mut self,
+        cond: Option<&Expr>,
+        ivs: &[Iv],
+        others: &[VarId],
+        j: &Term,
+        do_while: bool,
+        exit: bool,
+    ) -> Term {
+        let mut facts = vec![];
+        for iv in ivs {
+            facts.push(no_wrap(
+                iv.kind,
+                &iv.v0,
+                iv.c.as_ref(),
+                j,
+                iv.ty.is_signed(),
+                iv.c_signed,
+            ));
+        }
+        let first = if do_while { 1 } else { 0 };
+        let bounded = ivs
+            .iter()
+            .filter(|i| i.kind.is_bounded())
+            .map(|i| i.v0.width() + 1)
+            .max();
+        if let Some(w) = bounded {
+            for i in first..=w as u128 {
+                let ci = self.cond_at(cond, ivs, others, &Term::bv(64, i));
+                facts.push(Term::bv(64, i).ult(j).implies(&ci));
+            }
+        } else if !ivs.is_empty() {
+            let prev = j.sub(&Term::bv(64, 1));
+            let cp = self.cond_at(cond, ivs, others, &prev);
+            facts.push(Term::bv(64, first + 1).ule(j).implies(&cp));
+        }
+        if exit {
+            let c = self.cond_at(cond, ivs, others, j);
+            facts.push(c.not());
+            if do_while {
+                facts.push(Term::bv(64, 1).ule(j));
+            }
+        }
+        Term::and_all(facts)
+    }
+
+    fn loop_(
+        &mut self,
+        init: &[Stmt],
+        cond: Option<&Expr>,
+        update: &[Stmt],
+        body: &[Stmt],
+        do_while: bool,
+        span: Span,
+    ) {
+        self.block(init);
+        if self.pc.as_bool() == Some(false) {
+            return;
+        }
+        let k = self.k;
+        let info = loops::analyze(&|v| k.var(v).ty, update, body);
+        let (pc0, e0, w0) = (self.pc.clone(), self.epoch.clone(), self.wepoch.clone());
+        let sync = info.has_sync;
+        let leaves = info.has_break || info.has_return;
+        let epochs_ok = info.barriers.is_some()
+            && info.warp_syncs.is_some()
+            && !(sync && (leaves || info.has_continue));
+        if sync && !epochs_ok {
+            self.unsupported(
+                &[Property::Race],
+                "a loop with barriers must execute the same number of them in every iteration \
+                 (no barriers under conditions, no break/continue/return)"
+                    .into(),
+                span,
+            );
+        }
+        if sync && leaves {
+            self.unsupported(
+                &[Property::Divergence],
+                "break or return inside a loop containing barriers".into(),
+                span,
+            );
+        }
+        let mut ivs = vec![];
+        for iv in &info.ivs {
+            let Some(SVal::Int { t: v0, ty, .. }) = self.vars[iv.var.0 as usize].clone() else {
+                continue;
+            };
+            let (c, c_signed) = match &iv.step {
+                Some(e) => {
+                    let was = std::mem::replace(&mut self.pure, true);
+                    let v = self.ev(e);
+                    self.pure = was;
+                    match v {
+                        SVal::Int { t, ty: sty, .. } if t.width() == v0.width() => {
+                            (Some(t), sty.is_signed())
+                        }
+                        _ => continue,
+                    }
+                }
+                None => (None, false),
+            };
+            ivs.push(Iv {
+                var: iv.var,
+                kind: iv.kind,
+                v0,
+                c,
+                ty,
+                c_signed,
+            });
+        }
+        let others: Vec<VarId> = info
+            .modified
+            .iter()
+            .copied()
+            .filter(|v| !ivs.iter().any(|i| i.var == *v))
+            .collect();
+
+        // One symbolic iteration k.
+        let kk = self.sym("k", Sort::Bv(64), SymKind::Iter { sync });
+        let facts = self.reach_facts(cond, &ivs, &others, &kk, do_while, false);
+        self.set_state(&ivs, &others, &kk);
+        self.pc = pc0.and(&facts);
+        let ck = match cond {
+            Some(c) => self.ev_bool(c),
+            None => Term::tt(),
+        };
+        let enter = if do_while {
+            kk.eq(&Term::bv(64, 0)).or(&ck)
+        } else {
+            ck
+        };
+        self.pc = self.pc.and(&enter);
+        let next = kk.add(&Term::bv(64, 1));
+        for iv in &ivs {
+            if matches!(iv.kind, IvKind::Add | IvKind::Sub) {
+                let ok = no_wrap(
+                    iv.kind,
+                    &iv.v0,
+                    iv.c.as_ref(),
+                    &next,
+                    iv.ty.is_signed(),
+                    iv.c_signed,
+                );
+                let pc = self.pc.clone();
+                let name = self.k.var(iv.var).name.clone();
+                self.hazard(
+                    Category::Overflow,
+                    ok.not(),
+                    &pc,
+                    span,
+                    format!("induction variable `{name}` wraps around"),
+                );
+            }
+        }
+        if sync {
+            if epochs_ok {
+                let b = info.barriers.unwrap_or(0) as u128;
+                let w = info.warp_syncs.unwrap_or(0) as u128;
+                self.epoch = e0.add(&kk.mul(&Term::bv(64, b)));
+                self.wepoch = w0.add(&kk.mul(&Term::bv(64, w)));
+            } else {
+                self.epoch = self.sym("ep", Sort::Bv(64), SymKind::Havoc);
+                self.wepoch = self.sym("wep", Sort::Bv(64), SymKind::Havoc);
+            }
+        }
+        self.frames.push(Frame {
+            iter: sync.then(|| kk.clone()),
+            brk: Term::ff(),
+            cont: Term::ff(),
+            returned: false,
+        });
+        self.block(body);
+        if let Some(f) = self.frames.last() {
+            self.pc = self.pc.or(&f.cont);
+        }
+        self.block(update);
+        let frame = self.frames.pop();
+        let returned = frame.as_ref().is_some_and(|f| f.returned);
+        if returned {
+            for f in &mut self.frames {
+                f.returned = true;
+            }
+        }
+
+        // After the loop: exit iteration K.
+        let kx = self.sym("kx", Sort::Bv(64), SymKind::Exit);
+        let mut after = if info.has_break {
+            let all: Vec<VarId> = info.modified.clone();
+            self.set_state(&[], &all, &kx);
+            pc0
+        } else {
+            let f = self.reach_facts(cond, &ivs, &others, &kx, do_while, true);
+            self.set_state(&ivs, &others, &kx);
+            if !self.pure {
+                self.log.exits.push(pc0.implies(&f));
+            }
+            pc0.and(&f)
+        };
+        if returned {
+            let alive = self.sym("alive", Sort::Bool, SymKind::Havoc);
+            after = after.and(&alive);
+        }
+        self.pc = after;
+        if sync {
+            if epochs_ok {
+                let b = info.barriers.unwrap_or(0) as u128;
+                let w = info.warp_syncs.unwrap_or(0) as u128;
+                self.epoch = e0.add(&kx.mul(&Term::bv(64, b)));
+                self.wepoch = w0.add(&kx.mul(&Term::bv(64, w)));
+            } else {
+                self.epoch = self.sym("ep", Sort::Bv(64), SymKind::Havoc);
+                self.wepoch = self.sym("wep", Sort::Bv(64), SymKind::Havoc);
+            }
+        } else {
+            self.epoch = e0;
+            self.wepoch = w0;
+        }
+    }
+}
+
+/// An induction variable with its entry value and step, ready for closed forms.
+struct Iv {
+    var: VarId,
+    kind: IvKind,
+    v0: Term,
+    c: Option<Term>,
+    ty: ScalarType,
+    c_signed: bool,
+}

@@ -1,0 +1,34 @@
+//! The fast uniformity pass: a term built only from launch-wide values, `blockIdx` and the
+//! iteration indices of synchronising loops has the same value in every thread of a block
+//! (in the same iteration), so the barrier it guards needs no SMT query. Memory reads are
+//! fresh per thread, so a condition fed by a (possibly racy) read is never uniform.
+
+use crate::term::{SymKind, Term};
+
+/// True when `t` is provably equal across two threads of one block in the same iterations.
+pub fn is_block_uniform(t: &Term) -> bool {
+    t.free_syms().iter().all(|s| {
+        (s.thread() == 0 && s.as_sym().is_some_and(|x| x.kind == SymKind::Shared))
+            || matches!(
+                s.as_sym().map(|s| s.kind),
+                Some(SymKind::Bid | SymKind::Iter { sync: true })
+            )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::Sort;
+
+    #[test]
+    fn thread_ids_and_reads_are_not_uniform() {
+        let n = Term::sym("n".into(), Sort::Bv(32), SymKind::Shared, 0);
+        let k = Term::sym("k1".into(), Sort::Bv(64), SymKind::Iter { sync: true }, 1);
+        let tid = Term::sym("tid1_x".into(), Sort::Bv(32), SymKind::Tid, 1);
+        let rd = Term::sym("v1_3".into(), Sort::Bv(32), SymKind::Load, 1);
+        assert!(is_block_uniform(&n.ult(&k.zext_to(32))));
+        assert!(!is_block_uniform(&tid.ult(&n)));
+        assert!(!is_block_uniform(&rd.ult(&n)));
+    }
+}

@@ -1,0 +1,53 @@
+//! The uniformity pass must not trust memory: GPU-CSL's counterexample, a kernel whose barrier
+//! condition is thread-id independent but read from a racy shared location, is not
+//! divergence-free.
+
+use warpsafe_ir::{BinOp, Expr, KernelBuilder, MemRef, ScalarType, StmtKind};
+use warpsafe_verify::{verify, Config, DimSpec, Property, Verdict};
+
+#[test]
+fn racy_read_feeding_a_barrier_is_not_uniform() {
+    let mut b = KernelBuilder::new("gpucsl");
+    let x = b.buffer_param("x", ScalarType::I32, false);
+    let s = b.shared_array("s", ScalarType::I32, vec![1]);
+    // s[0] = x[0]; if (s[0] > 0) __syncthreads();
+    let v = b.load(MemRef::Global(x), vec![Expr::i32(0)]);
+    b.store(MemRef::Shared(s), vec![Expr::i32(0)], v);
+    let c = Expr::binary(
+        BinOp::Gt,
+        b.load(MemRef::Shared(s), vec![Expr::i32(0)]),
+        Expr::i32(0),
+    );
+    b.if_(c, |b| b.push(StmtKind::SyncThreads));
+    let k = b.finish();
+    let cfg = Config {
+        block: DimSpec::Fixed([64, 1, 1]),
+        grid: DimSpec::Fixed([1, 1, 1]),
+        properties: vec![Property::Divergence, Property::Race],
+        replay: false,
+        ..Config::default()
+    };
+    let r = verify(&k, &cfg);
+    assert!(
+        matches!(r.results[0].verdict, Verdict::Violated(_)),
+        "{:?}",
+        r.results[0].verdict
+    );
+    assert!(matches!(r.results[1].verdict, Verdict::Violated(_)));
+}
+
+#[test]
+fn uniform_barrier_needs_no_query() {
+    let mut b = KernelBuilder::new("uniform");
+    let n = b.scalar_param("n", ScalarType::I32);
+    let c = Expr::binary(BinOp::Gt, b.param(n), Expr::i32(0));
+    b.if_(c, |b| b.push(StmtKind::SyncThreads));
+    let k = b.finish();
+    let cfg = Config {
+        properties: vec![Property::Divergence],
+        ..Config::default()
+    };
+    let r = verify(&k, &cfg);
+    assert!(matches!(r.results[0].verdict, Verdict::Verified));
+    assert_eq!(r.queries, 0);
+}
