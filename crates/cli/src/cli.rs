@@ -53,6 +53,30 @@ pub enum Command {
     ///
     /// Exit codes: 0 all verified, 1 any violated, 3 unknown, 2 usage or parse error.
     Verify(VerifyArgs),
+    /// Prove that an optimised kernel computes the same outputs as a reference, for one launch
+    /// configuration, with symbolic input data (floats as reals, as fast-math compilers assume).
+    ///
+    /// Both kernels run symbolically on one thread block (or every block with --all-blocks);
+    /// each output element's term is compared exactly. A difference comes with a concrete
+    /// input and both values; a race, divergence or out-of-bounds access in either kernel is
+    /// reported with its category.
+    ///
+    /// Examples:
+    ///   warpsafe equiv examples/equiv/sgemm/sgemm1_naive.cu examples/equiv/sgemm/sgemm5_2d_blocktiling.cu --all-blocks
+    ///   warpsafe equiv examples/equiv/reduce/reduce0_reference.cu examples/equiv/reduce/reduce5_warp_unrolled.cu --lockstep-warps
+    ///
+    /// Exit codes: 0 equal, 1 different or a finding, 3 unknown, 2 usage or parse error.
+    Equiv(EquivArgs),
+    /// Prove that a kernel meets a mathematical spec for one launch configuration.
+    ///
+    /// A spec states each output element: `r[i] = a*x[i] + y[i] for i < n`,
+    /// `out[i] = sum(j < i, in[j])`, `C[i][j] = sum(k < K, A[i][k]*B[k][j])` (ranges, sum,
+    /// product, max, exp). SPEC is a file or the spec text itself.
+    ///
+    /// Example: warpsafe prove examples/kernels/saxpy.cu --spec examples/equiv/specs/saxpy.spec
+    ///
+    /// Exit codes: 0 proved, 1 different or a finding, 3 unknown, 2 usage or parse error.
+    Prove(ProveArgs),
     /// Print the CUDA C that warpsafe generates for a kernel (`.cu` or IR `.json`).
     ///
     /// Example: warpsafe cuda examples/kernels/saxpy.cu
@@ -114,6 +138,66 @@ pub struct VerifyArgs {
     /// Do not replay counterexamples in the interpreter.
     #[arg(long)]
     pub no_replay: bool,
+}
+
+/// Symbolic-execution options shared by `equiv` and `prove`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SymArgs {
+    /// Grid dimensions `X[,Y[,Z]]` (default: the header's).
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    pub grid: Option<String>,
+    /// Block dimensions `X[,Y[,Z]]` (default: the header's).
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    pub block: Option<String>,
+    /// Scalar argument value, `name=value` (repeatable; default: the header's `//@ arg`).
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    pub args: Vec<String>,
+    /// Buffer length in elements, `name=N` (repeatable; default: the header's `//@ len`).
+    #[arg(long = "len", value_name = "NAME=N")]
+    pub lens: Vec<String>,
+    /// Dynamic shared memory in bytes.
+    #[arg(long, value_name = "BYTES")]
+    pub shared_bytes: Option<u64>,
+    /// Run every block (in parallel) instead of block 0.
+    #[arg(long)]
+    pub all_blocks: bool,
+    /// Legacy lock-step warp model.
+    #[arg(long)]
+    pub lockstep_warps: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// `warpsafe equiv`.
+#[derive(Args, Debug)]
+pub struct EquivArgs {
+    /// The reference kernel (`.cu` or IR `.json`).
+    pub reference: PathBuf,
+    /// The optimised kernel (`.cu` or IR `.json`).
+    pub optimized: PathBuf,
+    /// Input buffers (comma-separated; informational — every buffer element is symbolic).
+    #[arg(long, value_name = "LIST")]
+    pub inputs: Option<String>,
+    /// Output buffers to compare (comma-separated; default: writable buffers of both).
+    #[arg(long, value_name = "LIST")]
+    pub outputs: Option<String>,
+    #[command(flatten)]
+    pub sym: SymArgs,
+}
+
+/// `warpsafe prove`.
+#[derive(Args, Debug)]
+pub struct ProveArgs {
+    /// The kernel (`.cu` or IR `.json`).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub select: KernelSelect,
+    /// The spec: a file, or the spec text.
+    #[arg(long)]
+    pub spec: String,
+    #[command(flatten)]
+    pub sym: SymArgs,
 }
 
 /// `warpsafe cuda`.
@@ -258,6 +342,15 @@ pub struct BenchArgs {
 /// The benchmarks.
 #[derive(Subcommand, Debug)]
 pub enum BenchKind {
+    /// `warpsafe equiv` on the benchmark families (reductions, SGEMM, softmax, attention).
+    Equiv {
+        /// Directory holding the families.
+        #[arg(long, default_value = "examples/equiv")]
+        dir: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// `warpsafe verify` on every bundled kernel and twin: verdict, seconds and SMT queries
     /// per property.
     Verify {

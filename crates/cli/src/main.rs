@@ -4,6 +4,7 @@ mod bench;
 mod cli;
 mod cuda_cmd;
 mod diagnostics;
+mod equiv_cmd;
 mod exit;
 mod inputs;
 mod ir_cmd;
@@ -24,6 +25,8 @@ fn main() -> std::process::ExitCode {
         Command::Run(args) => run_cmd::run(&args),
         Command::Ir(args) => ir_cmd::run(&args),
         Command::Verify(args) => verify_cmd::run(&args),
+        Command::Equiv(args) => equiv_cmd::equiv(&args),
+        Command::Prove(args) => equiv_cmd::prove(&args),
         Command::Cuda(args) => cuda_cmd::cuda(&args),
         Command::Ptx(args) => cuda_cmd::ptx(&args),
         Command::Bench(b) => match b.which {
@@ -33,6 +36,7 @@ fn main() -> std::process::ExitCode {
                 format,
             } => bench::interp(repeat, &kernels, format),
             BenchKind::Verify { kernels, format } => verify_cmd::bench(&kernels, format),
+            BenchKind::Equiv { dir, format } => equiv_cmd::bench(&dir, format),
         },
     };
     exit::finish(result)

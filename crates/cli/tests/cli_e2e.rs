@@ -396,8 +396,18 @@ fn gpu_backend_without_a_device_fails_clearly_and_auto_falls_back() {
 #[test]
 fn verify_exit_codes_and_formats() {
     let o = warpsafe(&["verify", "examples/kernels/reduce_sequential.cu"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
-    let o = warpsafe(&["verify", "examples/kernels/kogge_stone_scan_bug_race.cu", "--format", "json"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = warpsafe(&[
+        "verify",
+        "examples/kernels/kogge_stone_scan_bug_race.cu",
+        "--format",
+        "json",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON report");
     assert_eq!(json["kernel"], "kogge_stone_scan");
@@ -414,7 +424,69 @@ fn verify_exit_codes_and_formats() {
     assert_eq!(sarif["version"], "2.1.0");
     let result = &sarif["runs"][0]["results"][0];
     assert_eq!(result["ruleId"], "oob");
-    assert!(result["locations"][0]["physicalLocation"]["region"]["startLine"].as_u64().unwrap_or(0) > 0);
-    let o = warpsafe(&["verify", "examples/kernels/vector_add.cu", "--property", "nonsense"]);
+    assert!(
+        result["locations"][0]["physicalLocation"]["region"]["startLine"]
+            .as_u64()
+            .unwrap_or(0)
+            > 0
+    );
+    let o = warpsafe(&[
+        "verify",
+        "examples/kernels/vector_add.cu",
+        "--property",
+        "nonsense",
+    ]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn equiv_and_prove_exit_codes() {
+    let o = warpsafe(&[
+        "equiv",
+        "examples/equiv/softmax/softmax_naive.cu",
+        "examples/equiv/softmax/softmax_online.cu",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = warpsafe(&[
+        "equiv",
+        "examples/equiv/softmax/softmax_naive.cu",
+        "examples/equiv/softmax/softmax_online_bug_norescale.cu",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON report");
+    assert_eq!(json["verdict"], "different");
+    assert!(json["counterexample"]["inputs"]
+        .as_array()
+        .is_some_and(|a| !a.is_empty()));
+    let o = warpsafe(&[
+        "prove",
+        "examples/kernels/saxpy.cu",
+        "--spec",
+        "examples/equiv/specs/saxpy.spec",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = warpsafe(&[
+        "prove",
+        "examples/kernels/saxpy.cu",
+        "--spec",
+        "examples/equiv/specs/saxpy_wrong.spec",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
 }

@@ -1,0 +1,342 @@
+//! Evaluation of terms at concrete points: exact rationals where every operation is rational,
+//! `f64` otherwise. Points come from a seeded [`Assignment`] keyed by symbol *names*, so the
+//! same input gets the same value in every store.
+
+use crate::fxhash::FxHashMap;
+use crate::rat::{rat_int, rat_to_f64, rat_to_i128};
+use crate::store::eval_int_op;
+use crate::term::{Node, SymInfo, TermId};
+use crate::Store;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+
+/// A deterministic pseudo-random value for every input symbol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Assignment {
+    /// The seed; different seeds give independent points.
+    pub seed: u64,
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Assignment {
+    /// The point numbered `seed`.
+    pub fn new(seed: u64) -> Assignment {
+        Assignment { seed }
+    }
+
+    fn draw(&self, info: &SymInfo) -> u64 {
+        let mut h = mix(self.seed ^ 0x5eed);
+        for b in info.name.bytes() {
+            h = mix(h ^ b as u64);
+        }
+        mix(h ^ info.index.map_or(u64::MAX, |i| i.wrapping_mul(0x1000_0001)))
+    }
+
+    /// The exact value of a symbol: integers in [-8, 8], reals `k/8` in [-3, 3].
+    pub fn value(&self, info: &SymInfo) -> BigRational {
+        let r = self.draw(info);
+        if info.integer {
+            rat_int((r % 17) as i64 - 8)
+        } else {
+            BigRational::new(BigInt::from((r % 49) as i64 - 24), BigInt::from(8))
+        }
+    }
+}
+
+/// An exact value: a rational, an infinity or NaN.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Exact {
+    /// A rational number.
+    Rat(BigRational),
+    /// `+∞` (true) or `−∞`.
+    Inf(bool),
+    /// Not a number.
+    NaN,
+}
+
+impl Exact {
+    /// The nearest `f64`.
+    pub fn to_f64(&self) -> f64 {
+        match self {
+            Exact::Rat(q) => rat_to_f64(q),
+            Exact::Inf(true) => f64::INFINITY,
+            Exact::Inf(false) => f64::NEG_INFINITY,
+            Exact::NaN => f64::NAN,
+        }
+    }
+}
+
+/// Evaluates terms of one store at one point, memoising shared subterms across calls.
+pub struct Evaluator<'s> {
+    store: &'s Store,
+    point: Assignment,
+    exact: FxHashMap<TermId, Option<Exact>>,
+    float: Vec<f64>,
+    float_done: Vec<bool>,
+}
+
+impl<'s> Evaluator<'s> {
+    /// An evaluator for `store` at `point`.
+    pub fn new(store: &'s Store, point: Assignment) -> Evaluator<'s> {
+        Evaluator {
+            store,
+            point,
+            exact: FxHashMap::default(),
+            float: vec![0.0; store.len()],
+            float_done: vec![false; store.len()],
+        }
+    }
+
+    /// The point evaluated at.
+    pub fn point(&self) -> Assignment {
+        self.point
+    }
+
+    /// The exact value of `t`, or `None` when it needs a transcendental function (or an
+    /// opaque value).
+    pub fn exact(&mut self, t: TermId) -> Option<Exact> {
+        let mut stack = vec![t];
+        while let Some(&x) = stack.last() {
+            if self.exact.contains_key(&x) {
+                stack.pop();
+                continue;
+            }
+            let node = self.store.node(x);
+            let kids = node.children();
+            let before = stack.len();
+            for &k in kids.iter() {
+                if !self.exact.contains_key(&k) {
+                    stack.push(k);
+                }
+            }
+            if stack.len() > before {
+                continue;
+            }
+            let vals: Option<Vec<Exact>> = kids.iter().map(|k| self.exact[k].clone()).collect();
+            let v = vals.and_then(|v| self.exact_node(node, &v));
+            self.exact.insert(x, v);
+            stack.pop();
+        }
+        self.exact[&t].clone()
+    }
+
+    fn exact_node(&self, node: &Node, v: &[Exact]) -> Option<Exact> {
+        use Exact::*;
+        let r = |q: BigRational| Some(Rat(q));
+        let b = |x: bool| Some(Rat(rat_int(x as i64)));
+        let truth = |e: &Exact| match e {
+            Rat(q) => Some(!q.is_zero()),
+            Inf(_) | NaN => Some(true),
+        };
+        Some(match node {
+            Node::Const(c) => Rat(self.store.constant_value(*c).clone()),
+            Node::Inf(s) => Inf(*s),
+            Node::NaN => NaN,
+            Node::Sym(s) => Rat(self.point.value(self.store.sym(*s))),
+            Node::Opaque(_) => return None,
+            Node::Add(..) | Node::Sub(..) | Node::Mul(..) | Node::Div(..) => {
+                let (x, y) = (v[0].to_f64(), v[1].to_f64());
+                match (&v[0], &v[1]) {
+                    (Rat(p), Rat(q)) => match node {
+                        Node::Add(..) => Rat(p + q),
+                        Node::Sub(..) => Rat(p - q),
+                        Node::Mul(..) => Rat(p * q),
+                        _ if q.is_zero() => {
+                            if p.is_zero() {
+                                NaN
+                            } else {
+                                Inf(p.is_positive())
+                            }
+                        }
+                        _ => Rat(p / q),
+                    },
+                    _ => {
+                        let f = match node {
+                            Node::Add(..) => x + y,
+                            Node::Sub(..) => x - y,
+                            Node::Mul(..) => x * y,
+                            _ => x / y,
+                        };
+                        from_special(f)?
+                    }
+                }
+            }
+            Node::Neg(_) => match &v[0] {
+                Rat(q) => Rat(-q),
+                Inf(s) => Inf(!s),
+                NaN => NaN,
+            },
+            Node::Fn(f, _) => match (&v[0], f.is_rational()) {
+                (Rat(q), true) => Rat(match f {
+                    crate::Func::Abs => q.abs(),
+                    crate::Func::Floor => q.floor(),
+                    crate::Func::Ceil => q.ceil(),
+                    crate::Func::Round => q.round(),
+                    _ => q.trunc(),
+                }),
+                _ => return None,
+            },
+            Node::Pow(..) => match (&v[0], &v[1]) {
+                (Rat(p), Rat(q)) => {
+                    let n = rat_to_i128(q)?;
+                    if n.abs() > 64 || (p.is_zero() && n < 0) {
+                        return None;
+                    }
+                    Rat(num_traits::pow::Pow::pow(p, n as i32))
+                }
+                _ => return None,
+            },
+            Node::Max(..) | Node::Min(..) => {
+                let is_max = matches!(node, Node::Max(..));
+                match (&v[0], &v[1]) {
+                    (NaN, o) | (o, NaN) => o.clone(),
+                    _ => {
+                        let a_ge = cmp_exact(&v[0], &v[1])? != std::cmp::Ordering::Less;
+                        if a_ge == is_max {
+                            v[0].clone()
+                        } else {
+                            v[1].clone()
+                        }
+                    }
+                }
+            }
+            Node::Cmp(op, ..) => match cmp_exact(&v[0], &v[1]) {
+                Some(o) => return b(op.holds(o)),
+                None => return b(*op == crate::Cmp::Ne),
+            },
+            Node::Not(_) => return b(!truth(&v[0])?),
+            Node::And(..) => return b(truth(&v[0])? && truth(&v[1])?),
+            Node::Or(..) => return b(truth(&v[0])? || truth(&v[1])?),
+            Node::Select(..) => {
+                if truth(&v[0])? {
+                    v[1].clone()
+                } else {
+                    v[2].clone()
+                }
+            }
+            Node::Int(op, bits, signed, ..) => {
+                let x = match &v[0] {
+                    Rat(q) => rat_to_i128(q)?,
+                    _ => return None,
+                };
+                let y = match &v[1] {
+                    Rat(q) => rat_to_i128(q)?,
+                    _ => return None,
+                };
+                return r(BigRational::from_integer(BigInt::from(eval_int_op(
+                    *op, *bits, *signed, x, y,
+                )?)));
+            }
+        })
+    }
+
+    /// The `f64` value of `t` (NaN where undefined).
+    pub fn float(&mut self, t: TermId) -> f64 {
+        if self.float_done.get(t.0 as usize).copied().unwrap_or(false) {
+            return self.float[t.0 as usize];
+        }
+        let mut stack = vec![t];
+        while let Some(&x) = stack.last() {
+            let xi = x.0 as usize;
+            if self.float_done[xi] {
+                stack.pop();
+                continue;
+            }
+            let node = self.store.node(x);
+            let kids = node.children();
+            let before = stack.len();
+            for &k in kids.iter() {
+                if !self.float_done[k.0 as usize] {
+                    stack.push(k);
+                }
+            }
+            if stack.len() > before {
+                continue;
+            }
+            let mut v = [0.0f64; 3];
+            for (slot, k) in v.iter_mut().zip(kids.iter()) {
+                *slot = self.float[k.0 as usize];
+            }
+            let f = self.float_node(node, &v);
+            self.float[xi] = f;
+            self.float_done[xi] = true;
+            stack.pop();
+        }
+        self.float[t.0 as usize]
+    }
+
+    fn float_node(&self, node: &Node, v: &[f64]) -> f64 {
+        let b = |x: bool| x as u8 as f64;
+        match node {
+            Node::Const(c) => rat_to_f64(self.store.constant_value(*c)),
+            Node::Inf(s) => {
+                if *s {
+                    f64::INFINITY
+                } else {
+                    f64::NEG_INFINITY
+                }
+            }
+            Node::NaN | Node::Opaque(_) => f64::NAN,
+            Node::Sym(s) => rat_to_f64(&self.point.value(self.store.sym(*s))),
+            Node::Add(..) => v[0] + v[1],
+            Node::Sub(..) => v[0] - v[1],
+            Node::Mul(..) => v[0] * v[1],
+            Node::Div(..) => v[0] / v[1],
+            Node::Neg(_) => -v[0],
+            Node::Fn(f, _) => f.eval_f64(v[0]),
+            Node::Pow(..) => v[0].powf(v[1]),
+            Node::Max(..) => v[0].max(v[1]),
+            Node::Min(..) => v[0].min(v[1]),
+            Node::Cmp(op, ..) => match v[0].partial_cmp(&v[1]) {
+                Some(o) => b(op.holds(o)),
+                None => b(*op == crate::Cmp::Ne),
+            },
+            Node::Not(_) => b(v[0] == 0.0),
+            Node::And(..) => b(v[0] != 0.0 && v[1] != 0.0),
+            Node::Or(..) => b(v[0] != 0.0 || v[1] != 0.0),
+            Node::Select(..) => {
+                if v[0] != 0.0 {
+                    v[1]
+                } else {
+                    v[2]
+                }
+            }
+            Node::Int(op, bits, signed, ..) => {
+                if v[0].fract() != 0.0 || v[1].fract() != 0.0 || !v[0].is_finite() {
+                    return f64::NAN;
+                }
+                eval_int_op(*op, *bits, *signed, v[0] as i128, v[1] as i128)
+                    .map_or(f64::NAN, |r| r as f64)
+            }
+        }
+    }
+}
+
+fn from_special(f: f64) -> Option<Exact> {
+    if f.is_nan() {
+        Some(Exact::NaN)
+    } else if f.is_infinite() {
+        Some(Exact::Inf(f > 0.0))
+    } else {
+        None
+    }
+}
+
+fn cmp_exact(a: &Exact, b: &Exact) -> Option<std::cmp::Ordering> {
+    use std::cmp::Ordering::*;
+    use Exact::*;
+    match (a, b) {
+        (Rat(p), Rat(q)) => Some(p.cmp(q)),
+        (Inf(x), Inf(y)) => Some(x.cmp(y)),
+        (Inf(x), Rat(_)) => Some(if *x { Greater } else { Less }),
+        (Rat(_), Inf(y)) => Some(if *y { Less } else { Greater }),
+        _ => None,
+    }
+}

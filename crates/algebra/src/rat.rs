@@ -1,0 +1,60 @@
+//! Exact rational helpers: conversions between machine floats and `BigRational`.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+
+/// The exact value of a finite float (`None` for infinities and NaN).
+pub fn rat_from_f64(v: f64) -> Option<BigRational> {
+    BigRational::from_float(v)
+}
+
+/// The nearest `f64` (infinite when out of range).
+pub fn rat_to_f64(q: &BigRational) -> f64 {
+    q.to_f64().unwrap_or_else(|| {
+        if q.is_zero() {
+            0.0
+        } else if q > &BigRational::zero() {
+            f64::INFINITY
+        } else {
+            f64::NEG_INFINITY
+        }
+    })
+}
+
+/// The rational `n`.
+pub fn rat_int(n: i64) -> BigRational {
+    BigRational::from_integer(BigInt::from(n))
+}
+
+/// The integer value of `q` when it is an integer that fits an `i128`.
+pub fn rat_to_i128(q: &BigRational) -> Option<i128> {
+    if q.is_integer() {
+        q.to_integer().to_i128()
+    } else {
+        None
+    }
+}
+
+/// `q` as short text: `3`, `-1/8`.
+pub fn rat_text(q: &BigRational) -> String {
+    if q.is_integer() {
+        q.to_integer().to_string()
+    } else {
+        format!("{}/{}", q.numer(), q.denom())
+    }
+}
+
+/// Wraps an exact integer into a machine type of `bits` bits (two's complement when `signed`).
+pub fn wrap_int(v: i128, bits: u8, signed: bool) -> i128 {
+    if bits >= 128 {
+        return v;
+    }
+    let m = 1i128 << bits;
+    let r = v.rem_euclid(m);
+    if signed && r >= m / 2 {
+        r - m
+    } else {
+        r
+    }
+}

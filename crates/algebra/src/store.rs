@@ -1,0 +1,616 @@
+//! The hash-consed term store and its simplifying constructors (constant folding, units,
+//! IEEE infinities, a canonical operand order for commutative operators).
+
+use crate::fxhash::FxHashMap;
+use crate::rat::{rat_int, rat_to_i128, wrap_int};
+use crate::term::{Cmp, ConstId, Func, IntOp, Node, SymId, SymInfo, TermId};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+
+/// Owns every term: structurally equal terms get the same [`TermId`].
+#[derive(Clone, Debug, Default)]
+pub struct Store {
+    nodes: Vec<Node>,
+    map: FxHashMap<Node, TermId>,
+    consts: Vec<BigRational>,
+    const_map: FxHashMap<(BigInt, BigInt), ConstId>,
+    parents: Vec<u32>,
+    syms: Vec<SymInfo>,
+    sym_terms: Vec<TermId>,
+    sym_map: FxHashMap<(String, Option<u64>), SymId>,
+    opaque: u32,
+}
+
+impl Store {
+    /// An empty store.
+    pub fn new() -> Store {
+        Store::default()
+    }
+
+    /// Number of distinct terms.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True when no term was built yet.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The node of `t`.
+    pub fn node(&self, t: TermId) -> &Node {
+        &self.nodes[t.0 as usize]
+    }
+
+    /// How many distinct nodes use `t` as an operand.
+    pub fn parents(&self, t: TermId) -> u32 {
+        self.parents[t.0 as usize]
+    }
+
+    /// The description of symbol `s`.
+    pub fn sym(&self, s: SymId) -> &SymInfo {
+        &self.syms[s.0 as usize]
+    }
+
+    /// Every symbol, in creation order.
+    pub fn syms(&self) -> &[SymInfo] {
+        &self.syms
+    }
+
+    /// Interns `n` (no simplification).
+    pub fn intern(&mut self, n: Node) -> TermId {
+        if let Some(&t) = self.map.get(&n) {
+            return t;
+        }
+        let t = TermId(self.nodes.len() as u32);
+        for &c in n.children().iter() {
+            self.parents[c.0 as usize] += 1;
+        }
+        self.nodes.push(n);
+        self.parents.push(0);
+        self.map.insert(n, t);
+        t
+    }
+
+    /// The rational constant `q`.
+    pub fn constant(&mut self, q: BigRational) -> TermId {
+        let key = (q.numer().clone(), q.denom().clone());
+        let id = match self.const_map.get(&key) {
+            Some(&c) => c,
+            None => {
+                let c = ConstId(self.consts.len() as u32);
+                self.consts.push(q);
+                self.const_map.insert(key, c);
+                c
+            }
+        };
+        self.intern(Node::Const(id))
+    }
+
+    /// The value of constant `c`.
+    pub fn constant_value(&self, c: ConstId) -> &BigRational {
+        &self.consts[c.0 as usize]
+    }
+
+    /// The integer constant `n`.
+    pub fn int(&mut self, n: i64) -> TermId {
+        self.constant(rat_int(n))
+    }
+
+    /// The exact value of a float (infinities and NaN included).
+    pub fn float(&mut self, v: f64) -> TermId {
+        if v.is_nan() {
+            self.intern(Node::NaN)
+        } else if v.is_infinite() {
+            self.intern(Node::Inf(v > 0.0))
+        } else {
+            let q = BigRational::from_float(v).unwrap_or_else(BigRational::zero);
+            self.constant(q)
+        }
+    }
+
+    /// The input symbol `name[index]` (or scalar `name`), created on first use.
+    pub fn symbol(&mut self, name: &str, index: Option<u64>, integer: bool) -> TermId {
+        let key = (name.to_string(), index);
+        if let Some(&s) = self.sym_map.get(&key) {
+            return self.sym_terms[s.0 as usize];
+        }
+        let s = SymId(self.syms.len() as u32);
+        self.syms.push(SymInfo {
+            name: name.to_string(),
+            index,
+            integer,
+        });
+        self.sym_map.insert(key, s);
+        let t = self.intern(Node::Sym(s));
+        self.sym_terms.push(t);
+        t
+    }
+
+    /// A fresh value with no meaning (compared only by identity).
+    pub fn opaque(&mut self) -> TermId {
+        self.opaque += 1;
+        self.intern(Node::Opaque(self.opaque))
+    }
+
+    /// The constant of `t`, if it is one.
+    pub fn as_const(&self, t: TermId) -> Option<&BigRational> {
+        match self.node(t) {
+            Node::Const(c) => Some(&self.consts[c.0 as usize]),
+            _ => None,
+        }
+    }
+
+    fn is_zero(&self, t: TermId) -> bool {
+        self.as_const(t).is_some_and(|q| q.is_zero())
+    }
+
+    fn is_one(&self, t: TermId) -> bool {
+        self.as_const(t).is_some_and(|q| q.is_one())
+    }
+
+    fn inf(&self, t: TermId) -> Option<bool> {
+        match self.node(t) {
+            Node::Inf(s) => Some(*s),
+            _ => None,
+        }
+    }
+
+    fn is_nan(&self, t: TermId) -> bool {
+        matches!(self.node(t), Node::NaN)
+    }
+
+    /// True for a term that denotes a real number (not an infinity, NaN or opaque value).
+    fn finite(&self, t: TermId) -> bool {
+        !matches!(self.node(t), Node::Inf(_) | Node::NaN)
+    }
+
+    fn nan(&mut self) -> TermId {
+        self.intern(Node::NaN)
+    }
+
+    fn bool_const(&mut self, b: bool) -> TermId {
+        self.int(b as i64)
+    }
+
+    /// `a + b`
+    pub fn add(&mut self, a: TermId, b: TermId) -> TermId {
+        if self.is_nan(a) || self.is_nan(b) {
+            return self.nan();
+        }
+        match (self.inf(a), self.inf(b)) {
+            (Some(x), Some(y)) if x != y => return self.nan(),
+            (Some(_), _) => return a,
+            (_, Some(_)) => return b,
+            _ => {}
+        }
+        if self.is_zero(a) {
+            return b;
+        }
+        if self.is_zero(b) {
+            return a;
+        }
+        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+            let q = x + y;
+            return self.constant(q);
+        }
+        let (a, b) = if a <= b { (a, b) } else { (b, a) };
+        self.intern(Node::Add(a, b))
+    }
+
+    /// `a − b`
+    pub fn sub(&mut self, a: TermId, b: TermId) -> TermId {
+        if self.is_nan(a) || self.is_nan(b) {
+            return self.nan();
+        }
+        match (self.inf(a), self.inf(b)) {
+            (Some(x), Some(y)) if x == y => return self.nan(),
+            (Some(_), _) => return a,
+            (_, Some(y)) => return self.intern(Node::Inf(!y)),
+            _ => {}
+        }
+        if self.is_zero(b) {
+            return a;
+        }
+        if self.is_zero(a) {
+            return self.neg(b);
+        }
+        if a == b {
+            return self.int(0);
+        }
+        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+            let q = x - y;
+            return self.constant(q);
+        }
+        self.intern(Node::Sub(a, b))
+    }
+
+    /// `−a`
+    pub fn neg(&mut self, a: TermId) -> TermId {
+        match *self.node(a) {
+            Node::Const(c) => {
+                let q = -self.constant_value(c);
+                self.constant(q)
+            }
+            Node::Inf(s) => self.intern(Node::Inf(!s)),
+            Node::NaN => a,
+            Node::Neg(x) => x,
+            _ => self.intern(Node::Neg(a)),
+        }
+    }
+
+    /// `a · b`
+    pub fn mul(&mut self, a: TermId, b: TermId) -> TermId {
+        if self.is_nan(a) || self.is_nan(b) {
+            return self.nan();
+        }
+        let sign = |s: &Store, t: TermId| s.as_const(t).map(|q| q.signum());
+        match (self.inf(a), self.inf(b)) {
+            (Some(x), Some(y)) => return self.intern(Node::Inf(x == y)),
+            (Some(x), None) | (None, Some(x)) => {
+                let other = if self.inf(a).is_some() { b } else { a };
+                return match sign(self, other) {
+                    Some(s) if s.is_zero() => self.nan(),
+                    Some(s) => self.intern(Node::Inf(x == s.is_positive())),
+                    None => {
+                        let (a, b) = if a <= b { (a, b) } else { (b, a) };
+                        self.intern(Node::Mul(a, b))
+                    }
+                };
+            }
+            _ => {}
+        }
+        if self.is_zero(a) || self.is_zero(b) {
+            return self.int(0);
+        }
+        if self.is_one(a) {
+            return b;
+        }
+        if self.is_one(b) {
+            return a;
+        }
+        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+            let q = x * y;
+            return self.constant(q);
+        }
+        let (a, b) = if a <= b { (a, b) } else { (b, a) };
+        self.intern(Node::Mul(a, b))
+    }
+
+    /// `a / b` over the reals (a constant divided by constant zero follows IEEE: ±∞ or NaN).
+    pub fn div(&mut self, a: TermId, b: TermId) -> TermId {
+        if self.is_nan(a) || self.is_nan(b) {
+            return self.nan();
+        }
+        if self.inf(b).is_some() {
+            return if self.finite(a) {
+                self.int(0)
+            } else {
+                self.nan()
+            };
+        }
+        if self.is_one(b) {
+            return a;
+        }
+        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+            if y.is_zero() {
+                return if x.is_zero() {
+                    self.nan()
+                } else {
+                    self.intern(Node::Inf(x.is_positive()))
+                };
+            }
+            let q = x / y;
+            return self.constant(q);
+        }
+        if let (Some(s), Some(y)) = (self.inf(a), self.as_const(b)) {
+            if !y.is_zero() {
+                return self.intern(Node::Inf(s == y.is_positive()));
+            }
+        }
+        if self.is_zero(a) && self.as_const(b).is_some() {
+            return a;
+        }
+        self.intern(Node::Div(a, b))
+    }
+
+    /// `f(a)`
+    pub fn func(&mut self, f: Func, a: TermId) -> TermId {
+        if self.is_nan(a) {
+            return a;
+        }
+        if let Some(s) = self.inf(a) {
+            return match (f, s) {
+                (Func::Exp | Func::Exp2, false) => self.int(0),
+                (Func::Exp | Func::Exp2 | Func::Abs, _) => self.intern(Node::Inf(true)),
+                (Func::Log | Func::Log2 | Func::Log10 | Func::Sqrt, true) => a,
+                (Func::Floor | Func::Ceil | Func::Round | Func::Trunc, _) => a,
+                (Func::Tanh, s) => self.int(if s { 1 } else { -1 }),
+                _ => self.nan(),
+            };
+        }
+        if let Some(q) = self.as_const(a).cloned() {
+            let folded = match f {
+                Func::Exp | Func::Exp2 if q.is_zero() => Some(BigRational::one()),
+                Func::Log | Func::Log2 | Func::Log10 if q.is_one() => Some(BigRational::zero()),
+                Func::Sqrt if q.is_zero() || q.is_one() => Some(q.clone()),
+                Func::Abs => Some(q.abs()),
+                Func::Floor => Some(q.floor()),
+                Func::Ceil => Some(q.ceil()),
+                Func::Round => Some(q.round()),
+                Func::Trunc => Some(q.trunc()),
+                Func::Sin | Func::Tan | Func::Tanh if q.is_zero() => Some(q.clone()),
+                Func::Cos if q.is_zero() => Some(BigRational::one()),
+                _ => None,
+            };
+            if let Some(r) = folded {
+                return self.constant(r);
+            }
+        }
+        self.intern(Node::Fn(f, a))
+    }
+
+    /// `a^b`
+    pub fn pow(&mut self, a: TermId, b: TermId) -> TermId {
+        if self.is_zero(b) {
+            return self.int(1);
+        }
+        if self.is_one(b) {
+            return a;
+        }
+        if let (Some(x), Some(n)) = (self.as_const(a), self.as_const(b).and_then(rat_to_i128)) {
+            if n.abs() <= 64 && !(x.is_zero() && n < 0) {
+                let q = num_traits::pow::Pow::pow(x, n as i32);
+                return self.constant(q);
+            }
+        }
+        self.intern(Node::Pow(a, b))
+    }
+
+    fn order(&self, a: TermId, b: TermId) -> Option<std::cmp::Ordering> {
+        match (self.node(a), self.node(b)) {
+            (Node::Const(x), Node::Const(y)) => {
+                Some(self.constant_value(*x).cmp(self.constant_value(*y)))
+            }
+            (Node::Inf(x), Node::Inf(y)) => Some(x.cmp(y)),
+            (Node::Inf(x), Node::Const(_)) => Some(if *x {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Less
+            }),
+            (Node::Const(_), Node::Inf(y)) => Some(if *y {
+                std::cmp::Ordering::Less
+            } else {
+                std::cmp::Ordering::Greater
+            }),
+            _ if a == b && self.finite(a) => Some(std::cmp::Ordering::Equal),
+            _ => None,
+        }
+    }
+
+    /// `max(a, b)` (NaN-ignoring, like `fmaxf`).
+    pub fn max(&mut self, a: TermId, b: TermId) -> TermId {
+        self.extremum(a, b, true)
+    }
+
+    /// `min(a, b)` (NaN-ignoring, like `fminf`).
+    pub fn min(&mut self, a: TermId, b: TermId) -> TermId {
+        self.extremum(a, b, false)
+    }
+
+    fn extremum(&mut self, a: TermId, b: TermId, is_max: bool) -> TermId {
+        if self.is_nan(a) {
+            return b;
+        }
+        if self.is_nan(b) || a == b {
+            return a;
+        }
+        for (x, y) in [(a, b), (b, a)] {
+            if let Some(s) = self.inf(x) {
+                // max(−∞, y) = y, max(+∞, y) = +∞ (and dually for min).
+                return if s == is_max { x } else { y };
+            }
+        }
+        if let Some(o) = self.order(a, b) {
+            let a_wins = (o == std::cmp::Ordering::Greater) == is_max;
+            return if a_wins { a } else { b };
+        }
+        let (a, b) = if a <= b { (a, b) } else { (b, a) };
+        self.intern(if is_max {
+            Node::Max(a, b)
+        } else {
+            Node::Min(a, b)
+        })
+    }
+
+    /// `a op b` as a 0/1 term.
+    pub fn cmp(&mut self, op: Cmp, a: TermId, b: TermId) -> TermId {
+        if self.is_nan(a) || self.is_nan(b) {
+            return self.bool_const(op == Cmp::Ne);
+        }
+        if let Some(o) = self.order(a, b) {
+            return self.bool_const(op.holds(o));
+        }
+        self.intern(Node::Cmp(op, a, b))
+    }
+
+    /// Logical not of a 0/1 term.
+    pub fn not(&mut self, a: TermId) -> TermId {
+        if let Some(q) = self.as_const(a) {
+            let v = q.is_zero();
+            return self.bool_const(v);
+        }
+        if let Node::Not(x) = *self.node(a) {
+            return x;
+        }
+        self.intern(Node::Not(a))
+    }
+
+    /// Logical and of 0/1 terms.
+    pub fn and(&mut self, a: TermId, b: TermId) -> TermId {
+        for (x, y) in [(a, b), (b, a)] {
+            if let Some(q) = self.as_const(x) {
+                return if q.is_zero() { x } else { y };
+            }
+        }
+        if a == b {
+            return a;
+        }
+        let (a, b) = if a <= b { (a, b) } else { (b, a) };
+        self.intern(Node::And(a, b))
+    }
+
+    /// Logical or of 0/1 terms.
+    pub fn or(&mut self, a: TermId, b: TermId) -> TermId {
+        for (x, y) in [(a, b), (b, a)] {
+            if let Some(q) = self.as_const(x) {
+                return if q.is_zero() { y } else { x };
+            }
+        }
+        if a == b {
+            return a;
+        }
+        let (a, b) = if a <= b { (a, b) } else { (b, a) };
+        self.intern(Node::Or(a, b))
+    }
+
+    /// `c ? a : b`
+    pub fn select(&mut self, c: TermId, a: TermId, b: TermId) -> TermId {
+        if let Some(q) = self.as_const(c) {
+            return if q.is_zero() { b } else { a };
+        }
+        if a == b {
+            return a;
+        }
+        self.intern(Node::Select(c, a, b))
+    }
+
+    /// An integer operation of a `bits`-bit machine type (`b` ignored for [`IntOp::Wrap`]).
+    pub fn int_op(&mut self, op: IntOp, bits: u8, signed: bool, a: TermId, b: TermId) -> TermId {
+        if let (Some(x), Some(y)) = (
+            self.as_const(a).and_then(rat_to_i128),
+            self.as_const(b).and_then(rat_to_i128),
+        ) {
+            if let Some(r) = eval_int_op(op, bits, signed, x, y) {
+                return self.constant(BigRational::from_integer(BigInt::from(r)));
+            }
+        }
+        let b = if op == IntOp::Wrap { a } else { b };
+        self.intern(Node::Int(op, bits, signed, a, b))
+    }
+
+    /// Copies term `t` of `other` into this store (symbols matched by name), memoised in `memo`.
+    pub fn import(&mut self, other: &Store, t: TermId, memo: &mut ImportMemo) -> TermId {
+        if memo.map.len() < other.len() {
+            memo.map.resize(other.len(), u32::MAX);
+        }
+        let done = |memo: &ImportMemo, k: TermId| memo.map[k.0 as usize] != u32::MAX;
+        if done(memo, t) {
+            return TermId(memo.map[t.0 as usize]);
+        }
+        let mut stack = vec![t];
+        while let Some(&x) = stack.last() {
+            if done(memo, x) {
+                stack.pop();
+                continue;
+            }
+            let node = other.node(x);
+            let before = stack.len();
+            for &k in node.children().iter() {
+                if !done(memo, k) {
+                    stack.push(k);
+                }
+            }
+            if stack.len() > before {
+                continue;
+            }
+            let m = |k: &TermId| TermId(memo.map[k.0 as usize]);
+            let new = match node {
+                Node::Sym(s) => {
+                    let info = other.sym(*s);
+                    self.symbol(&info.name, info.index, info.integer)
+                }
+                Node::Const(c) => self.constant(other.constant_value(*c).clone()),
+                Node::Inf(_) | Node::NaN => self.intern(*node),
+                Node::Opaque(_) => self.opaque(),
+                Node::Add(a, b) => self.intern(Node::Add(m(a), m(b))),
+                Node::Sub(a, b) => self.intern(Node::Sub(m(a), m(b))),
+                Node::Mul(a, b) => self.intern(Node::Mul(m(a), m(b))),
+                Node::Div(a, b) => self.intern(Node::Div(m(a), m(b))),
+                Node::Neg(a) => self.intern(Node::Neg(m(a))),
+                Node::Fn(f, a) => self.intern(Node::Fn(*f, m(a))),
+                Node::Pow(a, b) => self.intern(Node::Pow(m(a), m(b))),
+                Node::Max(a, b) => self.intern(Node::Max(m(a), m(b))),
+                Node::Min(a, b) => self.intern(Node::Min(m(a), m(b))),
+                Node::Cmp(op, a, b) => self.intern(Node::Cmp(*op, m(a), m(b))),
+                Node::Not(a) => self.intern(Node::Not(m(a))),
+                Node::And(a, b) => self.intern(Node::And(m(a), m(b))),
+                Node::Or(a, b) => self.intern(Node::Or(m(a), m(b))),
+                Node::Select(c, a, b) => self.intern(Node::Select(m(c), m(a), m(b))),
+                Node::Int(op, bits, s, a, b) => self.intern(Node::Int(*op, *bits, *s, m(a), m(b))),
+            };
+            memo.map[x.0 as usize] = new.0;
+            stack.pop();
+        }
+        TermId(memo.map[t.0 as usize])
+    }
+}
+
+/// What [`Store::import`] has copied already (term of the source → term of the target).
+#[derive(Clone, Debug, Default)]
+pub struct ImportMemo {
+    map: Vec<u32>,
+}
+
+/// Exact integer semantics of [`IntOp`] in a `bits`-bit machine type (`None`: division by zero).
+pub fn eval_int_op(op: IntOp, bits: u8, signed: bool, x: i128, y: i128) -> Option<i128> {
+    let w = |v: i128| wrap_int(v, bits, signed);
+    let (x, y) = (w(x), w(y));
+    let unsigned = |v: i128| wrap_int(v, bits, false);
+    Some(w(match op {
+        IntOp::Div => {
+            if y == 0 {
+                return None;
+            }
+            x / y
+        }
+        IntOp::Rem => {
+            if y == 0 {
+                return None;
+            }
+            x % y
+        }
+        IntOp::And => x & y,
+        IntOp::Or => x | y,
+        IntOp::Xor => x ^ y,
+        IntOp::Shl => {
+            if !(0..bits as i128).contains(&y) {
+                0
+            } else {
+                x << y
+            }
+        }
+        IntOp::Shr => {
+            if !(0..bits as i128).contains(&y) {
+                if signed && x < 0 {
+                    -1
+                } else {
+                    0
+                }
+            } else if signed {
+                x >> y
+            } else {
+                unsigned(x) >> y
+            }
+        }
+        IntOp::Wrap => x,
+    }))
+}
+
+impl Store {
+    /// The term of symbol `s`.
+    pub fn sym_term(&self, s: SymId) -> TermId {
+        self.sym_terms[s.0 as usize]
+    }
+}

@@ -1,0 +1,341 @@
+//! Unit and property tests of the normal form and the decision procedure.
+
+use crate::*;
+use proptest::prelude::*;
+
+fn syms(s: &mut Store, names: &[&str]) -> Vec<TermId> {
+    names.iter().map(|n| s.symbol(n, None, false)).collect()
+}
+
+fn verdict(s: &Store, a: TermId, b: TermId) -> &'static str {
+    check_equal(s, a, b).name()
+}
+
+#[test]
+fn ring_identities_are_equal() {
+    let mut s = Store::new();
+    let v = syms(&mut s, &["a", "b", "c"]);
+    let (a, b, c) = (v[0], v[1], v[2]);
+    // a*(b + c) = c*a + a*b
+    let bc = s.add(b, c);
+    let l = s.mul(a, bc);
+    let ca = s.mul(c, a);
+    let ab = s.mul(a, b);
+    let r = s.add(ca, ab);
+    assert_eq!(verdict(&s, l, r), "equal");
+    // ((a + b) + c) = (a + (c + b))
+    let ab_ = s.add(a, b);
+    let l = s.add(ab_, c);
+    let cb = s.add(c, b);
+    let r = s.add(a, cb);
+    assert_eq!(verdict(&s, l, r), "equal");
+    // a - a = 0 through a longer path: (a + b) - b - a
+    let t = s.sub(ab_, b);
+    let t = s.sub(t, a);
+    let z = s.int(0);
+    assert_eq!(verdict(&s, t, z), "equal");
+}
+
+#[test]
+fn quotients_cross_multiply() {
+    let mut s = Store::new();
+    let v = syms(&mut s, &["x", "y", "z"]);
+    let (x, y, z) = (v[0], v[1], v[2]);
+    // x/y + z/y = (x + z)/y
+    let xy = s.div(x, y);
+    let zy = s.div(z, y);
+    let l = s.add(xy, zy);
+    let xz = s.add(x, z);
+    let r = s.div(xz, y);
+    assert_eq!(verdict(&s, l, r), "equal");
+    // (x*y)/y = x
+    let p = s.mul(x, y);
+    let q = s.div(p, y);
+    assert_eq!(verdict(&s, q, x), "equal");
+    // x/(y+z) * (y+z) = x
+    let yz = s.add(y, z);
+    let d = s.div(x, yz);
+    let m = s.mul(d, yz);
+    assert_eq!(verdict(&s, m, x), "equal");
+    // 1/(1/x + 1/y) = xy/(x+y)
+    let one = s.int(1);
+    let ix = s.div(one, x);
+    let iy = s.div(one, y);
+    let sm = s.add(ix, iy);
+    let l = s.div(one, sm);
+    let xpy = s.add(x, y);
+    let r = s.div(p, xpy);
+    assert_eq!(verdict(&s, l, r), "equal");
+}
+
+#[test]
+fn exponentials_combine() {
+    let mut s = Store::new();
+    let v = syms(&mut s, &["a", "b"]);
+    let (a, b) = (v[0], v[1]);
+    let ea = s.func(Func::Exp, a);
+    let eb = s.func(Func::Exp, b);
+    let l = s.mul(ea, eb);
+    let ab = s.add(a, b);
+    let r = s.func(Func::Exp, ab);
+    assert_eq!(verdict(&s, l, r), "equal");
+    // exp(a - a) = 1 and exp(a)/exp(a) = 1
+    let d = s.div(ea, ea);
+    let one = s.int(1);
+    assert_eq!(verdict(&s, d, one), "equal");
+    let amb = s.sub(a, b);
+    let e = s.func(Func::Exp, amb);
+    let q = s.div(ea, eb);
+    assert_eq!(verdict(&s, e, q), "equal");
+    // log(exp(a)) = a
+    let l = s.func(Func::Log, ea);
+    assert_eq!(verdict(&s, l, a), "equal");
+}
+
+#[test]
+fn known_non_identities_are_refuted() {
+    let mut s = Store::new();
+    let v = syms(&mut s, &["a", "b"]);
+    let (a, b) = (v[0], v[1]);
+    let p = s.mul(a, b);
+    let q = s.add(a, b);
+    assert_eq!(verdict(&s, p, q), "different");
+    let ea = s.func(Func::Exp, a);
+    let eb = s.func(Func::Exp, b);
+    let l = s.mul(ea, eb);
+    let r = s.func(Func::Exp, p);
+    assert_eq!(verdict(&s, l, r), "different");
+    let m = s.max(a, b);
+    let n = s.min(a, b);
+    assert_eq!(verdict(&s, m, n), "different");
+    // dropping a clamp is not an equivalence
+    let z = s.int(0);
+    let relu = s.max(a, z);
+    assert_eq!(verdict(&s, relu, a), "different");
+    match check_equal(&s, p, q) {
+        Verdict::Different(w) => {
+            assert!(w.exact);
+            assert_eq!(w.inputs.len(), 2);
+            assert_ne!(w.left, w.right);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn max_is_associative_and_commutative() {
+    let mut s = Store::new();
+    let v = syms(&mut s, &["a", "b", "c", "d"]);
+    let l0 = s.max(v[0], v[1]);
+    let l1 = s.max(l0, v[2]);
+    let l = s.max(l1, v[3]);
+    let r0 = s.max(v[3], v[1]);
+    let r1 = s.max(v[2], v[0]);
+    let r = s.max(r0, r1);
+    assert_eq!(verdict(&s, l, r), "equal");
+    let ninf = s.float(f64::NEG_INFINITY);
+    let m = s.max(ninf, v[0]);
+    assert_eq!(m, v[0]);
+}
+
+/// Softmax denominators: Σ exp(x_j − max) computed at once vs online with rescaling.
+#[test]
+fn online_softmax_rescaling_is_equal() {
+    let mut s = Store::new();
+    let xs: Vec<TermId> = (0..6).map(|i| s.symbol("x", Some(i), false)).collect();
+    // naive
+    let mut m = s.float(f64::NEG_INFINITY);
+    for &x in &xs {
+        m = s.max(m, x);
+    }
+    let mut naive = s.int(0);
+    for &x in &xs {
+        let d = s.sub(x, m);
+        let e = s.func(Func::Exp, d);
+        naive = s.add(naive, e);
+    }
+    // online
+    let mut mo = s.float(f64::NEG_INFINITY);
+    let mut so = s.int(0);
+    for &x in &xs {
+        let mn = s.max(mo, x);
+        let d0 = s.sub(mo, mn);
+        let scale = s.func(Func::Exp, d0);
+        let d1 = s.sub(x, mn);
+        let e = s.func(Func::Exp, d1);
+        let t = s.mul(so, scale);
+        so = s.add(t, e);
+        mo = mn;
+    }
+    assert_eq!(verdict(&s, naive, so), "equal");
+    // softmax outputs: exp(x0 - m)/sum
+    let d = s.sub(xs[0], m);
+    let e = s.func(Func::Exp, d);
+    let l = s.div(e, naive);
+    let d = s.sub(xs[0], mo);
+    let e = s.func(Func::Exp, d);
+    let r = s.div(e, so);
+    assert_eq!(verdict(&s, l, r), "equal");
+    // without rescaling: different
+    let mut mb = s.float(f64::NEG_INFINITY);
+    let mut sb = s.int(0);
+    for &x in &xs {
+        let mn = s.max(mb, x);
+        let d1 = s.sub(x, mn);
+        let e = s.func(Func::Exp, d1);
+        sb = s.add(sb, e);
+        mb = mn;
+    }
+    assert_eq!(verdict(&s, naive, sb), "different");
+}
+
+#[test]
+fn normal_form_is_idempotent_on_examples() {
+    let mut s = Store::new();
+    let v = syms(&mut s, &["a", "b", "c"]);
+    let ab = s.add(v[0], v[1]);
+    let e = s.func(Func::Exp, ab);
+    let m = s.max(v[2], e);
+    let q = s.div(m, ab);
+    let t = s.mul(q, e);
+    let mut n = Normalizer::new();
+    let f = n.normalize(&s, t).unwrap();
+    let t2 = n.rebuild(f, &mut s);
+    let f2 = n.normalize(&s, t2).unwrap();
+    assert_eq!(f, f2, "{} vs {}", n.show(f), n.show(f2));
+}
+
+/// A small random term language for property tests.
+#[derive(Clone, Debug)]
+enum E {
+    Var(u8),
+    Lit(i8),
+    Add(Box<E>, Box<E>),
+    Sub(Box<E>, Box<E>),
+    Mul(Box<E>, Box<E>),
+    Div(Box<E>, Box<E>),
+    Exp(Box<E>),
+    Max(Box<E>, Box<E>),
+}
+
+fn arb_e() -> impl Strategy<Value = E> {
+    let leaf = prop_oneof![(0u8..3).prop_map(E::Var), (-3i8..4).prop_map(E::Lit)];
+    leaf.prop_recursive(4, 24, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Add(a.into(), b.into())),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Sub(a.into(), b.into())),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Mul(a.into(), b.into())),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| E::Div(a.into(), b.into())),
+            inner.clone().prop_map(|a| E::Exp(a.into())),
+            (inner.clone(), inner).prop_map(|(a, b)| E::Max(a.into(), b.into())),
+        ]
+    })
+}
+
+fn build(s: &mut Store, e: &E, flip: bool) -> TermId {
+    match e {
+        E::Var(i) => s.symbol(&format!("v{i}"), None, false),
+        E::Lit(k) => s.int(*k as i64),
+        E::Add(a, b) => {
+            let (x, y) = (build(s, a, flip), build(s, b, flip));
+            if flip {
+                s.add(y, x)
+            } else {
+                s.add(x, y)
+            }
+        }
+        E::Sub(a, b) => {
+            // flip: a - b = a + (-1)*b
+            let (x, y) = (build(s, a, flip), build(s, b, flip));
+            if flip {
+                let m = s.int(-1);
+                let ny = s.mul(m, y);
+                s.add(x, ny)
+            } else {
+                s.sub(x, y)
+            }
+        }
+        E::Mul(a, b) => {
+            let (x, y) = (build(s, a, flip), build(s, b, flip));
+            if flip {
+                s.mul(y, x)
+            } else {
+                s.mul(x, y)
+            }
+        }
+        E::Div(a, b) => {
+            let (x, y) = (build(s, a, flip), build(s, b, flip));
+            if flip {
+                let one = s.int(1);
+                let iy = s.div(one, y);
+                s.mul(x, iy)
+            } else {
+                s.div(x, y)
+            }
+        }
+        E::Exp(a) => {
+            let x = build(s, a, flip);
+            s.func(Func::Exp, x)
+        }
+        E::Max(a, b) => {
+            let (x, y) = (build(s, a, flip), build(s, b, flip));
+            if flip {
+                s.max(y, x)
+            } else {
+                s.max(x, y)
+            }
+        }
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    if !a.is_finite() || !b.is_finite() {
+        return true;
+    }
+    (a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1.0)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Normalising, rebuilding and normalising again gives the same form.
+    #[test]
+    fn normal_form_is_idempotent(e in arb_e()) {
+        let mut s = Store::new();
+        let t = build(&mut s, &e, false);
+        let mut n = Normalizer::new();
+        if let Ok(f) = n.normalize(&s, t) {
+            let t2 = n.rebuild(f, &mut s);
+            let f2 = n.normalize(&s, t2).unwrap();
+            prop_assert!(n.same(f, f2), "{} vs {}", n.show(f), n.show(f2));
+        }
+    }
+
+    /// The rebuilt normal form evaluates like the original term.
+    #[test]
+    fn evaluation_agrees_with_normal_form(e in arb_e(), seed in 0u64..1000) {
+        let mut s = Store::new();
+        let t = build(&mut s, &e, false);
+        let mut n = Normalizer::new();
+        if let Ok(f) = n.normalize(&s, t) {
+            let t2 = n.rebuild(f, &mut s);
+            let mut ev = Evaluator::new(&s, Assignment::new(seed));
+            let (a, b) = (ev.float(t), ev.float(t2));
+            prop_assert!(close(a, b), "{a} vs {b}: {} / {}", s.show(t), s.show(t2));
+        }
+    }
+
+    /// Rewriting by commutativity and x - y = x + (-1)y, x / y = x * (1/y) is proved equal
+    /// (or, where a division by zero hides, at least never refuted).
+    #[test]
+    fn rewritten_terms_are_equal(e in arb_e()) {
+        let mut s = Store::new();
+        let a = build(&mut s, &e, false);
+        let b = build(&mut s, &e, true);
+        let v = check_equal(&s, a, b);
+        prop_assert!(!matches!(v, Verdict::Different(_)), "{v:?}");
+        if !format!("{e:?}").contains("Div") {
+            prop_assert_eq!(v, Verdict::Equal);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! What a symbolic run is given: launch overrides, scalar values, buffer lengths, which blocks.
+
+use serde::Serialize;
+use warpsafe_exec::LaunchConfig;
+use warpsafe_ir::Value;
+
+/// Which blocks of the grid the symbolic executor runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BlockSel {
+    /// One block (`blockIdx`), by default block 0.
+    One([u32; 3]),
+    /// Every block of the grid (in parallel).
+    All,
+}
+
+impl Default for BlockSel {
+    fn default() -> Self {
+        BlockSel::One([0, 0, 0])
+    }
+}
+
+/// Options of one symbolic run of one kernel.
+#[derive(Clone, Debug)]
+pub struct ExecConfig {
+    /// Grid and block dimensions; the kernel's header (`//--blockDim`, `--gridDim`) otherwise.
+    pub launch: Option<LaunchConfig>,
+    /// Values of scalar parameters by name, overriding the header's `//@ arg` defaults.
+    /// Integer scalars need a value; float scalars without one are input symbols.
+    pub scalars: Vec<(String, Value)>,
+    /// Buffer lengths in elements by name, overriding the header's `//@ len`.
+    pub lens: Vec<(String, u64)>,
+    /// Which blocks run.
+    pub blocks: BlockSel,
+    /// Legacy model: threads of a warp are ordered with each other (implicit warp sync).
+    pub lockstep_warps: bool,
+    /// A block executing more thread-instructions than this stops with a finding.
+    pub max_block_instructions: u64,
+    /// Run blocks in parallel (results are identical either way).
+    pub parallel: bool,
+}
+
+impl Default for ExecConfig {
+    fn default() -> Self {
+        ExecConfig {
+            launch: None,
+            scalars: Vec::new(),
+            lens: Vec::new(),
+            blocks: BlockSel::default(),
+            lockstep_warps: false,
+            max_block_instructions: 1 << 28,
+            parallel: true,
+        }
+    }
+}

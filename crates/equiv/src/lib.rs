@@ -1,0 +1,75 @@
+//! Exact symbolic execution of a thread block, equivalence of kernels and spec proofs.
+//!
+//! [`run_symbolic`] runs a kernel's thread code (the same code the interpreter runs) with a
+//! concrete launch and thread ids and symbolic data: every input element is a fresh symbol,
+//! floats are reals, integers that depend only on the launch stay machine integers. It mirrors
+//! the interpreter's schedule (SIMT warps, warp collectives, block barriers) and reports races
+//! (exact happens-before), divergence, out-of-bounds and uninitialised reads; a branch or
+//! address that depends on input data is a "not structured" finding, never concretised.
+//! [`equiv`] compares two kernels' output terms element by element with `warpsafe-algebra`;
+//! [`prove_spec`] compares a kernel with a [`Spec`].
+//!
+//! ```
+//! use warpsafe_equiv::{equiv_sources, prove_spec, kernel_from_source, EquivConfig, ExecConfig, Spec};
+//!
+//! let naive = r#"
+//! //--blockDim=8 --gridDim=1
+//! //@ len(x) = 8
+//! //@ len(out) = 1
+//! __global__ void total(const float* x, float* out) {
+//!     if (threadIdx.x == 0) {
+//!         float s = 0.0f;
+//!         for (int i = 0; i < 8; i++) s += x[i];
+//!         out[0] = s;
+//!     }
+//! }"#;
+//! let tree = r#"
+//! //--blockDim=8 --gridDim=1
+//! //@ len(x) = 8
+//! //@ len(out) = 1
+//! __global__ void total(const float* x, float* out) {
+//!     __shared__ float s[8];
+//!     s[threadIdx.x] = x[threadIdx.x];
+//!     __syncthreads();
+//!     for (int k = 4; k > 0; k /= 2) {
+//!         if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];
+//!         __syncthreads();
+//!     }
+//!     if (threadIdx.x == 0) out[0] = s[0];
+//! }"#;
+//! let report = equiv_sources(naive, tree, &EquivConfig::default()).unwrap();
+//! assert_eq!(report.verdict, "equal");
+//!
+//! let spec = Spec::parse("out[0] = sum(i < 8, x[i])").unwrap();
+//! let k = kernel_from_source(tree, None).unwrap();
+//! assert_eq!(prove_spec(&k, &spec, &ExecConfig::default()).unwrap().verdict, "equal");
+//! ```
+mod bench;
+mod block;
+mod compare;
+mod config;
+mod equiv;
+mod error;
+mod finding;
+mod launch;
+mod prove;
+mod report;
+mod shadow;
+mod source;
+mod spec;
+mod step;
+mod symexec;
+mod value;
+
+pub use bench::{bench_equiv, bench_table, BenchPair, BenchRow, BENCH_PAIRS};
+pub use config::{BlockSel, ExecConfig};
+pub use equiv::{equiv, EquivConfig, EquivReport, Phases};
+pub use error::EquivError;
+pub use finding::{Finding, Issue, Place};
+pub use prove::{prove_spec, SpecReport};
+pub use report::{exit_code, Counterexample, KernelRun, OutputSummary, TensorValues};
+pub use source::{equiv_sources, kernel_from_source};
+pub use spec::{
+    Equation, Expr as SpecExpr, ExprKind as SpecExprKind, Range, Reduce, Spec, SpecError, SpecSpan,
+};
+pub use symexec::{run_symbolic, SymBuffer, SymOutcome, SymStats};

@@ -1,0 +1,420 @@
+//! Executes one thread-code instruction for the lanes of a warp that stand at the same pc:
+//! the symbolic counterpart of the interpreter's step (same control flow, same memory
+//! checks), with data-dependent control flow and addresses reported as "not structured".
+
+use crate::block::{lanes, BlockRun, BARRIER, EXITED, WARP};
+use crate::finding::Issue;
+use crate::shadow::Kind;
+use crate::value::{self, Fault, SVal};
+use warpsafe_algebra::{Cmp, TermId};
+use warpsafe_exec::thread::code::{BinaryOp, Inst, Space};
+use warpsafe_ir::{AtomicOp, Builtin, Category, ScalarType};
+
+impl BlockRun<'_, '_> {
+    /// Runs instruction `pc` for the lanes of `warp` in `mask` and advances their pcs.
+    pub(crate) fn exec(&mut self, warp: usize, pc: u32, mask: u32) {
+        let base = warp * 32;
+        let Some(&inst) = self.ctx.code.insts.get(pc as usize) else {
+            self.park(warp, pc, mask, EXITED);
+            return;
+        };
+        match inst {
+            Inst::Jump { target } => {
+                for l in lanes(mask) {
+                    self.pc[base + l] = target;
+                }
+                return;
+            }
+            Inst::Branch { cond, target, when } => {
+                for l in lanes(mask) {
+                    let t = base + l;
+                    match self.reg(t, cond) {
+                        SVal::C(c) => {
+                            self.pc[t] = if (c & 1 != 0) == when { target } else { pc + 1 };
+                        }
+                        _ => {
+                            self.report(Issue::NotStructured, (t as u32, pc), None, true, |s| {
+                                format!(
+                                    "not a structured CTA: thread {} branches on a condition that depends on input data",
+                                    s.thread_text(t as u32)
+                                )
+                            });
+                            return;
+                        }
+                    }
+                }
+                return;
+            }
+            Inst::Barrier { .. } => {
+                self.park(warp, pc, mask, BARRIER);
+                return;
+            }
+            Inst::SyncWarp { mask: m } | Inst::Shuffle { mask: m, .. } => {
+                for l in lanes(mask) {
+                    let t = base + l;
+                    match self.reg(t, m) {
+                        SVal::C(v) => self.wait_mask[t] = v as u32,
+                        _ => {
+                            self.report(Issue::NotStructured, (t as u32, pc), None, true, |_| {
+                                "not a structured CTA: a warp mask depends on input data".into()
+                            });
+                            return;
+                        }
+                    }
+                }
+                self.park(warp, pc, mask, WARP);
+                return;
+            }
+            Inst::Exit => {
+                self.park(warp, pc, mask, EXITED);
+                return;
+            }
+            _ => {}
+        }
+        for l in lanes(mask) {
+            self.exec_lane(base + l, pc, &inst);
+            if self.stopped {
+                return;
+            }
+        }
+        for l in lanes(mask) {
+            self.pc[base + l] = pc + 1;
+        }
+    }
+
+    fn exec_lane(&mut self, t: usize, pc: u32, inst: &Inst) {
+        match *inst {
+            Inst::Const { dst, bits, ty } => {
+                let v = if ty.is_float() {
+                    SVal::T(value::term(&mut self.store, ty, SVal::C(bits)))
+                } else {
+                    SVal::C(bits)
+                };
+                self.set(t, dst, v);
+            }
+            Inst::Param { dst, index, ty } => {
+                let v = self.scalar(index, ty);
+                self.set(t, dst, v);
+            }
+            Inst::AllocLen { dst, mem } => {
+                let len = self.ctx.mems.get(mem as usize).map_or(0, |m| m.len);
+                self.set(t, dst, SVal::C(len));
+            }
+            Inst::Mov { dst, src } => {
+                let v = self.reg(t, src);
+                self.set(t, dst, v);
+            }
+            Inst::Unary {
+                op,
+                ty,
+                dst,
+                a,
+                checked,
+            } => {
+                let x = self.reg(t, a);
+                let (v, fault) = value::unary(&mut self.store, op, ty, checked, x);
+                self.set(t, dst, v);
+                self.fault(t, pc, fault, ty);
+            }
+            Inst::Binary {
+                op,
+                ty,
+                dst,
+                a,
+                b,
+                checked,
+            } => {
+                let (x, y) = (self.reg(t, a), self.reg(t, b));
+                let (v, fault) = value::binary(&mut self.store, op, ty, checked, x, y);
+                self.set(t, dst, v);
+                self.fault(t, pc, fault, ty);
+            }
+            Inst::Cmp { op, ty, dst, a, b } => {
+                let (x, y) = (self.reg(t, a), self.reg(t, b));
+                let v = value::compare(&mut self.store, op, ty, x, y);
+                self.set(t, dst, v);
+            }
+            Inst::Cast { from, to, dst, src } => {
+                let x = self.reg(t, src);
+                let v = value::cast(&mut self.store, from, to, x);
+                self.set(t, dst, v);
+            }
+            Inst::Select { dst, cond, a, b } => {
+                let ty = self.value_type(a);
+                let (c, x, y) = (self.reg(t, cond), self.reg(t, a), self.reg(t, b));
+                let v = value::select(&mut self.store, ty, c, x, y);
+                self.set(t, dst, v);
+            }
+            Inst::Math { f, ty, dst, args } => {
+                let vals = args.map(|r| self.reg(t, r));
+                let v = value::math(&mut self.store, f, ty, vals);
+                self.set(t, dst, v);
+            }
+            Inst::Special { dst, which } => {
+                let tid = t as u32;
+                let l = self.ctx.launch();
+                let v = match which {
+                    Builtin::ThreadIdx(d) => self.ctx.thread_idx(tid)[d.index()],
+                    Builtin::BlockIdx(d) => self.block[d.index()],
+                    Builtin::BlockDim(d) => l.block[d.index()],
+                    Builtin::GridDim(d) => l.grid[d.index()],
+                    Builtin::WarpSize => 32,
+                    Builtin::LaneId => tid % 32,
+                };
+                self.set(t, dst, SVal::C(v as u64));
+            }
+            Inst::Load {
+                ty,
+                dst,
+                mem,
+                offset,
+            } => {
+                if let Some(idx) = self.address(t, pc, mem, offset, "read") {
+                    let v = self.read(t, pc, mem, idx, ty, Kind::Read);
+                    self.set(t, dst, v);
+                } else {
+                    let o = SVal::T(self.store.opaque());
+                    self.set(t, dst, o);
+                }
+            }
+            Inst::Store {
+                mem, offset, src, ..
+            } => {
+                if let Some(idx) = self.address(t, pc, mem, offset, "write") {
+                    let v = self.reg(t, src);
+                    self.write(t, pc, mem, idx, v, Kind::Write);
+                }
+            }
+            Inst::Atomic {
+                op,
+                ty,
+                dst,
+                mem,
+                offset,
+                value: val,
+                compare,
+            } => self.atomic(t, pc, (op, ty, dst, mem, offset, val, compare)),
+            Inst::Assume { cond } | Inst::Assert { cond } => {
+                let assume = matches!(inst, Inst::Assume { .. });
+                match self.reg(t, cond) {
+                    SVal::C(c) if c & 1 != 0 => {}
+                    SVal::C(_) if assume => {}
+                    SVal::C(_) => {
+                        self.report(
+                            Issue::Bug(Category::Assert),
+                            (t as u32, pc),
+                            None,
+                            false,
+                            |s| format!("assertion failed in thread {}", s.thread_text(t as u32)),
+                        );
+                    }
+                    _ => {
+                        let what = if assume {
+                            "an assumption"
+                        } else {
+                            "an assertion"
+                        };
+                        self.report(Issue::NotStructured, (t as u32, pc), None, false, |_| {
+                            format!("not a structured CTA: {what} depends on input data and is not checked")
+                        });
+                    }
+                }
+            }
+            Inst::Jump { .. }
+            | Inst::Branch { .. }
+            | Inst::Barrier { .. }
+            | Inst::SyncWarp { .. }
+            | Inst::Shuffle { .. }
+            | Inst::Exit => {}
+        }
+    }
+
+    fn value_type(&self, r: u32) -> ScalarType {
+        self.ctx
+            .reg_types
+            .get(r as usize)
+            .copied()
+            .unwrap_or(ScalarType::I64)
+    }
+
+    fn fault(&mut self, t: usize, pc: u32, fault: Option<Fault>, ty: ScalarType) {
+        let Some(f) = fault else { return };
+        let (issue, msg) = match f {
+            Fault::Overflow => (
+                Issue::Bug(Category::Overflow),
+                format!("signed {ty} overflow"),
+            ),
+            Fault::DivZero => (
+                Issue::Bug(Category::DivByZero),
+                "integer division by zero".to_string(),
+            ),
+            Fault::Unsupported(what) => (
+                Issue::Unsupported,
+                format!("{what} has no meaning over the reals"),
+            ),
+        };
+        self.report(issue, (t as u32, pc), None, false, |s| {
+            format!("{msg} in thread {}", s.thread_text(t as u32))
+        });
+    }
+
+    /// The element index of an access, or None after reporting why there is none.
+    fn address(&mut self, t: usize, pc: u32, mem: u32, offset: u32, what: &str) -> Option<usize> {
+        let byte = match self.reg(t, offset) {
+            SVal::C(b) => b as i64,
+            _ => {
+                self.report(Issue::NotStructured, (t as u32, pc), None, true, |s| {
+                    format!(
+                        "not a structured CTA: thread {} computes a memory address from input data",
+                        s.thread_text(t as u32)
+                    )
+                });
+                return None;
+            }
+        };
+        let info = &self.ctx.mems[mem as usize];
+        let idx = info.index(byte);
+        if idx.is_none() {
+            let (name, space, len, size) = (
+                info.name.clone(),
+                info.space,
+                info.len,
+                info.elem.size_bytes() as i64,
+            );
+            let what = what.to_string();
+            self.report(Issue::Bug(Category::Oob), (t as u32, pc), None, false, |s| {
+                format!(
+                    "out-of-bounds {what} of {} `{name}` at index {} (length {len}) by thread {} of block ({},{},{})",
+                    space.name(),
+                    byte.div_euclid(size),
+                    s.thread_text(t as u32),
+                    s.block[0],
+                    s.block[1],
+                    s.block[2]
+                )
+            });
+        }
+        idx
+    }
+
+    fn cell(&self, t: usize, mem: u32, idx: usize) -> usize {
+        let info = &self.ctx.mems[mem as usize];
+        match info.space {
+            Space::Local => t * info.len as usize + idx,
+            _ => idx,
+        }
+    }
+
+    fn read(
+        &mut self,
+        t: usize,
+        pc: u32,
+        mem: u32,
+        idx: usize,
+        ty: ScalarType,
+        kind: Kind,
+    ) -> SVal {
+        let cell = self.cell(t, mem, idx);
+        if kind == Kind::Read {
+            self.track(mem, cell, t as u32, pc, Kind::Read);
+        }
+        let m = mem as usize;
+        match self.mem[m][cell] {
+            SVal::Input => {
+                let info = &self.ctx.mems[m];
+                let (name, integer) = (info.name.clone(), info.integer);
+                let s = self.store.symbol(&name, Some(idx as u64), integer);
+                let v = value::settle(&self.store, ty, s);
+                self.mem[m][cell] = v;
+                v
+            }
+            SVal::Uninit => {
+                let (name, space) = (self.ctx.mems[m].name.clone(), self.ctx.mems[m].space);
+                self.report(Issue::Bug(Category::Uninit), (t as u32, pc), None, false, |s| {
+                    format!(
+                        "read of uninitialised {} `{name}` [index {idx}] by thread {} of block ({},{},{})",
+                        space.name(),
+                        s.thread_text(t as u32),
+                        s.block[0],
+                        s.block[1],
+                        s.block[2]
+                    )
+                });
+                SVal::T(self.store.opaque())
+            }
+            v => v,
+        }
+    }
+
+    fn write(&mut self, t: usize, pc: u32, mem: u32, idx: usize, v: SVal, kind: Kind) {
+        let cell = self.cell(t, mem, idx);
+        self.track(mem, cell, t as u32, pc, kind);
+        let m = mem as usize;
+        self.mem[m][cell] = v;
+        if let Some(w) = self.written[m].get_mut(cell) {
+            *w = true;
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn atomic(
+        &mut self,
+        t: usize,
+        pc: u32,
+        (op, ty, dst, mem, offset, val, compare): (
+            AtomicOp,
+            ScalarType,
+            Option<u32>,
+            u32,
+            u32,
+            u32,
+            Option<u32>,
+        ),
+    ) {
+        let Some(idx) = self.address(t, pc, mem, offset, "atomic update") else {
+            if let Some(d) = dst {
+                let o = SVal::T(self.store.opaque());
+                self.set(t, d, o);
+            }
+            return;
+        };
+        let old = self.read(t, pc, mem, idx, ty, Kind::Atomic);
+        let v = self.reg(t, val);
+        let new = match op {
+            AtomicOp::Add => value::binary(&mut self.store, BinaryOp::Add, ty, false, old, v).0,
+            AtomicOp::Sub => value::binary(&mut self.store, BinaryOp::Sub, ty, false, old, v).0,
+            AtomicOp::Max => value::binary(&mut self.store, BinaryOp::Max, ty, false, old, v).0,
+            AtomicOp::Min => value::binary(&mut self.store, BinaryOp::Min, ty, false, old, v).0,
+            AtomicOp::Exch => v,
+            AtomicOp::Cas => {
+                let c = compare.map_or(SVal::C(0), |c| self.reg(t, c));
+                match (old, c) {
+                    (SVal::C(a), SVal::C(b)) => {
+                        if a == b {
+                            v
+                        } else {
+                            old
+                        }
+                    }
+                    _ => {
+                        let (a, b): (TermId, TermId) = (
+                            value::term(&mut self.store, ty, old),
+                            value::term(&mut self.store, ty, c),
+                        );
+                        let eq = self.store.cmp(Cmp::Eq, a, b);
+                        let (x, y) = (
+                            value::term(&mut self.store, ty, v),
+                            value::term(&mut self.store, ty, old),
+                        );
+                        let r = self.store.select(eq, x, y);
+                        value::settle(&self.store, ty, r)
+                    }
+                }
+            }
+        };
+        self.write(t, pc, mem, idx, new, Kind::Atomic);
+        if let Some(d) = dst {
+            self.set(t, d, old);
+        }
+    }
+}

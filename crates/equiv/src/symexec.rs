@@ -1,0 +1,247 @@
+//! The symbolic-execution driver: compiles a kernel to thread code, resolves the launch, runs
+//! the selected blocks (in parallel, each with its own term store), merges their global writes
+//! into one store and checks races between blocks.
+
+use crate::block::{BlockResult, BlockRun, Ctx};
+use crate::finding::{Finding, Issue, Place};
+use crate::{launch, BlockSel, EquivError, ExecConfig};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::time::Instant;
+use warpsafe_algebra::{FxHashMap, ImportMemo, Store, TermId};
+use warpsafe_exec::thread::code::Space;
+use warpsafe_exec::LaunchConfig;
+use warpsafe_ir::{Category, Kernel, ParamKind, ScalarType};
+
+/// One global buffer after a symbolic run.
+#[derive(Clone, Debug)]
+pub struct SymBuffer {
+    /// Parameter name.
+    pub name: String,
+    /// Parameter index.
+    pub param: u32,
+    /// Element type.
+    pub elem: ScalarType,
+    /// False for `const` buffers (their `values` are left empty).
+    pub writable: bool,
+    /// Per element: its final term (the input symbol `name[i]` where nothing wrote it).
+    pub values: Vec<TermId>,
+    /// Per element: whether some thread wrote it.
+    pub written: Vec<bool>,
+}
+
+/// Counters of a symbolic run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SymStats {
+    /// Blocks run.
+    pub blocks: u64,
+    /// Instructions executed, summed over threads.
+    pub thread_instructions: u64,
+    /// Block barriers released, summed over blocks.
+    pub barriers: u64,
+    /// Distinct terms built.
+    pub terms: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// The result of running a kernel symbolically.
+#[derive(Debug)]
+pub struct SymOutcome {
+    /// The kernel's name.
+    pub kernel: String,
+    /// Every term of the outputs.
+    pub store: Store,
+    /// The launch that ran.
+    pub launch: LaunchConfig,
+    /// Global buffers in parameter order.
+    pub buffers: Vec<SymBuffer>,
+    /// Findings, in block order.
+    pub findings: Vec<Finding>,
+    /// Counters.
+    pub stats: SymStats,
+}
+
+impl SymOutcome {
+    /// The buffer called `name`.
+    pub fn buffer(&self, name: &str) -> Option<&SymBuffer> {
+        self.buffers.iter().find(|b| b.name == name)
+    }
+
+    /// True when some finding is an error (a bug of an error category or a reason the run
+    /// is not exact).
+    pub fn has_errors(&self) -> bool {
+        self.findings
+            .iter()
+            .any(|f| f.issue != Issue::Bug(Category::Overflow))
+    }
+}
+
+/// Runs `kernel` symbolically: concrete launch and thread ids, every input element a symbol.
+pub fn run_symbolic(kernel: &Kernel, cfg: &ExecConfig) -> Result<SymOutcome, EquivError> {
+    let start = Instant::now();
+    let program = warpsafe_exec::compile(kernel).map_err(|e| EquivError::Compile(e.to_string()))?;
+    let setup = launch::resolve(kernel, cfg)?;
+    let ctx = Ctx::new(
+        program.code(),
+        kernel,
+        &setup,
+        cfg.lockstep_warps,
+        cfg.max_block_instructions,
+    );
+    let blocks: Vec<[u32; 3]> = match cfg.blocks {
+        BlockSel::One(b) => {
+            let g = setup.launch.grid;
+            if b.iter().zip(g.iter()).any(|(i, n)| i >= n) {
+                return Err(EquivError::Launch(format!(
+                    "block {b:?} is outside the grid {g:?}"
+                )));
+            }
+            vec![b]
+        }
+        BlockSel::All => (0..setup.launch.num_blocks())
+            .map(|b| ctx.block_idx(b))
+            .collect(),
+    };
+    let run = |b: &[u32; 3]| BlockRun::new(&ctx, *b).run();
+    let results: Vec<BlockResult> = if cfg.parallel && blocks.len() > 1 {
+        blocks.par_iter().map(run).collect()
+    } else {
+        blocks.iter().map(run).collect()
+    };
+
+    let mut store = Store::new();
+    let mut buffers = Vec::new();
+    let mut slot_of: HashMap<u32, usize> = HashMap::new();
+    for (m, a) in program.code().allocs.iter().enumerate() {
+        if a.space != Space::Global {
+            continue;
+        }
+        let Some(param) = kernel.params.iter().position(|p| p.name == a.name) else {
+            continue;
+        };
+        let writable = matches!(
+            kernel.params[param].kind,
+            ParamKind::Buffer { writable: true, .. }
+        );
+        let len = ctx.mems[m].len as usize;
+        let values = if writable {
+            let integer = !a.elem.is_float();
+            (0..len)
+                .map(|i| store.symbol(&a.name, Some(i as u64), integer))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        slot_of.insert(m as u32, buffers.len());
+        buffers.push(SymBuffer {
+            name: a.name.clone(),
+            param: param as u32,
+            elem: a.elem,
+            writable,
+            values,
+            written: vec![false; if writable { len } else { 0 }],
+        });
+    }
+
+    let mut findings = Vec::new();
+    let mut stats = SymStats::default();
+    let mut touched: FxHashMap<(u32, usize), FirstAccess> = FxHashMap::default();
+    for (bi, r) in results.into_iter().enumerate() {
+        let mut memo = ImportMemo::default();
+        for (m, idx, t) in r.writes {
+            let new = store.import(&r.store, t, &mut memo);
+            if let Some(b) = slot_of.get(&m).map(|&s| &mut buffers[s]) {
+                if idx < b.values.len() {
+                    b.values[idx] = new;
+                    b.written[idx] = true;
+                }
+            }
+        }
+        findings.extend(r.findings);
+        for t in r.touches {
+            interblock(&ctx, &mut touched, blocks[bi], t, &mut findings);
+        }
+        stats.thread_instructions += r.instrs;
+        stats.barriers += r.barriers;
+    }
+    stats.blocks = blocks.len() as u64;
+    stats.terms = store.len() as u64;
+    stats.seconds = start.elapsed().as_secs_f64();
+    Ok(SymOutcome {
+        kernel: kernel.name.clone(),
+        store,
+        launch: setup.launch,
+        buffers,
+        findings,
+        stats,
+    })
+}
+
+/// An earlier access (block, thread, pc) and its kind, the current access (thread, pc) and its kind.
+type Conflict = (([u32; 3], u32, u32), &'static str, (u32, u32), &'static str);
+
+/// The first reader and writer blocks of a global cell.
+#[derive(Default)]
+struct FirstAccess {
+    read: Option<([u32; 3], u32, u32)>,
+    write: Option<([u32; 3], u32, u32, bool)>,
+}
+
+fn interblock(
+    ctx: &Ctx,
+    seen: &mut FxHashMap<(u32, usize), FirstAccess>,
+    block: [u32; 3],
+    t: crate::block::GlobalTouch,
+    findings: &mut Vec<Finding>,
+) {
+    let e = seen.entry((t.mem, t.idx)).or_default();
+    let mut conflict: Option<Conflict> = None;
+    if let Some((b, tid, pc, atomic)) = e.write {
+        if let Some((wt, wp, watomic)) = t.write {
+            if !(atomic && watomic) {
+                conflict = Some(((b, tid, pc), "write", (wt, wp), "write"));
+            }
+        } else if let Some((rt, rp)) = t.read {
+            conflict = Some(((b, tid, pc), "write", (rt, rp), "read"));
+        }
+    } else if let (Some((b, tid, pc)), Some((wt, wp, _))) = (e.read, t.write) {
+        conflict = Some(((b, tid, pc), "read", (wt, wp), "write"));
+    }
+    if e.read.is_none() {
+        e.read = t.read.map(|(tid, pc)| (block, tid, pc));
+    }
+    if e.write.is_none() {
+        e.write = t.write.map(|(tid, pc, a)| (block, tid, pc, a));
+    }
+    let Some(((ob, otid, opc), okind, (tid, pc), kind)) = conflict else {
+        return;
+    };
+    if findings.iter().any(|f| {
+        f.issue == Issue::Bug(Category::Race) && f.other.is_some_and(|o| o.block != f.at.block)
+    }) {
+        return; // one race between blocks is enough
+    }
+    let place = |b: [u32; 3], tid: u32, pc: u32| Place {
+        block: b,
+        thread: ctx.thread_idx(tid),
+        span: ctx.code.spans.get(pc as usize).copied().unwrap_or_default(),
+        line: None,
+    };
+    let name = &ctx.mems[t.mem as usize].name;
+    findings.push(Finding {
+        issue: Issue::Bug(Category::Race),
+        kind: "race",
+        message: format!(
+            "{okind}-{kind} race on global `{name}` [index {}] between thread {:?} of block {:?} and thread {:?} of block {:?}",
+            t.idx,
+            ctx.thread_idx(otid),
+            ob,
+            ctx.thread_idx(tid),
+            block
+        ),
+        at: place(block, tid, pc),
+        other: Some(place(ob, otid, opc)),
+    });
+}

@@ -1,0 +1,360 @@
+//! The symbolic value domain: machine integers stay concrete bits, everything else is a term;
+//! the thread-code ALU over that domain (integers wrap like CUDA, floats are reals).
+
+use warpsafe_algebra::{rat_to_i128, wrap_int, Cmp, Func, IntOp, Store, TermId};
+use warpsafe_exec::thread::code::{BinaryOp, CmpOp, UnaryOp};
+use warpsafe_ir::{MathFn, ScalarType, Value};
+
+/// A register or memory value of the symbolic executor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SVal {
+    /// Concrete bits, as thread-code registers hold them (integers and bools).
+    C(u64),
+    /// A term (every float, and integers that depend on input data).
+    T(TermId),
+    /// The initial content of a global buffer element: its input symbol, created on first read.
+    Input,
+    /// Never written (shared and local memory).
+    Uninit,
+}
+
+/// An arithmetic fault on concrete integers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fault {
+    Overflow,
+    DivZero,
+    /// An operation the real-number model has no meaning for (float `%`).
+    Unsupported(&'static str),
+}
+
+fn int_of(ty: ScalarType, bits: u64) -> i128 {
+    Value::from_bits(ty, bits).as_i128().unwrap_or(0)
+}
+
+fn bits_of(ty: ScalarType, v: i128) -> u64 {
+    Value::from_i128(ty, v).to_bits()
+}
+
+fn width(ty: ScalarType) -> u8 {
+    ty.bits() as u8
+}
+
+/// The term for `v` read as type `ty`.
+pub(crate) fn term(store: &mut Store, ty: ScalarType, v: SVal) -> TermId {
+    match v {
+        SVal::T(t) => t,
+        SVal::C(bits) => match Value::from_bits(ty, bits) {
+            Value::F32(f) => store.float(f as f64),
+            Value::F64(f) => store.float(f),
+            other => store.constant(num_rational::BigRational::from_integer(
+                other.as_i128().unwrap_or(0).into(),
+            )),
+        },
+        SVal::Input | SVal::Uninit => store.opaque(),
+    }
+}
+
+/// Back to concrete bits when a term of an integer or bool type is a constant.
+pub(crate) fn settle(store: &Store, ty: ScalarType, t: TermId) -> SVal {
+    if ty.is_float() {
+        return SVal::T(t);
+    }
+    match store.as_const(t).and_then(rat_to_i128) {
+        Some(i) => SVal::C(bits_of(ty, wrap_int(i, width(ty), ty.is_signed()))),
+        None => SVal::T(t),
+    }
+}
+
+/// `a op b` as type `ty`.
+pub(crate) fn binary(
+    store: &mut Store,
+    op: BinaryOp,
+    ty: ScalarType,
+    checked: bool,
+    a: SVal,
+    b: SVal,
+) -> (SVal, Option<Fault>) {
+    if let (SVal::C(x), SVal::C(y), false) = (a, b, ty.is_float()) {
+        return concrete_binary(op, ty, checked, x, y);
+    }
+    let (x, y) = (term(store, ty, a), term(store, ty, b));
+    let (bits, signed) = (width(ty), ty.is_signed());
+    let t = match op {
+        BinaryOp::Add => store.add(x, y),
+        BinaryOp::Sub => store.sub(x, y),
+        BinaryOp::Mul => store.mul(x, y),
+        BinaryOp::Div if ty.is_float() => store.div(x, y),
+        BinaryOp::Min => store.min(x, y),
+        BinaryOp::Max => store.max(x, y),
+        BinaryOp::Rem if ty.is_float() => {
+            return (
+                SVal::T(store.opaque()),
+                Some(Fault::Unsupported("floating-point remainder")),
+            )
+        }
+        _ if ty.is_float() => x,
+        BinaryOp::Div => store.int_op(IntOp::Div, bits, signed, x, y),
+        BinaryOp::Rem => store.int_op(IntOp::Rem, bits, signed, x, y),
+        BinaryOp::And => store.int_op(IntOp::And, bits, signed, x, y),
+        BinaryOp::Or => store.int_op(IntOp::Or, bits, signed, x, y),
+        BinaryOp::Xor => store.int_op(IntOp::Xor, bits, signed, x, y),
+        BinaryOp::Shl => store.int_op(IntOp::Shl, bits, signed, x, y),
+        BinaryOp::Shr => store.int_op(IntOp::Shr, bits, signed, x, y),
+    };
+    (settle(store, ty, t), None)
+}
+
+fn concrete_binary(
+    op: BinaryOp,
+    ty: ScalarType,
+    checked: bool,
+    x: u64,
+    y: u64,
+) -> (SVal, Option<Fault>) {
+    if ty == ScalarType::Bool {
+        let (x, y) = (x & 1, y & 1);
+        let r = match op {
+            BinaryOp::And | BinaryOp::Mul | BinaryOp::Min => x & y,
+            BinaryOp::Or | BinaryOp::Max => x | y,
+            BinaryOp::Xor | BinaryOp::Add | BinaryOp::Sub => x ^ y,
+            _ => x,
+        };
+        return (SVal::C(r), None);
+    }
+    let signed = ty.is_signed();
+    let bits = width(ty);
+    let (a, b) = (int_of(ty, x), int_of(ty, y));
+    let mut fault = None;
+    let exact: i128 = match op {
+        BinaryOp::Add => a + b,
+        BinaryOp::Sub => a - b,
+        BinaryOp::Mul => {
+            if signed {
+                a * b
+            } else {
+                ((a as u128).wrapping_mul(b as u128) & u64::MAX as u128) as i128
+            }
+        }
+        BinaryOp::Div | BinaryOp::Rem if b == 0 => return (SVal::C(0), Some(Fault::DivZero)),
+        BinaryOp::Div => a / b,
+        BinaryOp::Rem => a % b,
+        BinaryOp::And => a & b,
+        BinaryOp::Or => a | b,
+        BinaryOp::Xor => a ^ b,
+        BinaryOp::Shl => {
+            let n = y & (u64::MAX >> (64 - bits as u32));
+            if n >= bits as u64 {
+                0
+            } else {
+                ((x << n) & mask(bits)) as i128
+            }
+        }
+        BinaryOp::Shr => {
+            let n = if signed { b } else { y as i128 };
+            if n < 0 || n >= bits as i128 {
+                if signed && a < 0 {
+                    -1
+                } else {
+                    0
+                }
+            } else {
+                a >> n
+            }
+        }
+        BinaryOp::Min => a.min(b),
+        BinaryOp::Max => a.max(b),
+    };
+    let wrapped = wrap_int(exact, bits, signed);
+    if checked && signed && wrapped != exact {
+        fault = Some(Fault::Overflow);
+    }
+    (SVal::C(bits_of(ty, wrapped)), fault)
+}
+
+fn mask(bits: u8) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// `op a` as type `ty`.
+pub(crate) fn unary(
+    store: &mut Store,
+    op: UnaryOp,
+    ty: ScalarType,
+    checked: bool,
+    a: SVal,
+) -> (SVal, Option<Fault>) {
+    if op == UnaryOp::Not || ty == ScalarType::Bool {
+        return match a {
+            SVal::C(x) => (
+                SVal::C(if op == UnaryOp::Neg {
+                    x & 1
+                } else {
+                    (x & 1) ^ 1
+                }),
+                None,
+            ),
+            _ => {
+                let t = term(store, ScalarType::Bool, a);
+                let r = if op == UnaryOp::Neg { t } else { store.not(t) };
+                (settle(store, ScalarType::Bool, r), None)
+            }
+        };
+    }
+    match (op, a, ty.is_float()) {
+        (UnaryOp::Neg, SVal::C(x), false) => {
+            let v = -int_of(ty, x);
+            let w = wrap_int(v, width(ty), ty.is_signed());
+            let fault = (checked && ty.is_signed() && w != v).then_some(Fault::Overflow);
+            (SVal::C(bits_of(ty, w)), fault)
+        }
+        (UnaryOp::BitNot, SVal::C(x), false) => (SVal::C(!x & mask(width(ty))), None),
+        (UnaryOp::Neg, _, _) => {
+            let t = term(store, ty, a);
+            let r = store.neg(t);
+            (settle(store, ty, r), None)
+        }
+        _ => {
+            let t = term(store, ty, a);
+            let m1 = store.int(-1);
+            let r = store.int_op(IntOp::Xor, width(ty), ty.is_signed(), t, m1);
+            (settle(store, ty, r), None)
+        }
+    }
+}
+
+/// `a op b` as a `bool`, comparing as type `ty`.
+pub(crate) fn compare(store: &mut Store, op: CmpOp, ty: ScalarType, a: SVal, b: SVal) -> SVal {
+    if let (SVal::C(x), SVal::C(y), false) = (a, b, ty.is_float()) {
+        let (p, q) = if ty == ScalarType::Bool {
+            ((x & 1) as i128, (y & 1) as i128)
+        } else {
+            (int_of(ty, x), int_of(ty, y))
+        };
+        let r = match op {
+            CmpOp::Eq => p == q,
+            CmpOp::Ne => p != q,
+            CmpOp::Lt => p < q,
+            CmpOp::Le => p <= q,
+            CmpOp::Gt => p > q,
+            CmpOp::Ge => p >= q,
+        };
+        return SVal::C(r as u64);
+    }
+    let (x, y) = (term(store, ty, a), term(store, ty, b));
+    let t = match op {
+        CmpOp::Eq => store.cmp(Cmp::Eq, x, y),
+        CmpOp::Ne => store.cmp(Cmp::Ne, x, y),
+        CmpOp::Lt => store.cmp(Cmp::Lt, x, y),
+        CmpOp::Le => store.cmp(Cmp::Le, x, y),
+        CmpOp::Gt => store.cmp(Cmp::Lt, y, x),
+        CmpOp::Ge => store.cmp(Cmp::Le, y, x),
+    };
+    settle(store, ScalarType::Bool, t)
+}
+
+/// `(to) v` with C semantics on concrete values and real-number semantics on terms.
+pub(crate) fn cast(store: &mut Store, from: ScalarType, to: ScalarType, v: SVal) -> SVal {
+    if from == to {
+        return v;
+    }
+    match v {
+        SVal::C(bits) if !from.is_float() && !to.is_float() => {
+            SVal::C(Value::from_bits(from, bits).cast(to).to_bits())
+        }
+        _ => {
+            let t = term(store, from, v);
+            if to.is_float() {
+                return SVal::T(t);
+            }
+            if to == ScalarType::Bool {
+                let z = store.int(0);
+                let r = store.cmp(Cmp::Ne, t, z);
+                return settle(store, to, r);
+            }
+            if from.is_float() {
+                if let Some(q) = store.as_const(t) {
+                    let f = warpsafe_algebra::rat_to_f64(q);
+                    return SVal::C(Value::F64(f).cast(to).to_bits());
+                }
+                let r = store.func(Func::Trunc, t);
+                return settle(store, to, r);
+            }
+            let r = if to.bits() < from.bits() || to.is_signed() != from.is_signed() {
+                store.int_op(IntOp::Wrap, width(to), to.is_signed(), t, t)
+            } else {
+                t
+            };
+            settle(store, to, r)
+        }
+    }
+}
+
+/// `c ? a : b`.
+pub(crate) fn select(store: &mut Store, ty: ScalarType, c: SVal, a: SVal, b: SVal) -> SVal {
+    match c {
+        SVal::C(x) => {
+            if x & 1 != 0 {
+                a
+            } else {
+                b
+            }
+        }
+        _ => {
+            let ct = term(store, ScalarType::Bool, c);
+            let (x, y) = (term(store, ty, a), term(store, ty, b));
+            let r = store.select(ct, x, y);
+            settle(store, ty, r)
+        }
+    }
+}
+
+/// A math intrinsic on type `ty`.
+pub(crate) fn math(store: &mut Store, f: MathFn, ty: ScalarType, args: [SVal; 3]) -> SVal {
+    if !ty.is_float() {
+        // Integer `abs` is the only integer intrinsic.
+        return match args[0] {
+            SVal::C(x) => {
+                let v = int_of(ty, x).abs();
+                SVal::C(bits_of(ty, wrap_int(v, width(ty), ty.is_signed())))
+            }
+            other => {
+                let t = term(store, ty, other);
+                let r = store.func(Func::Abs, t);
+                settle(store, ty, r)
+            }
+        };
+    }
+    let [a, b, c] = args.map(|v| term(store, ty, v));
+    let t = match f {
+        MathFn::Abs => store.func(Func::Abs, a),
+        MathFn::Exp | MathFn::FastExp => store.func(Func::Exp, a),
+        MathFn::Exp2 => store.func(Func::Exp2, a),
+        MathFn::Log => store.func(Func::Log, a),
+        MathFn::Log2 => store.func(Func::Log2, a),
+        MathFn::Log10 => store.func(Func::Log10, a),
+        MathFn::Sqrt => store.func(Func::Sqrt, a),
+        MathFn::Rsqrt => {
+            let s = store.func(Func::Sqrt, a);
+            let one = store.int(1);
+            store.div(one, s)
+        }
+        MathFn::Pow => store.pow(a, b),
+        MathFn::Fma => {
+            let p = store.mul(a, b);
+            store.add(p, c)
+        }
+        MathFn::Sin => store.func(Func::Sin, a),
+        MathFn::Cos => store.func(Func::Cos, a),
+        MathFn::Tan => store.func(Func::Tan, a),
+        MathFn::Tanh => store.func(Func::Tanh, a),
+        MathFn::Floor => store.func(Func::Floor, a),
+        MathFn::Ceil => store.func(Func::Ceil, a),
+        MathFn::Round => store.func(Func::Round, a),
+        MathFn::Trunc => store.func(Func::Trunc, a),
+    };
+    SVal::T(t)
+}

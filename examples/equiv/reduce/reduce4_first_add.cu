@@ -1,0 +1,25 @@
+// Harris reduction 4: first add during the global load (half the threads).
+//--blockDim=128 --gridDim=1
+//@ arg n = 256
+//@ len(g_idata) = n
+//@ len(g_odata) = 1
+
+__global__ void reduce4(const float* __restrict__ g_idata, float* __restrict__ g_odata, int n)
+{
+    __shared__ float sdata[128];
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+    float v = (i < n) ? g_idata[i] : 0.0f;
+    if (i + blockDim.x < n) {
+        v += g_idata[i + blockDim.x];
+    }
+    sdata[tid] = v;
+    __syncthreads();
+    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s) {
+            sdata[tid] += sdata[tid + s];
+        }
+        __syncthreads();
+    }
+    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}
