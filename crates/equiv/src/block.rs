@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use warpsafe_algebra::{Store, TermId};
 use warpsafe_exec::thread::code::{AllocSize, Inst, Space, ThreadCode};
 use warpsafe_exec::LaunchConfig;
-use warpsafe_ir::{Category, Kernel, ParamKind, ScalarType, ShuffleKind};
+use warpsafe_ir::{Category, Kernel, ParamKind, ScalarType};
 
 pub(crate) const RUN: u8 = 0;
 pub(crate) const BARRIER: u8 = 1;
@@ -591,7 +591,8 @@ impl<'c, 'a> BlockRun<'c, 'a> {
                     });
                     return;
                 };
-                let src = source_lane(kind, g as u32, arg as u32, w as u32) as usize;
+                let src = warpsafe_exec::shuffle_source_lane(kind, g as u32, arg as u32, w as u32)
+                    as usize;
                 let v = if src < 32 && shuffling >> src & 1 != 0 {
                     offered[src]
                 } else {
@@ -702,40 +703,4 @@ pub(crate) fn lanes(mut m: u32) -> impl Iterator<Item = usize> {
             Some(l)
         }
     })
-}
-
-/// The lane a shuffle reads, as CUDA defines it (its own lane outside the width segment).
-pub(crate) fn source_lane(kind: ShuffleKind, lane: u32, arg: u32, width: u32) -> u32 {
-    let width = if width.is_power_of_two() && width <= 32 {
-        width
-    } else {
-        32
-    };
-    let seg = lane & !(width - 1);
-    let pos = lane - seg;
-    match kind {
-        ShuffleKind::Idx => seg + arg % width,
-        ShuffleKind::Up => {
-            if pos >= arg {
-                lane - arg
-            } else {
-                lane
-            }
-        }
-        ShuffleKind::Down => {
-            if (pos as u64) + (arg as u64) < width as u64 {
-                lane + arg
-            } else {
-                lane
-            }
-        }
-        ShuffleKind::Xor => {
-            let src = lane ^ arg;
-            if src >= seg + width {
-                lane
-            } else {
-                src
-            }
-        }
-    }
 }

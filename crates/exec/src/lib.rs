@@ -50,6 +50,7 @@ pub mod thread;
 
 pub use contract::eval_contract_expr;
 pub use error::ExecError;
+pub use interp::collective::source_lane as shuffle_source_lane;
 pub use interp::{run, run_program};
 pub use launch::{Arg, Buffer, LaunchConfig};
 pub use options::{Checks, Options};

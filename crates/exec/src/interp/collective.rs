@@ -109,8 +109,8 @@ fn run_group(ctx: &Ctx, w: &mut Worker, warp: usize, group: u32) {
 }
 
 /// The lane a shuffle reads, as CUDA defines it (its own lane when the source is outside
-/// the width segment).
-pub(crate) fn source_lane(kind: ShuffleKind, lane: u32, arg: u32, width: u32) -> u32 {
+/// the width segment). Shared with the symbolic executor so both engines agree.
+pub fn source_lane(kind: ShuffleKind, lane: u32, arg: u32, width: u32) -> u32 {
     let width = if width.is_power_of_two() && width <= 32 {
         width
     } else {

@@ -1,7 +1,7 @@
 //! The concrete interpreter: runs thread code block by block with dynamic checks.
 
 mod alu;
-mod collective;
+pub(crate) mod collective;
 mod context;
 mod findings;
 mod interblock;
