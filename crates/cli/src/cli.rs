@@ -347,6 +347,9 @@ pub enum BenchKind {
         /// Directory holding the families.
         #[arg(long, default_value = "examples/equiv")]
         dir: PathBuf,
+        /// Repetitions per pair; the median is reported.
+        #[arg(long, default_value_t = 3)]
+        repeat: usize,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,

@@ -36,7 +36,11 @@ fn main() -> std::process::ExitCode {
                 format,
             } => bench::interp(repeat, &kernels, format),
             BenchKind::Verify { kernels, format } => verify_cmd::bench(&kernels, format),
-            BenchKind::Equiv { dir, format } => equiv_cmd::bench(&dir, format),
+            BenchKind::Equiv {
+                dir,
+                repeat,
+                format,
+            } => equiv_cmd::bench(&dir, repeat, format),
         },
     };
     exit::finish(result)
