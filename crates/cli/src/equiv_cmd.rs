@@ -222,9 +222,23 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
 }
 
 /// `warpsafe bench equiv`.
-pub fn bench(dir: &std::path::Path, format: Format) -> Result<u8, CliError> {
-    let rows =
-        warpsafe_equiv::bench_equiv(dir, None).map_err(|e| CliError::usage(e.to_string()))?;
+pub fn bench(dir: &std::path::Path, repeat: usize, format: Format) -> Result<u8, CliError> {
+    let mut runs = vec![];
+    for _ in 0..repeat.max(1) {
+        runs.push(
+            warpsafe_equiv::bench_equiv(dir, None).map_err(|e| CliError::usage(e.to_string()))?,
+        );
+    }
+    let mut rows = runs.pop().unwrap_or_default();
+    for (i, r) in rows.iter_mut().enumerate() {
+        let mut times: Vec<f64> = runs
+            .iter()
+            .filter_map(|run| run.get(i).map(|x| x.seconds))
+            .collect();
+        times.push(r.seconds);
+        times.sort_by(|a, b| a.total_cmp(b));
+        r.seconds = times[times.len() / 2];
+    }
     match format {
         Format::Json => println!(
             "{}",
@@ -250,7 +264,8 @@ pub fn bench(dir: &std::path::Path, format: Format) -> Result<u8, CliError> {
                 ]);
             }
             println!(
-                "equivalence benchmark: symbolic execution of every block, medians of one run each"
+                "equivalence benchmark: symbolic execution of every block, median of {} run(s)",
+                repeat.max(1)
             );
             print!("{}", t.render());
         }
