@@ -77,6 +77,16 @@ pub enum Command {
     ///
     /// Exit codes: 0 proved, 1 different or a finding, 3 unknown, 2 usage or parse error.
     Prove(ProveArgs),
+    /// Compute the reduced Gröbner basis of a polynomial system over F_p (F4 or Buchberger).
+    ///
+    /// The file format: a line of variables, a line with the prime, then one polynomial per
+    /// line (examples/systems/README.md). The basis goes to stdout, statistics to stderr.
+    ///
+    /// Examples:
+    ///   warpsafe groebner examples/systems/katsura8.txt
+    ///   warpsafe groebner examples/systems/cyclic6.txt --algo buchberger --check
+    ///   warpsafe groebner examples/systems/katsura8.txt --explain   # the dense kernel's proof
+    Groebner(GroebnerArgs),
     /// Print the CUDA C that warpsafe generates for a kernel (`.cu` or IR `.json`).
     ///
     /// Example: warpsafe cuda examples/kernels/saxpy.cu
@@ -198,6 +208,44 @@ pub struct ProveArgs {
     pub spec: String,
     #[command(flatten)]
     pub sym: SymArgs,
+}
+
+/// Where F4's dense elimination step runs.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GroebnerBackend {
+    /// Native CPU code, parallel over rows.
+    #[default]
+    Cpu,
+    /// The gauss_elim kernel on a CUDA GPU.
+    Cuda,
+}
+
+/// `warpsafe groebner`.
+#[derive(Args, Debug)]
+pub struct GroebnerArgs {
+    /// The polynomial system.
+    pub file: PathBuf,
+    /// Monomial order (default: the file's, else grevlex): grevlex or lex.
+    #[arg(long)]
+    pub order: Option<String>,
+    /// Algorithm: f4 or buchberger.
+    #[arg(long, default_value = "f4")]
+    pub algo: String,
+    /// Where the dense elimination step runs.
+    #[arg(long, value_enum, default_value_t)]
+    pub backend: GroebnerBackend,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Check the result: every input and every S-pair reduces to 0, and the basis is reduced.
+    #[arg(long)]
+    pub check: bool,
+    /// Show the parametric proof of the dense elimination kernel before computing.
+    #[arg(long)]
+    pub explain: bool,
+    /// Output format (JSON: basis, size, statistics, timings).
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
 }
 
 /// `warpsafe cuda`.
@@ -350,6 +398,19 @@ pub enum BenchKind {
         /// Repetitions per pair; the median is reported.
         #[arg(long, default_value_t = 3)]
         repeat: usize,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Gröbner bases of Cyclic-5..8 and Katsura-6..11 (F4, one thread), beside Singular and
+    /// Macaulay2 when they are installed.
+    Groebner {
+        /// Repetitions per system; the median is reported.
+        #[arg(long, default_value_t = 3)]
+        repeat: usize,
+        /// Skip a system once one run takes longer than this many seconds.
+        #[arg(long, default_value_t = 60.0)]
+        limit: f64,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,

@@ -6,6 +6,7 @@ mod cuda_cmd;
 mod diagnostics;
 mod equiv_cmd;
 mod exit;
+mod groebner_cmd;
 mod inputs;
 mod ir_cmd;
 mod launch;
@@ -25,6 +26,7 @@ fn main() -> std::process::ExitCode {
         Command::Run(args) => run_cmd::run(&args),
         Command::Ir(args) => ir_cmd::run(&args),
         Command::Verify(args) => verify_cmd::run(&args),
+        Command::Groebner(args) => groebner_cmd::run(&args),
         Command::Equiv(args) => equiv_cmd::equiv(&args),
         Command::Prove(args) => equiv_cmd::prove(&args),
         Command::Cuda(args) => cuda_cmd::cuda(&args),
@@ -35,6 +37,11 @@ fn main() -> std::process::ExitCode {
                 kernels,
                 format,
             } => bench::interp(repeat, &kernels, format),
+            BenchKind::Groebner {
+                repeat,
+                limit,
+                format,
+            } => groebner_cmd::bench(repeat, limit, format),
             BenchKind::Verify { kernels, format } => verify_cmd::bench(&kernels, format),
             BenchKind::Equiv {
                 dir,

@@ -490,3 +490,59 @@ fn equiv_and_prove_exit_codes() {
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+#[test]
+fn groebner_katsura8_has_143_elements_and_json_agrees() {
+    let o = warpsafe(&["groebner", "examples/systems/katsura8.txt"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("reduced basis of 143 polynomials"),
+        "{stderr}"
+    );
+    let printed = String::from_utf8_lossy(&o.stdout).lines().count();
+    assert_eq!(
+        printed,
+        2 + 143,
+        "variables, prime, then one polynomial per line"
+    );
+    let o = warpsafe(&["groebner", "examples/systems/katsura6.txt", "--check"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("check: every input and S-pair reduces to 0"),
+        "{stderr}"
+    );
+    let o = warpsafe(&[
+        "groebner",
+        "examples/systems/cyclic5.txt",
+        "--format",
+        "json",
+        "--algo",
+        "buchberger",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(json["size"], 20);
+    assert_eq!(json["basis"].as_array().map(Vec::len), Some(20));
+    let dir = tmp_dir("groebner");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "x,y\n65521\nx^2 + * y\n").expect("write");
+    let o = warpsafe(&["groebner", bad.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(":3:"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -1,0 +1,346 @@
+//! `warpsafe groebner` and `bench groebner`: reduced Gröbner bases over F_p (F4 or
+//! Buchberger), the GPU backend of the dense step, and the proof of its kernel.
+
+use crate::cli::{Format, GroebnerArgs, GroebnerBackend};
+use crate::exit::{CliError, CLEAN};
+use crate::summary::Table;
+use serde_json::json;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use warpsafe_exec::{Arg, Buffer, LaunchConfig};
+use warpsafe_groebner::{Algorithm, DenseBackend, Options, Order, System};
+use warpsafe_ir::{Kernel, Value};
+
+/// The CUDA C of F4's dense elimination step; the CPU step (`warpsafe_groebner::dense`) has
+/// the same body, and this is the kernel `--explain` proves.
+pub const GAUSS_ELIM_CU: &str = include_str!("../../../examples/kernels/gauss_elim.cu");
+
+fn gauss_kernel() -> Result<Kernel, CliError> {
+    warpsafe_cuda_front::compile(GAUSS_ELIM_CU)
+        .ok()
+        .and_then(|m| m.kernels.into_iter().next())
+        .ok_or_else(|| CliError::usage("the bundled gauss_elim kernel does not compile"))
+}
+
+/// The dense step on a GPU: every elimination step launches the `gauss_elim` kernel.
+struct CudaDense {
+    kernel: Kernel,
+}
+
+impl DenseBackend for CudaDense {
+    fn name(&self) -> &str {
+        "cuda"
+    }
+
+    fn eliminate_rows(
+        &self,
+        mat: &mut [u32],
+        nrows: usize,
+        ncols: usize,
+        pivot_row: &[u32],
+        pivot_col: usize,
+        p: u32,
+    ) {
+        let fallback = |mat: &mut [u32]| {
+            warpsafe_groebner::dense::eliminate_rows(mat, nrows, ncols, pivot_row, pivot_col, p)
+        };
+        // The kernel is written for p = 65521 and int-sized matrices.
+        let fits = p == 65521 && nrows * ncols < i32::MAX as usize;
+        if !fits || nrows == 0 {
+            return fallback(mat);
+        }
+        let block = 128u32;
+        let cfg = LaunchConfig {
+            grid: [(nrows as u32).div_ceil(block), 1, 1],
+            block: [block, 1, 1],
+            dynamic_shared_bytes: 0,
+        };
+        let args = vec![
+            Arg::Buffer(Buffer::from_u32(&mat[..nrows * ncols])),
+            Arg::Buffer(Buffer::from_u32(&pivot_row[..ncols])),
+            Arg::Scalar(Value::I32(nrows as i32)),
+            Arg::Scalar(Value::I32(ncols as i32)),
+            Arg::Scalar(Value::I32(pivot_col as i32)),
+        ];
+        match warpsafe_cuda::launch(&self.kernel, &cfg, args) {
+            Ok(out) => {
+                if let Some(Arg::Buffer(b)) = out.first() {
+                    for (dst, v) in mat.iter_mut().zip(&b.data) {
+                        *dst = *v as u32;
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("warning: GPU elimination step failed ({e}); using the CPU step");
+                fallback(mat);
+            }
+        }
+    }
+}
+
+fn options(args: &GroebnerArgs) -> Result<Options, CliError> {
+    let mut opts = Options {
+        threads: args.threads,
+        ..Options::default()
+    };
+    if args.backend == GroebnerBackend::Cuda {
+        if !warpsafe_cuda::device_available() {
+            return Err(CliError::usage(
+                "no CUDA device: the NVIDIA driver or a GPU is missing (use --backend cpu)",
+            ));
+        }
+        opts.dense = Arc::new(CudaDense {
+            kernel: gauss_kernel()?,
+        });
+    }
+    Ok(opts)
+}
+
+fn explain() -> Result<(), CliError> {
+    let k = gauss_kernel()?;
+    println!("F4's dense elimination step is the kernel examples/kernels/gauss_elim.cu; the CPU");
+    println!("step (warpsafe_groebner::dense::eliminate_rows) runs the same body on every row.");
+    println!("Its parametric proof, for every launch and matrix size its header allows:");
+    let report = warpsafe_verify::verify(&k, &warpsafe_verify::Config::for_kernel(&k));
+    for p in &report.results {
+        let verdict = match &p.verdict {
+            warpsafe_verify::Verdict::Verified => "verified".to_string(),
+            warpsafe_verify::Verdict::Violated(cx) => format!("VIOLATED: {}", cx.message),
+            warpsafe_verify::Verdict::Unknown { reason, .. } => format!("unknown: {reason}"),
+        };
+        println!(
+            "  {:<11} {verdict} ({:.3} s)",
+            p.property.name(),
+            p.seconds.max(0.0)
+        );
+    }
+    println!();
+    Ok(())
+}
+
+/// `warpsafe groebner FILE`.
+pub fn run(args: &GroebnerArgs) -> Result<u8, CliError> {
+    let text = std::fs::read_to_string(&args.file).map_err(|e| CliError::io(&args.file, e))?;
+    let mut sys = warpsafe_groebner::parse_system(&text)
+        .map_err(|e| CliError::usage(format!("{}:{e}", args.file.display())))?;
+    if let Some(o) = &args.order {
+        sys.order = o
+            .parse::<Order>()
+            .map_err(|_| CliError::usage(format!("unknown order `{o}` (grevlex, lex)")))?;
+    }
+    let algo = args.algo.parse::<Algorithm>().map_err(|_| {
+        CliError::usage(format!(
+            "unknown algorithm `{}` (f4, buchberger)",
+            args.algo
+        ))
+    })?;
+    if args.explain && args.format == Format::Human {
+        explain()?;
+    }
+    let basis = warpsafe_groebner::groebner(&sys, algo, &options(args)?)
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    let checked = args.check.then(|| {
+        warpsafe_groebner::is_groebner_basis(&sys, &basis) && warpsafe_groebner::is_reduced(&basis)
+    });
+    let st = &basis.stats;
+    let t = &st.time;
+    match args.format {
+        Format::Json => {
+            let polys: Vec<String> = basis.polys.iter().map(|p| p.to_text(&basis.vars)).collect();
+            let j = json!({
+                "file": args.file.display().to_string(),
+                "algorithm": algo.to_string(),
+                "order": sys.order.to_string(),
+                "prime": basis.prime,
+                "vars": basis.vars,
+                "size": basis.len(),
+                "basis": polys,
+                "checked": checked,
+                "stats": {
+                    "pairs_created": st.pairs_created, "pairs_reduced": st.pairs_reduced,
+                    "zero_reductions": st.zero_reductions, "steps": st.steps,
+                    "matrix_rows": st.matrix_rows, "largest_matrix": [st.max_matrix.0, st.max_matrix.1],
+                    "largest_dense": [st.max_dense.0, st.max_dense.1],
+                },
+                "seconds": {
+                    "total": t.total.as_secs_f64(), "pairs": t.pairs.as_secs_f64(),
+                    "symbolic": t.symbolic.as_secs_f64(), "sparse": t.sparse.as_secs_f64(),
+                    "dense": t.dense.as_secs_f64(), "interreduce": t.interreduce.as_secs_f64(),
+                },
+            });
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&j).map_err(|e| CliError::usage(e.to_string()))?
+            );
+        }
+        Format::Human => {
+            print!("{}", basis.to_text());
+            eprintln!(
+                "{}: reduced basis of {} polynomials ({algo}, {}, p = {}) in {:.4} s: {} steps, {} pairs, largest matrix {}x{}, largest dense block {}x{}",
+                args.file.display(), basis.len(), sys.order, basis.prime, t.total.as_secs_f64(),
+                st.steps, st.pairs_reduced, st.max_matrix.0, st.max_matrix.1, st.max_dense.0, st.max_dense.1
+            );
+            if let Some(ok) = checked {
+                eprintln!(
+                    "check: {}",
+                    if ok {
+                        "every input and S-pair reduces to 0; the basis is reduced"
+                    } else {
+                        "FAILED"
+                    }
+                );
+            }
+        }
+    }
+    match checked {
+        Some(false) => Ok(crate::exit::FINDINGS),
+        _ => Ok(CLEAN),
+    }
+}
+
+/// Times another system's Gröbner basis computation on `sys` by running its binary, or says
+/// why it cannot. Returns (seconds, basis size) on success.
+fn other_tool(tool: &str, sys: &System) -> Option<Result<(f64, usize), String>> {
+    let have = |bin: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {bin}")])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let vars = sys.vars.join(",");
+    let polys: Vec<String> = sys.polys.iter().map(|p| p.to_text(&sys.vars)).collect();
+    let (bin, args, script) = match tool {
+        "Singular" => {
+            if !have("Singular") {
+                return None;
+            }
+            let script = format!(
+                "ring r = {}, ({vars}), dp; ideal i = {}; option(redSB); int t = rtimer; ideal g = std(i); int e = rtimer - t; print(string(e) + \" \" + string(size(g))); quit;",
+                sys.prime,
+                polys.join(", ")
+            );
+            ("Singular", vec!["-q", "--ticks-per-sec=1000"], script)
+        }
+        "M2" => {
+            if !have("M2") {
+                return None;
+            }
+            let script = format!(
+                "R = ZZ/{}[{vars}, MonomialOrder=>GRevLex]; I = ideal({}); r = elapsedTiming groebnerBasis(I, Strategy=>\"F4\"); print(toString(floor(1000 * r#0)) | \" \" | toString(numcols r#1)); exit 0;",
+                sys.prime,
+                polys.join(", ")
+            );
+            ("M2", vec!["--script", "/dev/stdin"], script)
+        }
+        _ => return None,
+    };
+    let mut child = match Command::new(bin)
+        .args(&args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        use std::io::Write;
+        let _ = stdin.write_all(script.as_bytes());
+    }
+    let out = match child.wait_with_output() {
+        Ok(o) => o,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    let mut it = last.split_whitespace();
+    match (
+        it.next().and_then(|m| m.parse::<f64>().ok()),
+        it.next().and_then(|n| n.parse::<usize>().ok()),
+    ) {
+        (Some(ms), Some(n)) => Some(Ok((ms / 1000.0, n))),
+        _ => Some(Err(format!("unexpected output `{}`", last.trim()))),
+    }
+}
+
+/// `warpsafe bench groebner`: Cyclic-5..8 and Katsura-6..11 with F4 (single thread, medians),
+/// beside Singular's `std` and Macaulay2's F4 when they are installed.
+pub fn bench(repeat: usize, limit: f64, format: Format) -> Result<u8, CliError> {
+    let systems = warpsafe_groebner::bench_systems();
+    let opts = Options {
+        threads: Some(1),
+        time_limit: Some(Duration::from_secs_f64(limit)),
+        ..Options::default()
+    };
+    let start = Instant::now();
+    let rows = warpsafe_groebner::bench_table(&systems, Algorithm::F4, repeat, &opts);
+    let others: Vec<Vec<Option<Result<(f64, usize), String>>>> = systems
+        .iter()
+        .map(|(_, sys)| {
+            ["Singular", "M2"]
+                .iter()
+                .map(|t| other_tool(t, sys))
+                .collect()
+        })
+        .collect();
+    let cell = |c: &Option<Result<(f64, usize), String>>| match c {
+        None => "not installed".to_string(),
+        Some(Ok((s, n))) => format!("{s:.3} ({n})"),
+        Some(Err(e)) => format!("error: {e}"),
+    };
+    match format {
+        Format::Json => {
+            let j: Vec<_> = rows
+                .iter()
+                .zip(&others)
+                .map(|(r, o)| {
+                    json!({
+                        "system": r.name, "vars": r.nvars, "size": r.size,
+                        "seconds": r.median.map(|d| d.as_secs_f64()), "note": r.note,
+                        "singular": cell(&o[0]), "macaulay2": cell(&o[1]),
+                    })
+                })
+                .collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&j).map_err(|e| CliError::usage(e.to_string()))?
+            );
+        }
+        Format::Human => {
+            let mut t = Table::new(&[
+                "system",
+                "vars",
+                "size",
+                "warpsafe F4 s",
+                "Singular std s (size)",
+                "Macaulay2 F4 s (size)",
+                "note",
+            ]);
+            for (r, o) in rows.iter().zip(&others) {
+                t.row(vec![
+                    r.name.clone(),
+                    r.nvars.to_string(),
+                    r.size.map_or("-".into(), |n| n.to_string()),
+                    r.median
+                        .map_or("-".into(), |d| format!("{:.4}", d.as_secs_f64())),
+                    cell(&o[0]),
+                    cell(&o[1]),
+                    r.note.clone(),
+                ]);
+            }
+            println!(
+                "Gröbner bases, grevlex mod 65521, one thread, median of {} run(s) ({:.0} s in all)",
+                repeat.max(1),
+                start.elapsed().as_secs_f64()
+            );
+            print!("{}", t.render());
+        }
+    }
+    Ok(CLEAN)
+}

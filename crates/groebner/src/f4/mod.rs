@@ -1,0 +1,149 @@
+//! Faugère's F4: pairs of minimal degree are reduced together as one sparse matrix.
+//!
+//! One step: select pairs ([`crate::pairs`]), build rows and reducers ([`symbolic`]), order
+//! the columns pivots-first ([`matrix`]), reduce ([`reduce`]: sparse rows against the pivots,
+//! then the D block to reduced echelon form with the dense kernel of [`crate::dense`]), and
+//! install the new elements.
+
+mod matrix;
+mod reduce;
+mod symbolic;
+
+use crate::field::Field;
+use crate::interreduce::interreduce_matrix;
+use crate::monomial::MonoTable;
+use crate::pairs::PairSet;
+use crate::poly::HPoly;
+use crate::system::{GroebnerError, Options, Stats};
+use std::time::Instant;
+use symbolic::{Marks, Reducers, Row, Symbolic};
+
+/// Computes the reduced Gröbner basis of the nonzero monic `input` polynomials.
+pub(crate) fn f4(
+    input: Vec<HPoly>,
+    table: &mut MonoTable,
+    field: Field,
+    opts: &Options,
+    stats: &mut Stats,
+) -> Result<Vec<HPoly>, GroebnerError> {
+    let mut polys: Vec<HPoly> = Vec::new();
+    let mut ps = PairSet::default();
+    let mut marks = Marks::default();
+    for f in input {
+        ps.add(f.lm(), f.degree(table), table);
+        polys.push(f);
+    }
+    let start = Instant::now();
+    loop {
+        check_time(start, opts)?;
+        let t = Instant::now();
+        let (sel, sugar) = ps.select_batch(table);
+        stats.time.pairs += t.elapsed();
+        if sel.is_empty() {
+            break;
+        }
+        stats.pairs_reduced += sel.len();
+        stats.steps += 1;
+
+        let t = Instant::now();
+        let reducers = Reducers::new(&ps.active(), &polys, table);
+        let sym = symbolic::preprocess(&sel, &polys, &reducers, table, &mut marks);
+        if table.overflow {
+            return Err(GroebnerError::ExponentOverflow);
+        }
+        let mat = matrix::build(sym, &polys, table, &mut marks);
+        let nrows = mat.npiv + mat.todo.len();
+        stats.matrix_rows += nrows;
+        if nrows * mat.ncols > stats.max_matrix.0 * stats.max_matrix.1 {
+            stats.max_matrix = (nrows, mat.ncols);
+        }
+        stats.time.symbolic += t.elapsed();
+
+        let t = Instant::now();
+        let todo: Vec<&Row> = mat.todo.iter().collect();
+        let lower = reduce::reduce_rows(&mat, &todo, 0, &polys, field);
+        stats.time.sparse += t.elapsed();
+
+        let t = Instant::now();
+        let nb = mat.ncols - mat.npiv;
+        let ech = reduce::echelon(lower, nb, field);
+        stats.zero_reductions += mat.todo.len() - ech.len();
+        let (rows, shape) = reduce::dense_finish(ech, field, opts.dense.as_ref());
+        if shape.0 * shape.1 > stats.max_dense.0 * stats.max_dense.1 {
+            stats.max_dense = shape;
+        }
+        stats.time.dense += t.elapsed();
+
+        let t = Instant::now();
+        let mut new: Vec<HPoly> = rows
+            .into_iter()
+            .map(|r| HPoly {
+                mons: r
+                    .cols
+                    .iter()
+                    .map(|&c| mat.col_mon[mat.npiv + c as usize])
+                    .collect(),
+                cfs: r.vals,
+            })
+            .collect();
+        new.sort_by(|a, b| table.cmp(a.lm(), b.lm()));
+        for h in new {
+            ps.add(h.lm(), sugar.max(h.degree(table)), table);
+            polys.push(h);
+        }
+        stats.time.pairs += t.elapsed();
+    }
+    stats.pairs_created = ps.created;
+    let t = Instant::now();
+    let kept: Vec<HPoly> = ps.active().into_iter().map(|g| polys[g].clone()).collect();
+    let out = interreduce_matrix(kept, table, field);
+    stats.time.interreduce += t.elapsed();
+    if table.overflow {
+        return Err(GroebnerError::ExponentOverflow);
+    }
+    Ok(out)
+}
+
+/// Fails with [`GroebnerError::TimeLimit`] once `opts.time_limit` has passed since `start`.
+pub(crate) fn check_time(start: Instant, opts: &Options) -> Result<(), GroebnerError> {
+    match opts.time_limit {
+        Some(l) if start.elapsed() > l => Err(GroebnerError::TimeLimit(l)),
+        _ => Ok(()),
+    }
+}
+
+/// Reduces the tail of every element of a minimal monic basis `g` (sorted by increasing leading
+/// monomial) against the others, with one matrix: the reduced basis, in the same order.
+pub(crate) fn reduce_tails(g: Vec<HPoly>, table: &mut MonoTable, field: Field) -> Vec<HPoly> {
+    if g.is_empty() {
+        return g;
+    }
+    let mut marks = Marks::default();
+    let mut sym = Symbolic::new(&mut marks);
+    let one = table.one();
+    for k in 0..g.len() {
+        sym.push_row(one, k, &g, table, &mut marks, true);
+    }
+    let all: Vec<usize> = (0..g.len()).collect();
+    let reducers = Reducers::new(&all, &g, table);
+    sym.close(&reducers, &g, table, &mut marks);
+    let mat = matrix::build(sym, &g, table, &mut marks);
+    let rows: Vec<&Row> = mat.pushed_leads[..g.len()]
+        .iter()
+        .map(|&c| &mat.piv[c as usize])
+        .collect();
+    let tails = reduce::reduce_rows(&mat, &rows, 1, &g, field);
+    g.iter()
+        .zip(tails)
+        .map(|(p, t)| {
+            let mut out = HPoly {
+                mons: vec![p.lm()],
+                cfs: vec![1],
+            };
+            out.mons
+                .extend(t.cols.iter().map(|&c| mat.col_mon[mat.npiv + c as usize]));
+            out.cfs.extend(t.vals);
+            out
+        })
+        .collect()
+}
