@@ -8,7 +8,10 @@
 //! (adversarial abstraction); loops are summarised by induction variables with closed forms
 //! in an iteration index and havoc for everything else; barriers become epochs (how many
 //! barriers a thread passed), so two accesses of one block can race only in the same epoch.
-//! Every property reduces to bit-vector queries decided by z3.
+//! Every property reduces to bit-vector queries decided by z3; queries that multiply symbolic
+//! values are first tried in an exact translation to integer arithmetic ([`intenc`](crate)),
+//! where z3's nonlinear reasoning refutes `row·n + c = row'·n + c'` far faster than
+//! bit-blasting does.
 //!
 //! ```
 //! use warpsafe_ir::{BinOp, Dim, Expr, KernelBuilder, MemRef, ScalarType};
@@ -53,6 +56,7 @@ mod bounds;
 mod config;
 mod divergence;
 mod eval;
+mod intenc;
 mod launch;
 mod loops;
 mod model;

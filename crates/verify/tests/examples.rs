@@ -19,52 +19,7 @@ const KNOWN: &[(&str, Property, &str)] = &[
     (
         "scalar_mul.cu",
         Property::Race,
-        "nonlinear t * per_thread: solver timeout",
-    ),
-    (
-        "matrix_mul.cu",
-        Property::Race,
-        "nonlinear row * n + col: may time out",
-    ),
-    (
-        "matrix_transpose.cu",
-        Property::Race,
-        "nonlinear x * rows + y: may time out",
-    ),
-    (
-        "matrix_transpose.cu",
-        Property::Bounds,
-        "nonlinear x * rows + y: may time out",
-    ),
-    (
-        "template_scale.cu",
-        Property::Race,
-        "nonlinear tile arithmetic: may time out",
-    ),
-    (
-        "scalar_mul.cu",
-        Property::Bounds,
-        "nonlinear t * per_thread: may time out",
-    ),
-    (
-        "scalar_mul.cu",
-        Property::Overflow,
-        "nonlinear t * per_thread: may time out",
-    ),
-    (
-        "gauss_elim.cu",
-        Property::Race,
-        "nonlinear row * ncols: solver timeout",
-    ),
-    (
-        "gauss_elim.cu",
-        Property::Bounds,
-        "nonlinear row * ncols: solver timeout",
-    ),
-    (
-        "gauss_elim.cu",
-        Property::Overflow,
-        "nonlinear row * ncols: solver timeout",
+        "nonlinear t * per_thread with a clipped loop bound: solver timeout",
     ),
 ];
 
