@@ -546,3 +546,22 @@ fn groebner_katsura8_has_143_elements_and_json_agrees() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+#[test]
+fn groebner_explain_shows_the_dense_kernel_proved() {
+    let o = warpsafe(&["groebner", "examples/systems/katsura6.txt", "--explain"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    for property in ["race", "divergence", "bounds", "overflow"] {
+        let line = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(property))
+            .unwrap_or_else(|| panic!("no {property} line in:\n{stdout}"));
+        assert!(line.contains("verified"), "{line}");
+    }
+}
