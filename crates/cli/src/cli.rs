@@ -421,6 +421,9 @@ pub enum BenchKind {
         /// Directory holding the example kernels.
         #[arg(long, default_value = "examples/kernels")]
         kernels: PathBuf,
+        /// Repetitions per kernel; the median is reported.
+        #[arg(long, default_value_t = 3)]
+        repeat: usize,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,

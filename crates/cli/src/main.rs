@@ -42,7 +42,11 @@ fn main() -> std::process::ExitCode {
                 limit,
                 format,
             } => groebner_cmd::bench(repeat, limit, format),
-            BenchKind::Verify { kernels, format } => verify_cmd::bench(&kernels, format),
+            BenchKind::Verify {
+                kernels,
+                repeat,
+                format,
+            } => verify_cmd::bench(&kernels, repeat, format),
             BenchKind::Equiv {
                 dir,
                 repeat,

@@ -200,6 +200,11 @@ fn print_human(file: &SourceFile, r: &Report) {
     }
 }
 
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(|a, b| a.total_cmp(b));
+    xs.get(xs.len() / 2).copied().unwrap_or(0.0)
+}
+
 fn config_for(kernel: &warpsafe_ir::Kernel) -> Config {
     Config {
         block: kernel
@@ -239,13 +244,26 @@ fn verdict_word(v: &Verdict) -> String {
 }
 
 /// `warpsafe bench verify`: every bundled kernel, every property, one row each.
-pub fn bench(dir: &std::path::Path, format: Format) -> Result<u8, CliError> {
+pub fn bench(dir: &std::path::Path, repeat: usize, format: Format) -> Result<u8, CliError> {
     let files = source::expand(&[dir.to_path_buf()])?;
     let mut reports = vec![];
     for f in &files {
         let loaded = source::load(f)?;
         for k in &loaded.module.kernels {
-            let r = warpsafe_verify::verify(k, &config_for(k));
+            let cfg = config_for(k);
+            let mut runs: Vec<Report> = (0..repeat.max(1))
+                .map(|_| warpsafe_verify::verify(k, &cfg))
+                .collect();
+            let mut r = runs.pop().ok_or_else(|| CliError::usage("no run"))?;
+            r.seconds = median(runs.iter().map(|x| x.seconds).chain([r.seconds]).collect());
+            for (i, p) in r.results.iter_mut().enumerate() {
+                let times = runs
+                    .iter()
+                    .filter_map(|x| x.results.get(i).map(|q| q.seconds))
+                    .chain([p.seconds])
+                    .collect();
+                p.seconds = median(times);
+            }
             let name = f
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -278,8 +296,9 @@ pub fn bench(dir: &std::path::Path, format: Format) -> Result<u8, CliError> {
                 }
             }
             println!(
-                "parametric verification of {} kernels (all properties, header launch dims)",
-                reports.len()
+                "parametric verification of {} kernels (all properties, header launch dims), median of {} run(s)",
+                reports.len(),
+                repeat.max(1)
             );
             print!("{}", t.render());
             let slowest = reports.iter().map(|(_, r)| r.seconds).fold(0.0, f64::max);
