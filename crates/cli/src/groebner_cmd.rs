@@ -199,9 +199,13 @@ pub fn run(args: &GroebnerArgs) -> Result<u8, CliError> {
     }
 }
 
+/// Another system's result on one benchmark system: `None` when it is not installed, else its
+/// (seconds, basis size) or why it failed.
+type ToolResult = Option<Result<(f64, usize), String>>;
+
 /// Times another system's Gröbner basis computation on `sys` by running its binary, or says
 /// why it cannot. Returns (seconds, basis size) on success.
-fn other_tool(tool: &str, sys: &System) -> Option<Result<(f64, usize), String>> {
+fn other_tool(tool: &str, sys: &System) -> ToolResult {
     let have = |bin: &str| {
         Command::new("sh")
             .args(["-c", &format!("command -v {bin}")])
@@ -280,7 +284,7 @@ pub fn bench(repeat: usize, limit: f64, format: Format) -> Result<u8, CliError> 
     };
     let start = Instant::now();
     let rows = warpsafe_groebner::bench_table(&systems, Algorithm::F4, repeat, &opts);
-    let others: Vec<Vec<Option<Result<(f64, usize), String>>>> = systems
+    let others: Vec<Vec<ToolResult>> = systems
         .iter()
         .map(|(_, sys)| {
             ["Singular", "M2"]
@@ -289,7 +293,7 @@ pub fn bench(repeat: usize, limit: f64, format: Format) -> Result<u8, CliError> 
                 .collect()
         })
         .collect();
-    let cell = |c: &Option<Result<(f64, usize), String>>| match c {
+    let cell = |c: &ToolResult| match c {
         None => "not installed".to_string(),
         Some(Ok((s, n))) => format!("{s:.3} ({n})"),
         Some(Err(e)) => format!("error: {e}"),
