@@ -205,7 +205,7 @@ type ToolResult = Option<Result<(f64, usize), String>>;
 
 /// Times another system's Gröbner basis computation on `sys` by running its binary, or says
 /// why it cannot. Returns (seconds, basis size) on success.
-fn other_tool(tool: &str, sys: &System) -> ToolResult {
+fn other_tool(tool: &str, sys: &System, limit: f64) -> ToolResult {
     let have = |bin: &str| {
         Command::new("sh")
             .args(["-c", &format!("command -v {bin}")])
@@ -253,6 +253,19 @@ fn other_tool(tool: &str, sys: &System) -> ToolResult {
         use std::io::Write;
         let _ = stdin.write_all(script.as_bytes());
     }
+    let deadline = Instant::now() + Duration::from_secs_f64(limit);
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Some(Err(format!("over the {limit:.0} s limit")));
+            }
+            Err(e) => return Some(Err(e.to_string())),
+        }
+    }
     let out = match child.wait_with_output() {
         Ok(o) => o,
         Err(e) => return Some(Err(e.to_string())),
@@ -289,7 +302,7 @@ pub fn bench(repeat: usize, limit: f64, format: Format) -> Result<u8, CliError> 
         .map(|(_, sys)| {
             ["Singular", "M2"]
                 .iter()
-                .map(|t| other_tool(t, sys))
+                .map(|t| other_tool(t, sys, limit))
                 .collect()
         })
         .collect();
