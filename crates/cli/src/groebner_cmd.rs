@@ -309,6 +309,7 @@ pub fn bench(repeat: usize, limit: f64, format: Format) -> Result<u8, CliError> 
     let cell = |c: &ToolResult| match c {
         None => "not installed".to_string(),
         Some(Ok((s, n))) => format!("{s:.3} ({n})"),
+        Some(Err(e)) if e.starts_with("over the") => format!("> {limit:.0}"),
         Some(Err(e)) => format!("error: {e}"),
     };
     match format {
