@@ -22,6 +22,7 @@
 mod bench;
 mod buchberger;
 mod check;
+mod checkmat;
 pub mod dense;
 mod division;
 mod f4;
