@@ -19,6 +19,17 @@ fn warpsafe(args: &[&str]) -> Output {
         .expect("the warpsafe binary runs")
 }
 
+/// Asserts the exit code, showing everything the command printed when it differs.
+fn expect_exit(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 fn example_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(kernels())
         .expect("examples/kernels exists")
@@ -86,12 +97,7 @@ fn matrix_mul_tiled_output_equals_rust_reference() {
         "--out",
         out.to_str().expect("utf-8 path"),
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    expect_exit(&o, 0);
     let c = read_f32(&out.join("C.bin"));
     assert_eq!(c.len(), n * n);
     for i in 0..n {
@@ -194,7 +200,7 @@ fn ir_prints_for_every_example() {
 fn ir_json_runs_to_the_same_outputs_as_the_source() {
     let dir = tmp_dir("json");
     let o = warpsafe(&["ir", "examples/kernels/dot_product.cu", "--format", "json"]);
-    assert_eq!(o.status.code(), Some(0));
+    expect_exit(&o, 0);
     let json_path = dir.join("dot.json");
     std::fs::write(&json_path, &o.stdout).expect("write IR");
     let run = |file: &str, out: &Path| {
@@ -206,12 +212,7 @@ fn ir_json_runs_to_the_same_outputs_as_the_source() {
             "--seed",
             "5",
         ]);
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        expect_exit(&o, 0);
     };
     run("examples/kernels/dot_product.cu", &dir.join("a"));
     run(json_path.to_str().expect("utf-8"), &dir.join("b"));
@@ -249,7 +250,7 @@ fn parse_errors_exit_2_with_a_span() {
         "--buf",
         "x=zeros:1",
     ]);
-    assert_eq!(o.status.code(), Some(2));
+    expect_exit(&o, 2);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("bad.cu:2:"), "{stderr}");
 }
@@ -274,7 +275,7 @@ fn usage_errors_exit_2_and_say_what_is_missing() {
         "--buf",
         "x=zeros:4",
     ]);
-    assert_eq!(o.status.code(), Some(2));
+    expect_exit(&o, 2);
     assert!(String::from_utf8_lossy(&o.stderr).contains("no value for scalar `n`"));
     let o = warpsafe(&[
         "run",
@@ -286,7 +287,7 @@ fn usage_errors_exit_2_and_say_what_is_missing() {
         "--buf",
         "x=zeros:4",
     ]);
-    assert_eq!(o.status.code(), Some(2));
+    expect_exit(&o, 2);
     assert!(String::from_utf8_lossy(&o.stderr).contains("no grid dimensions"));
     let o = warpsafe(&[
         "run",
@@ -300,7 +301,7 @@ fn usage_errors_exit_2_and_say_what_is_missing() {
         "--buf",
         "x=zeros:4",
     ]);
-    assert_eq!(o.status.code(), Some(2));
+    expect_exit(&o, 2);
     let o = warpsafe(&[
         "run",
         path,
@@ -321,12 +322,7 @@ fn warp_synchronous_tail_is_racy_unless_lockstep() {
     let f = "examples/kernels/reduce_warp_unrolled_bug_nosync.cu";
     assert_eq!(warpsafe(&["run", f]).status.code(), Some(1));
     let o = warpsafe(&["run", f, "--lockstep-warps"]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    expect_exit(&o, 0);
 }
 
 const NINE: [&str; 9] = [
@@ -361,7 +357,7 @@ fn ptx_for_the_nine_benchmark_kernels_has_an_entry() {
 #[test]
 fn cuda_prints_generated_source() {
     let o = warpsafe(&["cuda", "examples/kernels/saxpy.cu"]);
-    assert_eq!(o.status.code(), Some(0));
+    expect_exit(&o, 0);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(
         stdout.contains("extern \"C\" __global__ void saxpy("),
@@ -374,41 +370,31 @@ fn gpu_backend_without_a_device_fails_clearly_and_auto_falls_back() {
     let has_gpu = Path::new("/dev/nvidia0").exists();
     let o = warpsafe(&["run", "examples/kernels/saxpy.cu", "--backend", "cuda"]);
     if !has_gpu {
-        assert_eq!(o.status.code(), Some(2));
+        expect_exit(&o, 2);
         assert!(
             String::from_utf8_lossy(&o.stderr).contains("no CUDA device"),
             "{}",
             String::from_utf8_lossy(&o.stderr)
         );
         let o = warpsafe(&["run", "examples/kernels/saxpy.cu", "--backend", "auto"]);
-        assert_eq!(o.status.code(), Some(0));
+        expect_exit(&o, 0);
         assert!(String::from_utf8_lossy(&o.stderr).contains("running on the CPU interpreter"));
     } else {
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        expect_exit(&o, 0);
     }
 }
 
 #[test]
 fn verify_exit_codes_and_formats() {
     let o = warpsafe(&["verify", "examples/kernels/reduce_sequential.cu"]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
+    expect_exit(&o, 0);
     let o = warpsafe(&[
         "verify",
         "examples/kernels/kogge_stone_scan_bug_race.cu",
         "--format",
         "json",
     ]);
-    assert_eq!(o.status.code(), Some(1));
+    expect_exit(&o, 1);
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON report");
     assert_eq!(json["kernel"], "kogge_stone_scan");
     let o = warpsafe(&[
@@ -419,7 +405,7 @@ fn verify_exit_codes_and_formats() {
         "--format",
         "sarif",
     ]);
-    assert_eq!(o.status.code(), Some(1));
+    expect_exit(&o, 1);
     let sarif: serde_json::Value = serde_json::from_slice(&o.stdout).expect("SARIF");
     assert_eq!(sarif["version"], "2.1.0");
     let result = &sarif["runs"][0]["results"][0];
@@ -436,7 +422,7 @@ fn verify_exit_codes_and_formats() {
         "--property",
         "nonsense",
     ]);
-    assert_eq!(o.status.code(), Some(2));
+    expect_exit(&o, 2);
 }
 
 #[test]
@@ -446,12 +432,7 @@ fn equiv_and_prove_exit_codes() {
         "examples/equiv/softmax/softmax_naive.cu",
         "examples/equiv/softmax/softmax_online.cu",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
+    expect_exit(&o, 0);
     let o = warpsafe(&[
         "equiv",
         "examples/equiv/softmax/softmax_naive.cu",
@@ -459,7 +440,7 @@ fn equiv_and_prove_exit_codes() {
         "--format",
         "json",
     ]);
-    assert_eq!(o.status.code(), Some(1));
+    expect_exit(&o, 1);
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON report");
     assert_eq!(json["verdict"], "different");
     assert!(json["counterexample"]["inputs"]
@@ -471,35 +452,20 @@ fn equiv_and_prove_exit_codes() {
         "--spec",
         "examples/equiv/specs/saxpy.spec",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
+    expect_exit(&o, 0);
     let o = warpsafe(&[
         "prove",
         "examples/kernels/saxpy.cu",
         "--spec",
         "examples/equiv/specs/saxpy_wrong.spec",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
+    expect_exit(&o, 1);
 }
 
 #[test]
 fn groebner_katsura8_has_143_elements_and_json_agrees() {
     let o = warpsafe(&["groebner", "examples/systems/katsura8.txt", "--check"]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    expect_exit(&o, 0);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(
         stderr.contains("reduced basis of 143 polynomials"),
@@ -523,7 +489,7 @@ fn groebner_katsura8_has_143_elements_and_json_agrees() {
         "--algo",
         "buchberger",
     ]);
-    assert_eq!(o.status.code(), Some(0));
+    expect_exit(&o, 0);
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(json["size"], 20);
     assert_eq!(json["basis"].as_array().map(Vec::len), Some(20));
@@ -531,7 +497,7 @@ fn groebner_katsura8_has_143_elements_and_json_agrees() {
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "x,y\n65521\nx^2 + * y\n").expect("write");
     let o = warpsafe(&["groebner", bad.to_str().expect("utf-8")]);
-    assert_eq!(o.status.code(), Some(2));
+    expect_exit(&o, 2);
     assert!(
         String::from_utf8_lossy(&o.stderr).contains(":3:"),
         "{}",
@@ -542,12 +508,7 @@ fn groebner_katsura8_has_143_elements_and_json_agrees() {
 #[test]
 fn groebner_explain_shows_the_dense_kernel_proved() {
     let o = warpsafe(&["groebner", "examples/systems/katsura6.txt", "--explain"]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    expect_exit(&o, 0);
     let stdout = String::from_utf8_lossy(&o.stdout);
     for property in ["race", "divergence", "bounds", "overflow"] {
         let line = stdout
