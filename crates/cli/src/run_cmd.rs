@@ -154,18 +154,15 @@ fn findings_line(o: &Outcome) -> String {
     if o.findings.is_empty() {
         return "no findings".into();
     }
-    let errors: Vec<String> = o
+    let errors = o
         .findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
-        .map(|f| f.category.name().to_string())
-        .collect();
-    let warnings = o.findings.len() - errors.len();
-    let mut kinds: Vec<String> = errors.clone();
-    kinds.dedup();
+        .count();
+    let warnings = o.findings.len() - errors;
+    let kinds: Vec<&str> = error_categories(o).iter().map(|c| c.name()).collect();
     format!(
-        "{} finding(s){}{}",
-        errors.len(),
+        "{errors} finding(s){}{}",
         if kinds.is_empty() {
             String::new()
         } else {

@@ -15,23 +15,17 @@ pub const UNKNOWN: u8 = 3;
 
 fn properties(list: &[String]) -> Result<Vec<Property>, CliError> {
     if list.is_empty() {
-        return Ok(vec![
-            Property::Race,
-            Property::Divergence,
-            Property::Bounds,
-            Property::Overflow,
-        ]);
+        return Ok(Property::ALL.to_vec());
     }
     list.iter()
         .flat_map(|s| s.split(','))
-        .map(|p| match p.trim() {
-            "race" => Ok(Property::Race),
-            "divergence" => Ok(Property::Divergence),
-            "bounds" => Ok(Property::Bounds),
-            "overflow" => Ok(Property::Overflow),
-            other => Err(CliError::usage(format!(
-                "unknown property `{other}` (race, divergence, bounds, overflow)"
-            ))),
+        .map(|p| {
+            Property::from_name(p.trim()).ok_or_else(|| {
+                CliError::usage(format!(
+                    "unknown property `{}` (race, divergence, bounds, overflow)",
+                    p.trim()
+                ))
+            })
         })
         .collect()
 }
@@ -103,11 +97,7 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
         timeout: Duration::from_secs_f64(args.timeout.max(0.01)),
         lockstep_warps: args.lockstep_warps,
         dump_smt: args.dump_smt.clone(),
-        jobs: args.jobs.unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        }),
+        jobs: args.jobs.unwrap_or_else(default_jobs),
         replay: !args.no_replay,
     };
     let report = {
@@ -207,25 +197,13 @@ fn median(mut xs: Vec<f64>) -> f64 {
 
 fn config_for(kernel: &warpsafe_ir::Kernel) -> Config {
     Config {
-        block: kernel
-            .contract
-            .block_dim
-            .map(DimSpec::Fixed)
-            .unwrap_or(DimSpec::Any),
-        grid: kernel
-            .contract
-            .grid_dim
-            .map(DimSpec::Fixed)
-            .unwrap_or(DimSpec::Any),
-        properties: properties(&[]).unwrap_or_default(),
-        timeout: Duration::from_secs(10),
-        lockstep_warps: false,
-        dump_smt: None,
-        jobs: std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1),
-        replay: true,
+        jobs: default_jobs(),
+        ..Config::for_kernel(kernel)
     }
+}
+
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 fn verdict_word(v: &Verdict) -> String {

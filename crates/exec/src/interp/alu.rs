@@ -401,56 +401,42 @@ pub(crate) fn cast(from: ScalarType, to: ScalarType, bits: u64) -> u64 {
     }
 }
 
+/// Applies `f` to floats of one width (the same table for `f32` and `f64`).
+macro_rules! float_math {
+    ($f:expr, $a:expr, $b:expr, $c:expr) => {
+        match $f {
+            MathFn::Abs => $a.abs(),
+            MathFn::Exp | MathFn::FastExp => $a.exp(),
+            MathFn::Exp2 => $a.exp2(),
+            MathFn::Log => $a.ln(),
+            MathFn::Log2 => $a.log2(),
+            MathFn::Log10 => $a.log10(),
+            MathFn::Sqrt => $a.sqrt(),
+            MathFn::Rsqrt => 1.0 / $a.sqrt(),
+            MathFn::Pow => $a.powf($b),
+            MathFn::Fma => $a.mul_add($b, $c),
+            MathFn::Sin => $a.sin(),
+            MathFn::Cos => $a.cos(),
+            MathFn::Tan => $a.tan(),
+            MathFn::Tanh => $a.tanh(),
+            MathFn::Floor => $a.floor(),
+            MathFn::Ceil => $a.ceil(),
+            MathFn::Round => $a.round(),
+            MathFn::Trunc => $a.trunc(),
+        }
+    };
+}
+
 /// A math intrinsic on one lane; `args` unused beyond the function's arity.
 pub(crate) fn math(f: MathFn, ty: ScalarType, args: [u64; 3]) -> u64 {
     match ty {
         ScalarType::F32 => {
             let [a, b, c] = args.map(|x| f32::from_bits(x as u32));
-            let r = match f {
-                MathFn::Abs => a.abs(),
-                MathFn::Exp | MathFn::FastExp => a.exp(),
-                MathFn::Exp2 => a.exp2(),
-                MathFn::Log => a.ln(),
-                MathFn::Log2 => a.log2(),
-                MathFn::Log10 => a.log10(),
-                MathFn::Sqrt => a.sqrt(),
-                MathFn::Rsqrt => 1.0 / a.sqrt(),
-                MathFn::Pow => a.powf(b),
-                MathFn::Fma => a.mul_add(b, c),
-                MathFn::Sin => a.sin(),
-                MathFn::Cos => a.cos(),
-                MathFn::Tan => a.tan(),
-                MathFn::Tanh => a.tanh(),
-                MathFn::Floor => a.floor(),
-                MathFn::Ceil => a.ceil(),
-                MathFn::Round => a.round(),
-                MathFn::Trunc => a.trunc(),
-            };
-            r.to_bits() as u64
+            float_math!(f, a, b, c).to_bits() as u64
         }
         ScalarType::F64 => {
             let [a, b, c] = args.map(f64::from_bits);
-            let r = match f {
-                MathFn::Abs => a.abs(),
-                MathFn::Exp | MathFn::FastExp => a.exp(),
-                MathFn::Exp2 => a.exp2(),
-                MathFn::Log => a.ln(),
-                MathFn::Log2 => a.log2(),
-                MathFn::Log10 => a.log10(),
-                MathFn::Sqrt => a.sqrt(),
-                MathFn::Rsqrt => 1.0 / a.sqrt(),
-                MathFn::Pow => a.powf(b),
-                MathFn::Fma => a.mul_add(b, c),
-                MathFn::Sin => a.sin(),
-                MathFn::Cos => a.cos(),
-                MathFn::Tan => a.tan(),
-                MathFn::Tanh => a.tanh(),
-                MathFn::Floor => a.floor(),
-                MathFn::Ceil => a.ceil(),
-                MathFn::Round => a.round(),
-                MathFn::Trunc => a.trunc(),
-            };
-            r.to_bits()
+            float_math!(f, a, b, c).to_bits()
         }
         ScalarType::I32 => (args[0] as u32 as i32).wrapping_abs() as u32 as u64,
         ScalarType::I64 => (args[0] as i64).wrapping_abs() as u64,
