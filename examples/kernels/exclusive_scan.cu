@@ -1,7 +1,8 @@
 // Work-efficient exclusive prefix sum within a block (Blelloch; GPU Gems 3, ch. 39, "prescan"):
-// each block scans its own segment of 2 * blockDim.x integers, each thread handling two of them,
-// in dynamic shared memory: an up-sweep builds partial sums in a balanced tree, the root is
-// cleared, and a down-sweep pushes the prefixes back down. There is no carry between blocks.
+// each block scans its own segment of 2 * blockDim.x unsigned integers (sums wrap mod 2^32), each
+// thread handling two of them, in dynamic shared memory: an up-sweep builds partial sums in a
+// balanced tree, the root is cleared, and a down-sweep pushes the prefixes back down. There is no
+// carry between blocks.
 //--blockDim=128 --gridDim=8
 //@ arg n = 2048
 //@ len(g_idata) = n
@@ -10,9 +11,9 @@
 //@ requires (blockDim.x & (blockDim.x - 1)) == 0
 //@ shared_bytes = 2 * blockDim.x * 4
 
-__global__ void exclusive_scan(const int* __restrict__ g_idata, int* __restrict__ g_odata, int n)
+__global__ void exclusive_scan(const unsigned* __restrict__ g_idata, unsigned* __restrict__ g_odata, int n)
 {
-    extern __shared__ int temp[];
+    extern __shared__ unsigned temp[];
 
     int tid = threadIdx.x;
     int m = 2 * blockDim.x;
@@ -42,7 +43,7 @@ __global__ void exclusive_scan(const int* __restrict__ g_idata, int* __restrict_
         if (tid < d) {
             int ai = offset * (2 * tid + 1) - 1;
             int bi = offset * (2 * tid + 2) - 1;
-            int t = temp[ai];
+            unsigned t = temp[ai];
             temp[ai] = temp[bi];
             temp[bi] += t;
         }

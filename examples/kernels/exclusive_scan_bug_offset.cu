@@ -10,9 +10,9 @@
 //@ shared_bytes = 2 * blockDim.x * 4
 //@ expect oob
 
-__global__ void exclusive_scan(const int* __restrict__ g_idata, int* __restrict__ g_odata, int n)
+__global__ void exclusive_scan(const unsigned* __restrict__ g_idata, unsigned* __restrict__ g_odata, int n)
 {
-    extern __shared__ int temp[];
+    extern __shared__ unsigned temp[];
 
     int tid = threadIdx.x;
     int m = 2 * blockDim.x;
@@ -42,7 +42,7 @@ __global__ void exclusive_scan(const int* __restrict__ g_idata, int* __restrict_
         if (tid < d) {
             int ai = offset * (2 * tid + 1);
             int bi = offset * (2 * tid + 2);
-            int t = temp[ai];
+            unsigned t = temp[ai];
             temp[ai] = temp[bi];
             temp[bi] += t;
         }

@@ -83,6 +83,18 @@ struct Tr<'a> {
     refs: HashMap<usize, u32>,
     ranges: HashMap<String, Range>,
     enc: Encoded,
+    /// When set, products of two non-constant values become fresh variables (see
+    /// [`encode_linear`]).
+    linear: bool,
+    products: Vec<Product>,
+}
+
+/// A product replaced by a fresh variable: `m = a · b` with `m`'s static interval.
+struct Product {
+    m: SExpr,
+    a: SExpr,
+    b: SExpr,
+    iv: Iv,
 }
 
 impl Tr<'_> {
@@ -112,6 +124,76 @@ impl Tr<'_> {
         let name = format!("i{}", self.enc.defs.len());
         self.enc.defs.push((name.clone(), self.ctx.int_sort(), e));
         self.ctx.atom(name)
+    }
+
+    /// A fresh variable standing for `a · b`.
+    fn product(&mut self, a: SExpr, b: SExpr, iv: Iv) -> SExpr {
+        let name = format!("m{}", self.products.len());
+        self.enc.decls.push((name.clone(), self.ctx.int_sort()));
+        let m = self.ctx.atom(name);
+        self.products.push(Product { m, a, b, iv });
+        m
+    }
+
+    /// Facts about the products that hold of the real multiplication: their static bounds,
+    /// signs, and — for two products sharing a factor `f`, `m1 = g1·f` and `m2 = g2·f` —
+    /// congruence and monotonicity (`g2 ≥ g1 + 1 ∧ f ≥ 0 → m2 − m1 ≥ f`, and the mirrored
+    /// cases). These are what refutes `row·n + c = row'·n + c'` with `0 ≤ c, c' < n`.
+    fn product_lemmas(&mut self) -> Vec<SExpr> {
+        let ctx = self.ctx;
+        let zero = self.num(0);
+        let one = self.num(1);
+        let mut out = vec![];
+        let key = |e: SExpr| ctx.display(e).to_string();
+        let facts: Vec<(SExpr, SExpr, SExpr, Iv)> = self
+            .products
+            .iter()
+            .map(|p| (p.m, p.a, p.b, p.iv))
+            .collect();
+        for &(m, a, b, iv) in &facts {
+            if let Some((lo, hi)) = iv {
+                out.push(self.app("<=", vec![self.num(lo), m]));
+                out.push(self.app("<=", vec![m, self.num(hi)]));
+            }
+            for (g, f) in [(a, b), (b, a)] {
+                // g ≥ 0 ∧ f ≥ 0 → m ≥ 0; g ≥ 1 ∧ f ≥ 0 → m ≥ f; g = 0 → m = 0.
+                let gf = self.app(">=", vec![g, zero]);
+                let ff = self.app(">=", vec![f, zero]);
+                let both = self.app("and", vec![gf, ff]);
+                out.push(self.app("=>", vec![both, self.app(">=", vec![m, zero])]));
+                let g1 = self.app(">=", vec![g, one]);
+                let pre = self.app("and", vec![g1, ff]);
+                out.push(self.app("=>", vec![pre, self.app(">=", vec![m, f])]));
+                let g0 = self.app("=", vec![g, zero]);
+                out.push(self.app("=>", vec![g0, self.app("=", vec![m, zero])]));
+            }
+        }
+        for (i, &(m1, a1, b1, _)) in facts.iter().enumerate() {
+            for &(m2, a2, b2, _) in &facts[i + 1..] {
+                let pairs = [
+                    (a1, b1, a2, b2),
+                    (a1, b1, b2, a2),
+                    (b1, a1, a2, b2),
+                    (b1, a1, b2, a2),
+                ];
+                let Some(&(f, g1, _, g2)) = pairs.iter().find(|p| key(p.0) == key(p.2)) else {
+                    continue;
+                };
+                let same = self.app("=", vec![g1, g2]);
+                out.push(self.app("=>", vec![same, self.app("=", vec![m1, m2])]));
+                let fpos = self.app(">=", vec![f, zero]);
+                let fneg = self.app("<=", vec![f, zero]);
+                for (gl, gh, ml, mh) in [(g1, g2, m1, m2), (g2, g1, m2, m1)] {
+                    let gap = self.app(">=", vec![self.app("-", vec![gh, gl]), one]);
+                    let dm = self.app("-", vec![mh, ml]);
+                    let up = self.app("and", vec![gap, fpos]);
+                    out.push(self.app("=>", vec![up, self.app(">=", vec![dm, f])]));
+                    let down = self.app("and", vec![gap, fneg]);
+                    out.push(self.app("=>", vec![down, self.app("<=", vec![dm, f])]));
+                }
+            }
+        }
+        out
     }
 
     /// The canonical unsigned value of an integer known modulo `2^w`.
@@ -298,6 +380,10 @@ impl Tr<'_> {
                     Op::Sub => ("-", sub_iv(ia, ib)),
                     _ => ("*", mul_iv(ia, ib)),
                 };
+                let point = |iv: Iv| iv.is_some_and(|(l, h)| l == h);
+                if self.linear && op == Op::Mul && !point(ia) && !point(ib) {
+                    return int(self.product(a, b, iv), iv);
+                }
                 int(self.app(name, vec![a, b]), iv)
             }
             Op::Neg => {
@@ -650,6 +736,21 @@ pub fn nonlinear(q: &crate::smt::Query) -> bool {
 /// is what the bit-vector path reports too), or `None` when some operator has no exact
 /// translation.
 pub fn encode(ctx: &Context, q: &crate::smt::Query) -> Option<Encoded> {
+    translate(ctx, q, false)
+}
+
+/// A linear over-approximation of the integer translation of `q`: every product of two
+/// non-constant values is a fresh variable constrained only by facts true of multiplication
+/// (bounds, signs, congruence, monotonicity in a shared factor). Every model of `q` extends to
+/// a model of this query, so `unsat` here proves `q` unsatisfiable; `sat` proves nothing and
+/// its model must not be reported. Linear arithmetic refutes the usual "distinct rows of a
+/// row-major matrix do not overlap" queries in milliseconds where nonlinear arithmetic and
+/// bit-blasting can take seconds.
+pub fn encode_linear(ctx: &Context, q: &crate::smt::Query) -> Option<Encoded> {
+    translate(ctx, q, true)
+}
+
+fn translate(ctx: &Context, q: &crate::smt::Query, linear: bool) -> Option<Encoded> {
     let roots: Vec<&Term> = q
         .assertions
         .iter()
@@ -685,6 +786,8 @@ pub fn encode(ctx: &Context, q: &crate::smt::Query) -> Option<Encoded> {
         refs,
         ranges: harvest(q),
         enc: Encoded::default(),
+        linear,
+        products: vec![],
     };
     for t in &order {
         let mut x = tr.node(t)?;
@@ -720,7 +823,9 @@ pub fn encode(ctx: &Context, q: &crate::smt::Query) -> Option<Encoded> {
         Some(s) => Some(tr.boolx(s)?),
         None => None,
     };
+    let lemmas = tr.product_lemmas();
     let mut enc = tr.enc;
+    enc.asserts.extend(lemmas);
     enc.asserts.extend(asserts);
     enc.watch = watch;
     enc.small = small;
@@ -741,6 +846,7 @@ mod tests {
             watch,
             small: None,
             refine: vec![],
+            cheap: false,
         }
     }
 

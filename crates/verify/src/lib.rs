@@ -52,6 +52,7 @@
 //! particular, affine induction variables are assumed not to wrap, and that assumption is
 //! checked there); loops may not terminate (partial correctness). Floats are opaque values.
 
+mod batch;
 mod bounds;
 mod config;
 mod divergence;
@@ -76,6 +77,7 @@ pub use report::{Counterexample, PropertyResult, Replay, Report, Verdict};
 use obligation::Obligation;
 use rayon::prelude::*;
 use smt::{Answer, SolverPool};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use warpsafe_ir::Kernel;
 
@@ -108,18 +110,7 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         model::watch(&mut o.query, &launch, &o.cex);
     }
     let pool = SolverPool::new(cfg.timeout, cfg.dump_smt.clone());
-    let solve = |o: &Obligation| {
-        let t = Instant::now();
-        let a = pool.check(&o.query);
-        (a, t.elapsed())
-    };
-    let answers: Vec<(Answer, Duration)> = match rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.jobs.max(1))
-        .build()
-    {
-        Ok(tp) => tp.install(|| obligations.par_iter().map(solve).collect()),
-        Err(_) => obligations.iter().map(solve).collect(),
-    };
+    let answers = solve_all(kernel, cfg, &pool, &obligations);
     let mut results = vec![];
     let mut queries = 0;
     for &p in &cfg.properties {
@@ -137,11 +128,15 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         }
         let mine: Vec<(&Obligation, &(Answer, Duration))> = obligations
             .iter()
-            .zip(&answers)
+            .zip(&answers.per_obligation)
             .filter(|(o, _)| o.property == p)
             .collect();
-        let seconds = mine.iter().map(|(_, (_, d))| d.as_secs_f64()).sum();
-        queries += mine.len();
+        let (batch_time, batch_queries) = answers.batches.get(&p).copied().unwrap_or_default();
+        let seconds =
+            batch_time.as_secs_f64() + mine.iter().map(|(_, (_, d))| d.as_secs_f64()).sum::<f64>();
+        let property_queries =
+            batch_queries + mine.iter().filter(|(_, (_, d))| !d.is_zero()).count();
+        queries += property_queries;
         let mut verdict = Verdict::Verified;
         for (o, (a, _)) in &mine {
             match a {
@@ -167,7 +162,7 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
             property: p,
             verdict,
             seconds,
-            queries: mine.len(),
+            queries: property_queries,
         });
     }
     Report {
@@ -175,5 +170,99 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         results,
         seconds: start.elapsed().as_secs_f64(),
         queries,
+    }
+}
+
+/// The answer to every obligation, and per property the time and count of combined queries.
+struct Answers {
+    per_obligation: Vec<(Answer, Duration)>,
+    batches: HashMap<Property, (Duration, usize)>,
+}
+
+/// Decides the obligations in parallel: first one combined query per property
+/// ([`batch::combine`]), then, for properties it did not settle, each obligation on its own.
+/// Obligations settled by a combined query get `Unsat` with zero time.
+fn solve_all(kernel: &Kernel, cfg: &Config, pool: &SolverPool, obls: &[Obligation]) -> Answers {
+    let run =
+        |work: &(dyn Fn() -> Vec<(Answer, Duration)> + Sync)| match rayon::ThreadPoolBuilder::new()
+            .num_threads(cfg.jobs.max(1))
+            .build()
+        {
+            Ok(tp) => tp.install(work),
+            Err(_) => work(),
+        };
+    let timed = |q: &smt::Query| {
+        let t = Instant::now();
+        let a = pool.check(q);
+        (a, t.elapsed())
+    };
+    let combined: Vec<(Property, smt::Query)> = cfg
+        .properties
+        .iter()
+        .filter_map(|&p| {
+            let mine: Vec<&Obligation> = obls.iter().filter(|o| o.property == p).collect();
+            let name = format!("{}_{}_all", kernel.name, p.name());
+            batch::combine(name, &mine).map(|q| (p, q))
+        })
+        .collect();
+    let batch_answers = run(&|| combined.par_iter().map(|(_, q)| timed(q)).collect());
+    let mut batches = HashMap::new();
+    let mut settled = vec![];
+    // Per property with a satisfiable combined query: the index (among that property's
+    // obligations) of one obligation its model satisfies.
+    let mut witness: HashMap<Property, usize> = HashMap::new();
+    for ((p, _), (a, d)) in combined.iter().zip(&batch_answers) {
+        batches.insert(*p, (*d, 1));
+        match a {
+            Answer::Unsat => settled.push(*p),
+            Answer::Sat(vals) => {
+                if let Some(i) = vals.iter().position(|v| *v == Some(1)) {
+                    witness.insert(*p, i);
+                }
+            }
+            Answer::Unknown(_) => {}
+        }
+    }
+    let index_in_property: Vec<usize> = obls
+        .iter()
+        .scan(HashMap::<Property, usize>::new(), |seen, o| {
+            let c = seen.entry(o.property).or_default();
+            *c += 1;
+            Some(*c - 1)
+        })
+        .collect();
+    let skip = |i: usize| {
+        let p = obls[i].property;
+        settled.contains(&p) || witness.get(&p).is_some_and(|&w| w != index_in_property[i])
+    };
+    let mut per_obligation = run(&|| {
+        (0..obls.len())
+            .into_par_iter()
+            .map(|i| {
+                if skip(i) {
+                    (Answer::Unsat, Duration::ZERO)
+                } else {
+                    timed(&obls[i].query)
+                }
+            })
+            .collect()
+    });
+    // A witness the solver does not confirm on its own (a timeout, say; its query assumes
+    // no more than the combined one, so it cannot be unsatisfiable) falls back to deciding
+    // every obligation of its property.
+    for (&p, &w) in &witness {
+        let i = (0..obls.len()).find(|&i| obls[i].property == p && index_in_property[i] == w);
+        let confirmed = i.is_some_and(|i| matches!(per_obligation[i].0, Answer::Sat(_)));
+        if !confirmed {
+            for j in 0..obls.len() {
+                if obls[j].property == p && Some(j) != i {
+                    per_obligation[j] = timed(&obls[j].query);
+                }
+            }
+        }
+    }
+    Answers {
+        per_obligation,
+        batches,
     }
 }

@@ -88,5 +88,6 @@ pub fn query(name: String, assertions: Vec<Term>, small: &Term) -> Query {
         watch: vec![],
         small: Some(small.clone()),
         refine: vec![],
+        cheap: false,
     }
 }

@@ -10,6 +10,9 @@ pub const MAX_THREADS: u64 = 1 << 22;
 /// Most elements a replayed buffer may have.
 pub const MAX_ELEMS: u64 = 1 << 24;
 
+/// How many random data sets a replay tries before it gives up.
+const DATA_SETS: u64 = 8;
+
 struct Rng(u64);
 
 impl Rng {
@@ -31,28 +34,9 @@ fn random_elem(ty: ScalarType, r: &mut Rng) -> u64 {
     }
 }
 
-/// Runs the counterexample's launch and reports whether the interpreter finds the same kind
-/// of bug.
-pub fn replay(k: &Kernel, cx: &Counterexample, dyn_shared: u64, lockstep: bool) -> Replay {
-    let threads: u64 = cx
-        .block_dim
-        .iter()
-        .chain(&cx.grid_dim)
-        .map(|&d| d as u64)
-        .product();
-    if threads > MAX_THREADS {
-        return Replay {
-            reproduced: false,
-            note: format!("not replayed: the launch has {threads} threads (limit {MAX_THREADS})"),
-        };
-    }
-    if let Some((n, l)) = cx.buffer_lens.iter().find(|(_, l)| *l > MAX_ELEMS) {
-        return Replay {
-            reproduced: false,
-            note: format!("not replayed: buffer `{n}` has {l} elements (limit {MAX_ELEMS})"),
-        };
-    }
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+/// The launch arguments of `cx` with buffers filled from data set `seed`.
+fn arguments(k: &Kernel, cx: &Counterexample, seed: u64) -> Vec<Arg> {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ seed.wrapping_mul(0xbf58_476d_1ce4_e5b9));
     let mut args = vec![];
     for p in &k.params {
         match p.kind {
@@ -77,6 +61,30 @@ pub fn replay(k: &Kernel, cx: &Counterexample, dyn_shared: u64, lockstep: bool) 
             }
         }
     }
+    args
+}
+
+/// Runs the counterexample's launch and reports whether the interpreter finds the same kind
+/// of bug.
+pub fn replay(k: &Kernel, cx: &Counterexample, dyn_shared: u64, lockstep: bool) -> Replay {
+    let threads: u64 = cx
+        .block_dim
+        .iter()
+        .chain(&cx.grid_dim)
+        .map(|&d| d as u64)
+        .product();
+    if threads > MAX_THREADS {
+        return Replay {
+            reproduced: false,
+            note: format!("not replayed: the launch has {threads} threads (limit {MAX_THREADS})"),
+        };
+    }
+    if let Some((n, l)) = cx.buffer_lens.iter().find(|(_, l)| *l > MAX_ELEMS) {
+        return Replay {
+            reproduced: false,
+            note: format!("not replayed: buffer `{n}` has {l} elements (limit {MAX_ELEMS})"),
+        };
+    }
     let cfg = LaunchConfig {
         grid: cx.grid_dim,
         block: cx.block_dim,
@@ -90,7 +98,17 @@ pub fn replay(k: &Kernel, cx: &Counterexample, dyn_shared: u64, lockstep: bool) 
         lockstep_warps: lockstep,
         ..Options::default()
     };
-    match run(k, &cfg, args, &opts) {
+    // Data-dependent findings (overflow of products of inputs, say) may need a few data sets.
+    let mut result = run(k, &cfg, arguments(k, cx, 0), &opts);
+    for seed in 1..DATA_SETS {
+        match &result {
+            Ok(out) if out.of(cx.category).next().is_none() => {
+                result = run(k, &cfg, arguments(k, cx, seed), &opts);
+            }
+            _ => break,
+        }
+    }
+    match result {
         Err(e) => Replay {
             reproduced: false,
             note: format!("the interpreter refused the launch: {e}"),
@@ -102,9 +120,10 @@ pub fn replay(k: &Kernel, cx: &Counterexample, dyn_shared: u64, lockstep: bool) 
                 return Replay {
                     reproduced: false,
                     note: if found.is_empty() {
-                        "the interpreter found nothing with this launch and random data (the \
-                         finding may depend on data)"
-                            .into()
+                        format!(
+                            "the interpreter found nothing with this launch and {DATA_SETS} \
+                             random data sets (the finding may depend on data)"
+                        )
                     } else {
                         format!("the interpreter found {} instead", found.join(", "))
                     },

@@ -8,21 +8,6 @@ use std::time::Duration;
 use warpsafe_ir::Category;
 use warpsafe_verify::{verify, Config, Property, Report, Verdict};
 
-/// Correct kernels whose headers under-constrain them (or whose queries are beyond the
-/// solver in the time given): the properties allowed not to be verified, and why.
-const KNOWN: &[(&str, Property, &str)] = &[
-    (
-        "exclusive_scan.cu",
-        Property::Overflow,
-        "sums of arbitrary int inputs overflow",
-    ),
-    (
-        "scalar_mul.cu",
-        Property::Race,
-        "nonlinear t * per_thread with a clipped loop bound: solver timeout",
-    ),
-];
-
 fn cfg(k: &warpsafe_ir::Kernel) -> Config {
     Config {
         timeout: Duration::from_secs(4),
@@ -57,18 +42,7 @@ fn correct_kernels_are_verified() {
         let r = verify(&k, &cfg(&k));
         assert!(!z3_missing(&r), "z3 must be installed (scripts/setup.sh)");
         for p in &r.results {
-            let known = KNOWN
-                .iter()
-                .find(|(n, q, _)| *n == f && *q == p.property)
-                .map(|(_, _, why)| *why);
-            // A timeout may only ever be unknown, never violated.
-            let timeout_only = known.is_some_and(|w| w.contains("time"));
-            let bad = match &p.verdict {
-                Verdict::Verified => false,
-                Verdict::Violated(_) => known.is_none() || timeout_only,
-                Verdict::Unknown { .. } => known.is_none(),
-            };
-            if bad {
+            if !matches!(p.verdict, Verdict::Verified) {
                 failures.push(format!("{f}: {} is {:?}", p.property.name(), p.verdict));
             }
         }

@@ -9,7 +9,7 @@ use warpsafe::{launch_config, Backend};
 fn main() {
     let (grid, block) = (8u32, 128u32);
     let n = (2 * block * grid) as usize;
-    let x = Rng::new(8).i32s(n, -100, 100);
+    let x = Rng::new(8).u32s(n, u32::MAX);
     let mut out = vec![0; n];
     let mut cfg = launch_config(grid, block);
     cfg.dynamic_shared_bytes = 2 * block as u64 * 4;

@@ -155,8 +155,8 @@ fn scan_dot_and_elimination_agree() {
             exclusive_scan::ir(),
             cfg,
             vec![
-                Arg::Buffer(Buffer::from_i32(&r.i32s(n, -1000, 1000))),
-                Arg::Buffer(Buffer::from_i32(&vec![0; n])),
+                Arg::Buffer(Buffer::from_u32(&r.u32s(n, u32::MAX))),
+                Arg::Buffer(Buffer::from_u32(&vec![0; n])),
                 int(n as i32),
             ],
         );

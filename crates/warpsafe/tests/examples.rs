@@ -113,7 +113,7 @@ fn scan_dot_and_elimination() {
         let block = 1u32 << rng.range(1, 8);
         let grid = rng.range(1, 5) as u32;
         let n = (2 * block * grid) as usize;
-        let x = rng.i32s(n, -1000, 1000);
+        let x = rng.u32s(n, u32::MAX);
         let mut out = vec![0; n];
         let mut cfg = launch_config(grid, block);
         cfg.dynamic_shared_bytes = 2 * block as u64 * 4;

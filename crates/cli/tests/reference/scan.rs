@@ -1,16 +1,17 @@
-//! Per-block prefix sums: exclusive_scan (int, 2 elements per thread), kogge_stone_scan
+//! Per-block prefix sums: exclusive_scan (unsigned, 2 elements per thread), kogge_stone_scan
 //! (inclusive) and blelloch_scan (exclusive, with block totals).
 
 use super::Env;
 
-/// Exclusive scan of each `2 * blockDim.x`-element segment of `g_idata`, wrapping `int` sums.
+/// Exclusive scan of each `2 * blockDim.x`-element segment of `g_idata`, wrapping `unsigned`
+/// sums.
 pub fn exclusive_scan(env: &mut Env) {
     let n = env.usize("n");
     let seg = 2 * env.block_x();
-    let input = env.i32("g_idata").to_vec();
-    let out = env.i32_mut("g_odata");
+    let input = env.u32("g_idata").to_vec();
+    let out = env.u32_mut("g_odata");
     for start in (0..n).step_by(seg) {
-        let mut acc = 0i32;
+        let mut acc = 0u32;
         for i in start..(start + seg).min(n) {
             out[i] = acc;
             acc = acc.wrapping_add(input[i]);

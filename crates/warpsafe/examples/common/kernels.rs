@@ -126,11 +126,12 @@ pub fn matrix_mul_tiled(a: &[f32], b: &[f32], c: &mut [f32], n: i32) {
     c[row * n + col] = sum;
 }
 
-/// Work-efficient (Blelloch) exclusive scan of each block's `2 * block_dim().x` integers, in
+/// Work-efficient (Blelloch) exclusive scan of each block's `2 * block_dim().x` unsigned integers
+/// (wrapping sums), in
 /// dynamic shared memory (launch with `2 * block_dim().x * 4` bytes).
 #[kernel]
-pub fn exclusive_scan(g_idata: &[i32], g_odata: &mut [i32], n: i32) {
-    let temp = dyn_shared::<i32>();
+pub fn exclusive_scan(g_idata: &[u32], g_odata: &mut [u32], n: i32) {
+    let temp = dyn_shared::<u32>();
     let tid = thread_idx().x as i32;
     let m = 2 * block_dim().x as i32;
     let base = block_idx().x as i32 * m;

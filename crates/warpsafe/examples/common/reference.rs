@@ -47,10 +47,10 @@ pub fn matrix_mul(a: &[f32], b: &[f32], n: usize) -> Vec<f32> {
 }
 
 /// Exclusive prefix sums of consecutive segments of `seg` elements (wrapping, as `i32`).
-pub fn exclusive_scan(x: &[i32], seg: usize) -> Vec<i32> {
+pub fn exclusive_scan(x: &[u32], seg: usize) -> Vec<u32> {
     let mut out = vec![0; x.len()];
     for (chunk_in, chunk_out) in x.chunks(seg).zip(out.chunks_mut(seg)) {
-        let mut acc = 0i32;
+        let mut acc = 0u32;
         for (i, o) in chunk_in.iter().zip(chunk_out) {
             *o = acc;
             acc = acc.wrapping_add(*i);
