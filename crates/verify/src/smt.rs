@@ -71,7 +71,7 @@ impl Solver {
             let mut pins = vec![];
             if let Some(enc) = crate::intenc::encode_linear(&self.ctx, q) {
                 write_dump(dump, &q.name, "lin.smt2", &enc, &self.ctx);
-                let names = launch_symbols(q);
+                let names = factor_symbols(q);
                 let lin = if q.cheap {
                     self.with_timeout(cheap, |s| s.linear(&enc, &names))?
                 } else {
@@ -87,13 +87,14 @@ impl Solver {
                 write_dump(dump, &q.name, "int.smt2", &enc, &self.ctx);
                 // The linear model's launch values (dimensions, parameters, lengths) often
                 // make the exact query linear and easy; a model with them pinned is a model.
-                if !pins.is_empty() && !q.cheap {
+                if !pins.is_empty() {
                     let n = enc.asserts.len();
                     for (name, v) in &pins {
                         let pin = self.ctx.eq(self.ctx.atom(name), self.ctx.numeral(*v));
                         enc.asserts.push(pin);
                     }
-                    let res = self.with_timeout(cheap, |s| s.scoped(&enc, None, start))?;
+                    // Pinned, the products are mostly by constants: linear-integer tactic.
+                    let res = self.with_timeout(cheap, |s| s.scoped(&enc, Some("qflia"), start))?;
                     if let Answer::Sat(_) = res {
                         return Ok(res);
                     }
@@ -297,17 +298,32 @@ enum Linear {
     Unknown,
 }
 
-/// The launch-level symbols of `q` (dimensions, parameters, buffer lengths: shared by both
-/// threads), whose values pin a nonlinear query down to a linear one.
-fn launch_symbols(q: &Query) -> Vec<String> {
+/// The launch-level symbols (dimensions, parameters: shared by both threads) that occur in a
+/// factor of a product of two non-constant values: pinned to values, they leave the products
+/// linear. Buffer lengths are not among them unless they are factors themselves; a length
+/// defined as a product must stay free for the pinned query to keep its models.
+fn factor_symbols(q: &Query) -> Vec<String> {
+    use crate::term::{Node, Op, SymKind};
     let mut names = std::collections::BTreeSet::new();
-    for a in q.assertions.iter().chain(&q.refine) {
-        for t in a.free_syms() {
-            if let Some(s) = t.as_sym() {
-                if s.kind == crate::term::SymKind::Shared && matches!(s.sort, Sort::Bv(_)) {
-                    names.insert(s.name.clone());
+    let mut seen = std::collections::HashSet::new();
+    let mut stack: Vec<&Term> = q.assertions.iter().chain(&q.refine).collect();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.id()) {
+            continue;
+        }
+        if let Node::App(op, args, _) = &*t.0 {
+            if *op == Op::Mul && args.iter().all(|a| a.as_bv().is_none()) {
+                for f in args {
+                    for x in f.free_syms() {
+                        if let Some(s) = x.as_sym() {
+                            if s.kind == SymKind::Shared && matches!(s.sort, Sort::Bv(_)) {
+                                names.insert(s.name.clone());
+                            }
+                        }
+                    }
                 }
             }
+            stack.extend(args.iter());
         }
     }
     names.into_iter().collect()
