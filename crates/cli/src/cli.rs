@@ -27,6 +27,16 @@ pub enum Command {
     ///   warpsafe run examples/kernels/matrix_mul.cu --arg n=128 --grid 8,8 --block 16,16
     ///   warpsafe run k.cu --buf x=random:1024 --buf y=zeros:1024 --out results/
     ///   warpsafe run examples/kernels --check-expect
+    ///   warpsafe run examples/kernels/saxpy.cu --via-ptx
+    ///   warpsafe run k.ptx --grid 4 --block 256 --arg k_param_2=1000 --buf k_param_0=random:1000
+    ///
+    /// PTX: a `.ptx` file is parsed, lowered and run by the same interpreter (findings point at
+    /// PTX lines). Its launch contract comes from a sibling `.cu` of the same stem when there is
+    /// one (its header and parameter names), else from the flags; parameters then keep their PTX
+    /// names and buffer element types follow the loads and stores. `--via-ptx` compiles a `.cu`
+    /// kernel through warpsafe's CUDA codegen and NVRTC and runs the PTX instead of the source.
+    /// Signed overflow is C-level undefined behaviour that compiles to wrapping PTX arithmetic,
+    /// so it is not reported (nor expected by --check-expect) for PTX runs.
     ///
     /// Exit codes: 0 no finding (warnings allowed), 1 at least one finding, 2 usage or parse
     /// error. With --check-expect: 0 when every file shows exactly the findings its
@@ -341,7 +351,7 @@ pub struct CheckArgs {
 /// `warpsafe run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// `.cu` files, IR `.json` files, or directories of them.
+    /// `.cu` files, IR `.json` files, `.ptx` files, or directories of `.cu`/`.json` files.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     #[command(flatten)]
@@ -362,6 +372,10 @@ pub struct RunArgs {
     /// Where to run: the checking CPU interpreter, a CUDA GPU, or the GPU when present.
     #[arg(long, value_enum, default_value_t)]
     pub backend: BackendChoice,
+    /// Compile each `.cu` kernel with warpsafe's CUDA codegen and NVRTC, and run the PTX on the
+    /// interpreter instead of the source (needs NVRTC; `.ptx` files always run as PTX).
+    #[arg(long)]
+    pub via_ptx: bool,
 }
 
 /// `warpsafe ir`.
@@ -424,6 +438,22 @@ pub enum BenchKind {
         /// Repetitions per kernel; the median is reported.
         #[arg(long, default_value_t = 3)]
         repeat: usize,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// The verification table: per benchmark kernel, the four safety verdicts (parametric)
+    /// and functional correctness against its spec (exact engine over a sweep of sizes).
+    Suite {
+        /// Directory holding the example kernels.
+        #[arg(long, default_value = "examples/kernels")]
+        kernels: PathBuf,
+        /// Directory holding one `<kernel>.spec` per suite kernel.
+        #[arg(long, default_value = "examples/specs")]
+        specs: PathBuf,
+        /// Largest problem size in the functional sweep.
+        #[arg(long, default_value_t = 128)]
+        max_size: i64,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,

@@ -10,10 +10,12 @@ mod groebner_cmd;
 mod inputs;
 mod ir_cmd;
 mod launch;
+mod ptx_input;
 mod report;
 mod run_cmd;
 mod sarif;
 mod source;
+mod suite;
 mod summary;
 mod verify_cmd;
 
@@ -47,6 +49,12 @@ fn main() -> std::process::ExitCode {
                 repeat,
                 format,
             } => verify_cmd::bench(&kernels, repeat, format),
+            BenchKind::Suite {
+                kernels,
+                specs,
+                max_size,
+                format,
+            } => suite::bench(&kernels, &specs, max_size, format),
             BenchKind::Equiv {
                 dir,
                 repeat,

@@ -195,7 +195,8 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs.get(xs.len() / 2).copied().unwrap_or(0.0)
 }
 
-fn config_for(kernel: &warpsafe_ir::Kernel) -> Config {
+/// The verifier configuration for a kernel: its header's contract, one solver per core.
+pub fn config_for(kernel: &warpsafe_ir::Kernel) -> Config {
     Config {
         jobs: default_jobs(),
         ..Config::for_kernel(kernel)
@@ -206,7 +207,8 @@ fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-fn verdict_word(v: &Verdict) -> String {
+/// A verdict in a word or two, with the finding's category and replay outcome.
+pub fn verdict_word(v: &Verdict) -> String {
     match v {
         Verdict::Verified => "verified".into(),
         Verdict::Violated(cx) => {

@@ -51,10 +51,29 @@ enum V {
 
 struct Env<'a> {
     kernel: &'a Kernel,
+    launch: warpsafe_exec::LaunchConfig,
     scalars: HashMap<String, (Scalar, ScalarType)>,
     shapes: HashMap<String, Vec<u64>>,
     lens: HashMap<String, (u64, ScalarType)>,
     vars: Vec<(String, i128)>,
+}
+
+impl Env<'_> {
+    /// The value of a launch dimension name such as `blockDim.x`.
+    fn dim(&self, n: &str) -> Option<i128> {
+        let (base, c) = n.split_once('.')?;
+        let d = match c {
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            _ => return None,
+        };
+        match base {
+            "blockDim" => Some(i128::from(self.launch.block[d])),
+            "gridDim" => Some(i128::from(self.launch.grid[d])),
+            _ => None,
+        }
+    }
 }
 
 fn err<T>(span: SpecSpan, message: impl Into<String>) -> Result<T, SpecError> {
@@ -177,6 +196,8 @@ impl Env<'_> {
             ExprKind::Name(n) => {
                 if let Some((_, v)) = self.vars.iter().rev().find(|(x, _)| x == n) {
                     V::I(*v)
+                } else if let Some(v) = self.dim(n) {
+                    V::I(v)
                 } else if let Some(&(s, ty)) = self.scalars.get(n) {
                     match s {
                         Scalar::Value(v) if !ty.is_float() => V::I(v.as_i128().unwrap_or(0)),
@@ -255,6 +276,7 @@ impl Env<'_> {
                 }
                 let mut env = Env {
                     kernel: self.kernel,
+                    launch: self.launch,
                     scalars: self.scalars.clone(),
                     shapes: self.shapes.clone(),
                     lens: self.lens.clone(),
@@ -300,6 +322,7 @@ pub fn prove_spec(
     let mut store = std::mem::take(&mut out.store);
     let mut env = Env {
         kernel,
+        launch: setup.launch,
         scalars: HashMap::new(),
         shapes: HashMap::new(),
         lens: HashMap::new(),

@@ -10,7 +10,7 @@
 //! ```
 //!
 //! Expressions: numbers, `+ - * /`, `%` on integers, parentheses, scalar parameters,
-//! index variables, buffer elements, `exp log sqrt abs` and binary `max min`. Output elements
+//! launch dimensions (`blockDim.x`, `gridDim.y`, …), index variables, buffer elements, `exp log sqrt abs` and binary `max min`. Output elements
 //! no equation covers must keep their initial value.
 
 use serde::Serialize;
@@ -175,6 +175,11 @@ fn lex(text: &str) -> Result<Vec<(Tok, SpecSpan)>, SpecError> {
             let lo = i;
             while i < b.len() && ((b[i] as char).is_ascii_alphanumeric() || b[i] == b'_') {
                 i += 1;
+            }
+            // `blockDim.x`, `gridDim.y`: launch dimensions are names with their component.
+            let launch = matches!(&text[lo..i], "blockDim" | "gridDim");
+            if launch && i + 1 < b.len() && b[i] == b'.' && matches!(b[i + 1], b'x' | b'y' | b'z') {
+                i += 2;
             }
             out.push((Tok::Ident(text[lo..i].to_string()), sp(lo, i)));
             continue;

@@ -22,6 +22,13 @@ impl Program {
     pub fn code(&self) -> &ThreadCode {
         &self.code
     }
+
+    /// Pairs thread code from another frontend (PTX) with the kernel signature it runs under:
+    /// the kernel's parameters, shared arrays and contract describe the launch, its body is
+    /// not used. Global allocations must name buffer parameters of `kernel`.
+    pub fn from_parts(kernel: Kernel, code: ThreadCode) -> Program {
+        Program { kernel, code }
+    }
 }
 
 /// Lowers `kernel` to thread code.

@@ -1,8 +1,12 @@
 //! The PTX frontend of warpsafe: a line-oriented, hand-written parser for the PTX that NVRTC
-//! emits, producing a typed syntax tree that prints back as valid PTX.
+//! emits, producing a typed syntax tree that prints back as valid PTX, and a lowering of that
+//! tree to warpsafe's thread code, so the checking interpreter runs PTX kernels.
 //!
 //! Verifying PTX means trusting no source-to-assembly compiler: the code checked is the code
 //! that runs. Unsupported instructions are reported as errors naming the instruction and line.
+//! Lowering gives pointers provenance: each pointer parameter is a global buffer, each
+//! `.shared`/`.local` variable an allocation, and every load and store resolves to
+//! (allocation, byte offset, width) — see [`lower`] and [`lower_with`].
 //!
 //! ```
 //! use warpsafe_ptx::{parse, Item, Operand};
@@ -39,12 +43,22 @@
 //! assert_eq!(mov.operands[1], Operand::Reg("%tid.x".into()));
 //! // Printing gives PTX that parses back to the same module.
 //! assert_eq!(parse(&module.to_string())?, module);
-//! # Ok::<(), warpsafe_ptx::ParseError>(())
+//!
+//! // Lowered, it runs on the interpreter: `scale_param_0` is found to be an f32 buffer.
+//! use warpsafe_exec::{run_program, Arg, Buffer, LaunchConfig, Options};
+//! let program = warpsafe_ptx::lower(&module, None)?;
+//! let args = vec![Arg::Buffer(Buffer::from_f32(&[1.0, 2.0, 3.0]))];
+//! let out = run_program(&program, &LaunchConfig::linear(1, 3), args, &Options::default())?;
+//! assert!(out.findings.is_empty());
+//! let Arg::Buffer(x) = &out.args[0] else { unreachable!() };
+//! assert_eq!(x.to_f32(), [2.0, 4.0, 6.0]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod ast;
 mod error;
 mod lexer;
+mod lower;
 mod parse;
 mod print;
 
@@ -52,4 +66,5 @@ pub use ast::{
     Function, Immediate, Instruction, Item, Module, Operand, Pred, RegDecl, Space, VarDecl,
 };
 pub use error::ParseError;
+pub use lower::{lower, lower_with, LowerError, LowerOptions};
 pub use parse::parse;

@@ -113,22 +113,6 @@ impl Env {
         }
     }
 
-    /// An `int` buffer.
-    pub fn i32(&self, name: &str) -> &[i32] {
-        match self.buffer(name) {
-            Data::I32(v) => v,
-            other => panic!("buffer `{name}` is not int: {other:?}"),
-        }
-    }
-
-    /// An `int` buffer, for writing.
-    pub fn i32_mut(&mut self, name: &str) -> &mut [i32] {
-        match self.buffer_mut(name) {
-            Data::I32(v) => v,
-            _ => panic!("buffer `{name}` is not int"),
-        }
-    }
-
     /// An `unsigned int` buffer.
     pub fn u32(&self, name: &str) -> &[u32] {
         match self.buffer(name) {

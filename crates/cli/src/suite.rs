@@ -1,0 +1,371 @@
+//! `warpsafe bench suite`: the verification table. One row per benchmark kernel with the
+//! parametric verifier's four safety verdicts (all configurations the header allows) and
+//! functional correctness against the kernel's spec in `examples/specs/`, proved by the exact
+//! engine over a sweep of launch configurations and sizes ("✓ sizes ≤ B").
+//!
+//! Functional correctness for *every* size (the parametric spec proof) is not built yet; the
+//! column says which kind of proof backs each ✓.
+
+use crate::cli::Format;
+use crate::exit::{CliError, CLEAN, FINDINGS};
+use crate::source;
+use crate::summary::Table;
+use crate::verify_cmd::{config_for, verdict_word};
+use std::path::Path;
+use std::time::Instant;
+use warpsafe_equiv::{BlockSel, ExecConfig, Spec};
+use warpsafe_exec::{eval_contract_expr, LaunchConfig};
+use warpsafe_ir::{Kernel, ParamId, ParamKind, ScalarType, Value};
+use warpsafe_verify::{Property, Verdict};
+
+/// The suite: the nine benchmark kernels, the F4 elimination kernel and the two scans.
+pub const SUITE: [&str; 12] = [
+    "vector_add",
+    "vector_square",
+    "saxpy",
+    "scalar_mul",
+    "template_scale",
+    "matrix_transpose",
+    "matrix_transpose_tiled",
+    "matrix_mul",
+    "matrix_mul_tiled",
+    "gauss_elim",
+    "kogge_stone_scan",
+    "blelloch_scan",
+];
+
+/// Sizes tried for each size parameter (those that buffer lengths depend on), up to the
+/// sweep's bound.
+const SIZES: [i64; 12] = [1, 2, 3, 7, 16, 17, 31, 32, 33, 64, 100, 128];
+
+/// Block sizes tried along x for one-dimensional kernels.
+const BLOCKS: [u32; 6] = [32, 64, 128, 256, 512, 1024];
+
+/// Largest grid extent searched per dimension for a configuration the contract accepts.
+const MAX_GRID: u32 = 64;
+
+/// A launch, the size parameters' values, and the largest of them.
+type Configuration = (LaunchConfig, Vec<(String, Value)>, i64);
+
+/// The functional verdict of one kernel.
+#[derive(serde::Serialize)]
+struct Functional {
+    /// `proved`, `refuted` or `unknown`.
+    verdict: &'static str,
+    /// What backs it: the configurations checked, the counterexample, or the reason.
+    detail: String,
+    /// Largest size value among the configurations proved.
+    bound: i64,
+    /// Configurations proved.
+    configs: usize,
+    seconds: f64,
+}
+
+/// One row of the table.
+#[derive(serde::Serialize)]
+struct Row {
+    kernel: String,
+    race: String,
+    divergence: String,
+    bounds: String,
+    overflow: String,
+    safety_seconds: f64,
+    functional: Functional,
+}
+
+/// Runs the suite over the kernels in `kernels` and the specs in `specs`.
+pub fn bench(kernels: &Path, specs: &Path, max_size: i64, format: Format) -> Result<u8, CliError> {
+    let mut rows = vec![];
+    for name in SUITE {
+        let loaded = source::load(&kernels.join(format!("{name}.cu")))?;
+        let k = loaded.kernel(None)?;
+        let report = warpsafe_verify::verify(k, &config_for(k));
+        let word = |p: Property| {
+            report
+                .result(p)
+                .map_or("-".to_string(), |r| short(&r.verdict))
+        };
+        let spec_path = specs.join(format!("{name}.spec"));
+        let functional = match std::fs::read_to_string(&spec_path) {
+            Ok(text) => match Spec::parse(&text) {
+                Ok(spec) => sweep(k, &spec, max_size),
+                Err(e) => unknown(format!("{}: {e}", spec_path.display())),
+            },
+            Err(e) => unknown(format!("{}: {e}", spec_path.display())),
+        };
+        rows.push(Row {
+            kernel: name.to_string(),
+            race: word(Property::Race),
+            divergence: word(Property::Divergence),
+            bounds: word(Property::Bounds),
+            overflow: word(Property::Overflow),
+            safety_seconds: report.seconds,
+            functional,
+        });
+    }
+    let failed = rows.iter().any(|r| {
+        r.functional.verdict == "refuted"
+            || [&r.race, &r.divergence, &r.bounds, &r.overflow]
+                .iter()
+                .any(|v| v.starts_with('✗'))
+    });
+    match format {
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&rows).map_err(|e| CliError::usage(e.to_string()))?
+        ),
+        Format::Human => {
+            let mut t = Table::new(&[
+                "kernel",
+                "race",
+                "divergence",
+                "bounds",
+                "overflow",
+                "safety s",
+                "functional",
+                "functional s",
+            ]);
+            for r in &rows {
+                let f = &r.functional;
+                let func = match f.verdict {
+                    "proved" => format!("✓ sizes ≤ {} ({} configs)", f.bound, f.configs),
+                    "refuted" => format!("✗ {}", f.detail),
+                    _ => format!("? {}", f.detail),
+                };
+                t.row(vec![
+                    r.kernel.clone(),
+                    r.race.clone(),
+                    r.divergence.clone(),
+                    r.bounds.clone(),
+                    r.overflow.clone(),
+                    format!("{:.3}", r.safety_seconds),
+                    func,
+                    format!("{:.3}", f.seconds),
+                ]);
+            }
+            println!(
+                "verification table: safety for every configuration the header allows \
+                 (parametric); functional correctness by the exact engine over a sweep of \
+                 block sizes and problem sizes (bounded)"
+            );
+            print!("{}", t.render());
+        }
+    }
+    Ok(if failed { FINDINGS } else { CLEAN })
+}
+
+fn short(v: &Verdict) -> String {
+    match v {
+        Verdict::Verified => "✓".into(),
+        Verdict::Violated(_) => format!("✗ {}", verdict_word(v)),
+        Verdict::Unknown { .. } => "?".into(),
+    }
+}
+
+fn unknown(detail: String) -> Functional {
+    Functional {
+        verdict: "unknown",
+        detail,
+        bound: 0,
+        configs: 0,
+        seconds: 0.0,
+    }
+}
+
+/// Integer scalar parameters that some buffer length depends on: the problem sizes.
+fn size_params(k: &Kernel) -> Vec<usize> {
+    let mut out = vec![];
+    for (i, p) in k.params.iter().enumerate() {
+        let ParamKind::Scalar(t) = p.kind else {
+            continue;
+        };
+        if t.is_float() {
+            continue;
+        }
+        let id = ParamId(i as u32);
+        let mut mentioned = false;
+        for l in &k.contract.lengths {
+            l.len.walk(&mut |e| {
+                mentioned |= matches!(e.kind, warpsafe_ir::ExprKind::Param(p) if p == id);
+            });
+        }
+        if mentioned {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// Launch configurations and size assignments to check: header block and, for 1-D blocks,
+/// every power of two from 32 to 1024; every size in [`SIZES`] for each size parameter (the
+/// same value for all of them, and the header's ratio between two of them); for each, the
+/// smallest grid the contract accepts.
+fn configurations(k: &Kernel, max_size: i64) -> Vec<Configuration> {
+    let header_block = k.contract.block_dim.unwrap_or([256, 1, 1]);
+    let mut blocks = vec![header_block];
+    if header_block[1] == 1 && header_block[2] == 1 {
+        blocks.extend(
+            BLOCKS
+                .iter()
+                .filter(|&&b| b != header_block[0])
+                .map(|&b| [b, 1, 1]),
+        );
+    }
+    let sizes = size_params(k);
+    let default = |i: usize| -> i64 {
+        k.contract
+            .defaults
+            .iter()
+            .find(|(id, _)| id.0 as usize == i)
+            .and_then(|(_, v)| v.as_i128())
+            .unwrap_or(1) as i64
+    };
+    let mut assignments: Vec<Vec<i64>> = vec![];
+    for &s in SIZES.iter().filter(|&&s| s <= max_size) {
+        assignments.push(sizes.iter().map(|_| s).collect());
+        if sizes.len() == 2 {
+            // Keep the header's aspect ratio (rows : cols), scaled to this size.
+            let (a, b) = (default(sizes[0]).max(1), default(sizes[1]).max(1));
+            if a != b {
+                assignments.push(vec![s, (s * b / a).max(1)]);
+                assignments.push(vec![(s * a / b).max(1), s]);
+            }
+        }
+    }
+    let mut out = vec![];
+    for block in &blocks {
+        for values in &assignments {
+            let scalars: Vec<(String, Value)> = sizes
+                .iter()
+                .zip(values)
+                .map(|(&i, &v)| {
+                    let ty = match k.params[i].kind {
+                        ParamKind::Scalar(t) => t,
+                        ParamKind::Buffer { .. } => ScalarType::I32,
+                    };
+                    (
+                        k.params[i].name.clone(),
+                        Value::from_i128(ty, i128::from(v)),
+                    )
+                })
+                .collect();
+            let bound = values.iter().copied().max().unwrap_or(0);
+            if bound > max_size {
+                continue;
+            }
+            if let Some(launch) = smallest_grid(k, *block, &scalars) {
+                out.push((launch, scalars.clone(), bound));
+            }
+        }
+    }
+    out
+}
+
+/// The smallest grid (growing x, then y) for which every `requires` holds, if any.
+fn smallest_grid(k: &Kernel, block: [u32; 3], scalars: &[(String, Value)]) -> Option<LaunchConfig> {
+    let scalar_value = |p: ParamId| -> Option<Value> {
+        let param = k.params.get(p.0 as usize)?;
+        scalars
+            .iter()
+            .find(|(n, _)| *n == param.name)
+            .map(|(_, v)| *v)
+            .or_else(|| {
+                k.contract
+                    .defaults
+                    .iter()
+                    .find(|(id, _)| *id == p)
+                    .map(|(_, v)| *v)
+            })
+    };
+    for gy in 1..=MAX_GRID {
+        for gx in 1..=MAX_GRID {
+            let launch = LaunchConfig {
+                grid: [gx, gy, 1],
+                block,
+                dynamic_shared_bytes: 0,
+            };
+            let mut launch = launch;
+            if let Some(e) = &k.contract.dynamic_shared_bytes {
+                let no_len = |_: ParamId| None;
+                let v = eval_contract_expr(k, e, &scalar_value, &no_len, &launch).ok()?;
+                launch.dynamic_shared_bytes = v.as_i128().unwrap_or(0).max(0) as u64;
+            }
+            let len_of = |p: ParamId| -> Option<u64> {
+                let spec = k.contract.lengths.iter().find(|l| l.param == p)?;
+                let no_len = |_: ParamId| None;
+                let v = eval_contract_expr(k, &spec.len, &scalar_value, &no_len, &launch).ok()?;
+                Some(v.as_i128()?.max(0) as u64)
+            };
+            let holds = k.contract.requires.iter().all(|r| {
+                eval_contract_expr(k, r, &scalar_value, &len_of, &launch)
+                    .ok()
+                    .and_then(|v| v.as_i128())
+                    .is_some_and(|v| v != 0)
+            });
+            if holds {
+                return Some(launch);
+            }
+        }
+        if k.contract.block_dim.is_some_and(|b| b[1] == 1) && block[1] == 1 {
+            // A 1-D launch never needs a second grid dimension.
+            break;
+        }
+    }
+    None
+}
+
+/// The exact engine over every configuration of [`configurations`] (all blocks each).
+fn sweep(k: &Kernel, spec: &Spec, max_size: i64) -> Functional {
+    let start = Instant::now();
+    let configs = configurations(k, max_size);
+    if configs.is_empty() {
+        return unknown("no configuration in the sweep satisfies the kernel's `requires`".into());
+    }
+    let mut bound = 0;
+    for (launch, scalars, size) in &configs {
+        let cfg = ExecConfig {
+            launch: Some(*launch),
+            scalars: scalars.clone(),
+            blocks: BlockSel::All,
+            ..ExecConfig::default()
+        };
+        let describe = || {
+            let sizes: Vec<String> = scalars.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+            format!(
+                "block {:?} grid {:?}, {}",
+                launch.block,
+                launch.grid,
+                sizes.join(", ")
+            )
+        };
+        match warpsafe_equiv::prove_spec(k, spec, &cfg) {
+            Ok(r) if r.verdict == "equal" => bound = bound.max(*size),
+            Ok(r) => {
+                let what = match &r.counterexample {
+                    Some(c) => format!("{} at {}", r.verdict, serde_json::json!(c)),
+                    None => r.reason.clone().unwrap_or_else(|| r.verdict.to_string()),
+                };
+                let verdict = if r.verdict == "unknown" {
+                    "unknown"
+                } else {
+                    "refuted"
+                };
+                return Functional {
+                    verdict,
+                    detail: format!("{what} ({})", describe()),
+                    bound,
+                    configs: 0,
+                    seconds: start.elapsed().as_secs_f64(),
+                };
+            }
+            Err(e) => return unknown(format!("{e} ({})", describe())),
+        }
+    }
+    Functional {
+        verdict: "proved",
+        detail: format!("{} configurations", configs.len()),
+        bound,
+        configs: configs.len(),
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
