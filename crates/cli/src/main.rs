@@ -23,6 +23,7 @@ use clap::Parser;
 use cli::{BenchKind, Cli, Command};
 
 fn main() -> std::process::ExitCode {
+    restore_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => run_cmd::run(&args),
@@ -63,4 +64,15 @@ fn main() -> std::process::ExitCode {
         },
     };
     exit::finish(result)
+}
+
+/// Lets a closed pipe (`warpsafe … | head`) end the process quietly, as for any Unix tool,
+/// instead of a panic inside `println!`: Rust ignores SIGPIPE by default.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any other thread exists; resetting a
+    // signal's disposition to its default has no other effect on this process.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }
