@@ -19,6 +19,12 @@ pub struct Options {
     /// A block that executes more thread-instructions than this stops the run with
     /// [`ExecError::StepLimit`](crate::ExecError::StepLimit) (an infinite loop, usually).
     pub max_block_instructions: u64,
+    /// `Some(seed)`: run one random legal schedule drawn from `seed` instead of the default
+    /// one — warps of a block interleaved after random numbers of instructions, the lanes of
+    /// a warp advanced in random groups (independent thread scheduling; lock-step warps keep
+    /// their lanes together), blocks one at a time in random order. A race-free kernel
+    /// without floating-point atomics computes the same bits under every schedule.
+    pub schedule_seed: Option<u64>,
 }
 
 impl Default for Options {
@@ -30,6 +36,7 @@ impl Default for Options {
             max_findings: 100,
             parallel: true,
             max_block_instructions: 1 << 32,
+            schedule_seed: None,
         }
     }
 }

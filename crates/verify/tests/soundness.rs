@@ -1,5 +1,6 @@
 //! Soundness cross-check: every property the verifier proves for a bundled kernel must hold in
-//! the interpreter on small random launches the header allows.
+//! the interpreter on small random launches the header allows, and a kernel proved race-free
+//! must compute the same bits under random legal schedules.
 
 mod common;
 
@@ -114,7 +115,22 @@ fn verified_properties_hold_in_the_interpreter() {
             let Some((lc, args)) = launch(&k, &vals) else {
                 continue;
             };
-            let out = run(&k, &lc, args, &Options::default()).expect("runs");
+            let out = run(&k, &lc, args.clone(), &Options::default()).expect("runs");
+            if proved.contains(&Category::Race) {
+                // Independent cross-check of the race proof: random legal schedules compute
+                // the same bits (no example uses floating-point atomics).
+                for seed in [2 * round as u64 + 1, 2 * round as u64 + 2] {
+                    let opts = Options {
+                        schedule_seed: Some(seed),
+                        ..Options::default()
+                    };
+                    let other = run(&k, &lc, args.clone(), &opts).expect("runs");
+                    assert!(
+                        other.args == out.args,
+                        "{f}: race-free by proof, but schedule {seed} changes the outputs"
+                    );
+                }
+            }
             for fd in &out.findings {
                 assert!(
                     !proved.contains(&fd.category),
@@ -124,5 +140,30 @@ fn verified_properties_hold_in_the_interpreter() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn racy_twins_give_schedule_dependent_outputs() {
+    for f in [
+        "kogge_stone_scan_bug_race.cu",
+        "reduce_interleaved_bug_nosync.cu",
+        "matrix_mul_tiled_bug_nosync.cu",
+    ] {
+        let k = common::kernel(f);
+        let vals = scalars(&k, &mut Rng(1), 0);
+        let (lc, args) = launch(&k, &vals).expect("the header's launch");
+        let base = run(&k, &lc, args.clone(), &Options::default()).expect("runs");
+        let differs = (1..=4).any(|seed| {
+            let opts = Options {
+                schedule_seed: Some(seed),
+                ..Options::default()
+            };
+            run(&k, &lc, args.clone(), &opts).expect("runs").args != base.args
+        });
+        assert!(
+            differs,
+            "{f}: no schedule changed the outputs of a racy kernel"
+        );
     }
 }

@@ -59,7 +59,10 @@ pub fn run_program(
             .unwrap_or_else(|e| e.into_inner())
             .pop()
             .unwrap_or_else(|| Worker::new(&ctx));
-        scheduler::run_block(&ctx, &mut w, ctx.block_idx(b));
+        let rng = opts
+            .schedule_seed
+            .map(|s| scheduler::Rng::new(s ^ b.wrapping_mul(0xff51_afd7_ed55_8ccd)));
+        scheduler::run_block(&ctx, &mut w, ctx.block_idx(b), rng);
         let r = BlockResult {
             sink: w.sink.take(),
             touched: std::mem::take(&mut w.touched),
@@ -78,10 +81,21 @@ pub fn run_program(
     let mut lo = 0u64;
     while lo < blocks {
         let hi = (lo + chunk).min(blocks);
-        let results: Vec<BlockResult> = if opts.parallel {
-            (lo..hi).into_par_iter().map(run_one).collect()
-        } else {
-            (lo..hi).map(run_one).collect()
+        let results: Vec<BlockResult> = match opts.schedule_seed {
+            Some(seed) => {
+                // One block at a time, in a random order; results keep block order.
+                let mut order: Vec<u64> = (lo..hi).collect();
+                let mut r = scheduler::Rng::new(seed ^ lo);
+                for i in (1..order.len()).rev() {
+                    order.swap(i, r.below(i + 1));
+                }
+                let mut out: Vec<(u64, BlockResult)> =
+                    order.into_iter().map(|b| (b, run_one(b))).collect();
+                out.sort_by_key(|(b, _)| *b);
+                out.into_iter().map(|(_, r)| r).collect()
+            }
+            None if opts.parallel => (lo..hi).into_par_iter().map(run_one).collect(),
+            None => (lo..hi).map(run_one).collect(),
         };
         for (i, r) in results.into_iter().enumerate() {
             if r.over_budget {

@@ -8,14 +8,56 @@ use super::step;
 use super::worker::{Worker, BARRIER, EXITED, PARKED, RUN};
 use warpsafe_ir::Category;
 
-/// Runs the block at `block` to completion (or until a divergence stops it).
-pub(crate) fn run_block(ctx: &Ctx, w: &mut Worker, block: [u32; 3]) {
+/// A small deterministic random source for schedules (xorshift64*).
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Runs the block at `block` to completion (or until a divergence stops it), in the default
+/// schedule or, with `rng`, in a random legal one.
+pub(crate) fn run_block(ctx: &Ctx, w: &mut Worker, block: [u32; 3], mut rng: Option<Rng>) {
     w.start_block(ctx, block);
     loop {
-        for warp in 0..ctx.warps {
-            run_warp(ctx, w, warp);
-            if w.stopped {
-                return;
+        match rng.as_mut() {
+            None => {
+                for warp in 0..ctx.warps {
+                    run_warp(ctx, w, warp, u64::MAX, None);
+                    if w.stopped {
+                        return;
+                    }
+                }
+            }
+            Some(r) => {
+                // Warps interact only through barriers, so a warp that cannot run stays
+                // blocked until the next barrier release.
+                let mut live: Vec<usize> = (0..ctx.warps).collect();
+                while !live.is_empty() {
+                    let i = r.below(live.len());
+                    let steps = 1 + r.below(48) as u64;
+                    let blocked = run_warp(ctx, w, live[i], steps, Some(r));
+                    if w.stopped {
+                        return;
+                    }
+                    if blocked {
+                        live.swap_remove(i);
+                    }
+                }
             }
         }
         if !barrier_step(ctx, w) {
@@ -24,16 +66,33 @@ pub(crate) fn run_block(ctx: &Ctx, w: &mut Worker, block: [u32; 3]) {
     }
 }
 
-/// Runs `warp` until none of its lanes can run.
-fn run_warp(ctx: &Ctx, w: &mut Worker, warp: usize) {
+/// Runs `warp` for at most `steps` instructions or until none of its lanes can run (then
+/// returns true). With `rng` under independent thread scheduling, each step advances the
+/// lanes at a randomly chosen pc rather than at the smallest one.
+fn run_warp(ctx: &Ctx, w: &mut Worker, warp: usize, steps: u64, mut rng: Option<&mut Rng>) -> bool {
+    let mut done = 0u64;
     loop {
+        if done == steps {
+            return false;
+        }
+        done += 1;
         let pcs = &w.pcs[warp];
-        let pc = pcs.iter().copied().fold(PARKED, u32::min);
+        let mut pc = pcs.iter().copied().fold(PARKED, u32::min);
         if pc == PARKED {
             match collective::release(ctx, w, warp) {
                 Release::Released => continue,
-                Release::Idle | Release::Stopped => return,
+                Release::Idle | Release::Stopped => return true,
             }
+        }
+        if let Some(r) = rng.as_deref_mut().filter(|_| !ctx.lockstep) {
+            let running = pcs.iter().filter(|&&p| p != PARKED).count();
+            let k = r.below(running);
+            pc = pcs
+                .iter()
+                .copied()
+                .filter(|&p| p != PARKED)
+                .nth(k)
+                .unwrap_or(pc);
         }
         let mut mask = 0u32;
         for (i, &p) in pcs.iter().enumerate() {
@@ -43,7 +102,7 @@ fn run_warp(ctx: &Ctx, w: &mut Worker, warp: usize) {
         if w.instrs > ctx.max_block_instructions {
             w.over_budget = true;
             w.stopped = true;
-            return;
+            return true;
         }
         step::exec(ctx, w, warp, pc, mask);
     }
