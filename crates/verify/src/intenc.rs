@@ -716,6 +716,17 @@ fn harvest(q: &crate::smt::Query) -> HashMap<String, Range> {
 
 /// True when some term of the query multiplies two non-constant bit-vectors.
 pub fn nonlinear(q: &crate::smt::Query) -> bool {
+    let mut found = false;
+    products(q, &mut |_| {
+        found = true;
+        false
+    });
+    found
+}
+
+/// Calls `f` with the factors of each product of two non-constant bit-vectors in the query
+/// (each shared subterm once), until `f` returns false.
+pub fn products(q: &crate::smt::Query, f: &mut dyn FnMut(&[Term]) -> bool) {
     let mut seen = std::collections::HashSet::new();
     let mut stack: Vec<&Term> = q.assertions.iter().chain(&q.refine).collect();
     while let Some(t) = stack.pop() {
@@ -723,13 +734,12 @@ pub fn nonlinear(q: &crate::smt::Query) -> bool {
             continue;
         }
         if let Node::App(op, args, _) = &*t.0 {
-            if *op == Op::Mul && args.iter().all(|a| a.as_bv().is_none()) {
-                return true;
+            if *op == Op::Mul && args.iter().all(|a| a.as_bv().is_none()) && !f(args) {
+                return;
             }
             stack.extend(args.iter());
         }
     }
-    false
 }
 
 /// The integer translation of `q` with its refinement facts asserted up front (a model of both

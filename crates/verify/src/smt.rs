@@ -154,15 +154,7 @@ impl Solver {
     fn linear(&mut self, enc: &Encoded, names: &[String]) -> io::Result<Linear> {
         self.ctx.push()?;
         let res = (|| {
-            for (name, sort) in &enc.decls {
-                self.ctx.declare_const(name, *sort)?;
-            }
-            for (name, sort, body) in &enc.defs {
-                self.ctx.define_const(name, *sort, *body)?;
-            }
-            for a in &enc.asserts {
-                self.ctx.assert(*a)?;
-            }
+            self.load(enc)?;
             // z3's linear-integer tactic: the fastest and steadiest on these queries.
             Ok(match self.check_with(Some("qflia"))? {
                 Response::Unsat => Linear::Refuted,
@@ -217,7 +209,8 @@ impl Solver {
         }
     }
 
-    fn run(&mut self, enc: &Encoded, tactic: Option<&str>, start: Instant) -> io::Result<Answer> {
+    /// Declares, defines and asserts what `enc` holds (its refinement facts excepted).
+    fn load(&mut self, enc: &Encoded) -> io::Result<()> {
         for (name, sort) in &enc.decls {
             self.ctx.declare_const(name, *sort)?;
         }
@@ -227,6 +220,11 @@ impl Solver {
         for a in &enc.asserts {
             self.ctx.assert(*a)?;
         }
+        Ok(())
+    }
+
+    fn run(&mut self, enc: &Encoded, tactic: Option<&str>, start: Instant) -> io::Result<Answer> {
+        self.load(enc)?;
         let mut resp = self.check_with(tactic)?;
         if resp == Response::Sat && !enc.refine.is_empty() {
             for a in &enc.refine {
@@ -303,29 +301,18 @@ enum Linear {
 /// linear. Buffer lengths are not among them unless they are factors themselves; a length
 /// defined as a product must stay free for the pinned query to keep its models.
 fn factor_symbols(q: &Query) -> Vec<String> {
-    use crate::term::{Node, Op, SymKind};
+    use crate::term::SymKind;
     let mut names = std::collections::BTreeSet::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut stack: Vec<&Term> = q.assertions.iter().chain(&q.refine).collect();
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t.id()) {
-            continue;
-        }
-        if let Node::App(op, args, _) = &*t.0 {
-            if *op == Op::Mul && args.iter().all(|a| a.as_bv().is_none()) {
-                for f in args {
-                    for x in f.free_syms() {
-                        if let Some(s) = x.as_sym() {
-                            if s.kind == SymKind::Shared && matches!(s.sort, Sort::Bv(_)) {
-                                names.insert(s.name.clone());
-                            }
-                        }
-                    }
+    crate::intenc::products(q, &mut |factors| {
+        for x in factors.iter().flat_map(Term::free_syms) {
+            if let Some(s) = x.as_sym() {
+                if s.kind == SymKind::Shared && matches!(s.sort, Sort::Bv(_)) {
+                    names.insert(s.name.clone());
                 }
             }
-            stack.extend(args.iter());
         }
-    }
+        true
+    });
     names.into_iter().collect()
 }
 
