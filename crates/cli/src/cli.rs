@@ -87,6 +87,22 @@ pub enum Command {
     ///
     /// Exit codes: 0 proved, 1 different or a finding, 3 unknown, 2 usage or parse error.
     Prove(ProveArgs),
+    /// Translation validation: prove that the PTX NVRTC makes of a kernel computes what the
+    /// kernel's IR computes, for one launch configuration.
+    ///
+    /// The kernel is compiled with warpsafe's CUDA codegen and NVRTC; the PTX is parsed and
+    /// lowered with the kernel's signature, and both the IR and the PTX run symbolically on
+    /// every block of the launch (integers exact, floats as reals). Every output element is
+    /// compared exactly; a difference comes with a concrete input and both values. NVRTC's
+    /// contraction of `a*b+c` into `fma` is reported; it is equal over the reals.
+    ///
+    /// Examples:
+    ///   warpsafe validate examples/kernels/saxpy.cu
+    ///   warpsafe validate examples/kernels/matrix_mul.cu --arg n=16 --grid 1,1 --block 16,16
+    ///
+    /// Exit codes: 0 equal, 1 different or a finding, 3 unknown, 2 usage or parse error
+    /// (NVRTC missing included).
+    Validate(ValidateArgs),
     /// Compute the reduced Gröbner basis of a polynomial system over F_p (F4 or Buchberger).
     ///
     /// The file format: a line of variables, a line with the prime, then one polynomial per
@@ -220,6 +236,39 @@ pub struct ProveArgs {
     pub sym: SymArgs,
 }
 
+/// `warpsafe validate`.
+#[derive(Args, Debug)]
+pub struct ValidateArgs {
+    /// A `.cu` file or an IR `.json` file.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub select: KernelSelect,
+    /// Grid dimensions `X[,Y[,Z]]` (default: the header's).
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    pub grid: Option<String>,
+    /// Block dimensions `X[,Y[,Z]]` (default: the header's).
+    #[arg(long, value_name = "X[,Y[,Z]]")]
+    pub block: Option<String>,
+    /// Scalar argument value, `name=value` (repeatable; default: the header's `//@ arg`).
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    pub args: Vec<String>,
+    /// Buffer length in elements, `name=N` (repeatable; default: the header's `//@ len`).
+    #[arg(long = "len", value_name = "NAME=N")]
+    pub lens: Vec<String>,
+    /// Dynamic shared memory in bytes.
+    #[arg(long, value_name = "BYTES")]
+    pub shared_bytes: Option<u64>,
+    /// Run only block 0 (faster; outputs other blocks write are not compared).
+    #[arg(long)]
+    pub first_block: bool,
+    /// Legacy lock-step warp model.
+    #[arg(long)]
+    pub lockstep_warps: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
 /// Where F4's dense elimination step runs.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum GroebnerBackend {
@@ -346,6 +395,10 @@ pub struct CheckArgs {
     /// Run blocks one after another instead of in parallel.
     #[arg(long)]
     pub sequential: bool,
+    /// Also run N random legal schedules and compare the outputs bit for bit with the
+    /// default schedule's (a difference exits 1).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub schedules: u64,
 }
 
 /// `warpsafe run`.

@@ -17,7 +17,7 @@ fn split_pair<'a>(item: &'a str, flag: &str) -> Result<(&'a str, &'a str), CliEr
 }
 
 /// The symbolic-execution configuration of `kernel` from the flags (the header fills the rest).
-fn exec_config(kernel: &Kernel, sym: &SymArgs) -> Result<ExecConfig, CliError> {
+pub(crate) fn exec_config(kernel: &Kernel, sym: &SymArgs) -> Result<ExecConfig, CliError> {
     let launch = match (&sym.grid, &sym.block) {
         (None, None) => None,
         (g, b) => {
@@ -77,7 +77,7 @@ fn list(s: &Option<String>) -> Option<Vec<String>> {
     })
 }
 
-fn code(c: i32) -> u8 {
+pub(crate) fn code(c: i32) -> u8 {
     u8::try_from(c).unwrap_or(3)
 }
 
@@ -100,7 +100,7 @@ fn print_run(file: &Loaded, r: &KernelRun) {
     }
 }
 
-fn print_counterexample(cx: &Counterexample) {
+pub(crate) fn print_counterexample(cx: &Counterexample) {
     println!(
         "  first difference: {}[{}]: expected {} but got {}",
         cx.buffer, cx.index, cx.expected, cx.actual

@@ -14,9 +14,11 @@ mod ptx_input;
 mod report;
 mod run_cmd;
 mod sarif;
+mod schedules;
 mod source;
 mod suite;
 mod summary;
+mod validate_cmd;
 mod verify_cmd;
 
 use clap::Parser;
@@ -32,6 +34,7 @@ fn main() -> std::process::ExitCode {
         Command::Groebner(args) => groebner_cmd::run(&args),
         Command::Equiv(args) => equiv_cmd::equiv(&args),
         Command::Prove(args) => equiv_cmd::prove(&args),
+        Command::Validate(args) => validate_cmd::validate(&args),
         Command::Cuda(args) => cuda_cmd::cuda(&args),
         Command::Ptx(args) => cuda_cmd::ptx(&args),
         Command::Bench(b) => match b.which {

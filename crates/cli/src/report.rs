@@ -68,6 +68,9 @@ pub struct RunJson<'a> {
     pub stats: &'a Stats,
     /// Writable buffers after the run.
     pub outputs: Vec<OutputJson>,
+    /// Random schedules run with `--schedules`, and the first output difference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schedules: Option<crate::schedules::ScheduleCheck>,
     /// The process exit code.
     pub exit_code: u8,
 }

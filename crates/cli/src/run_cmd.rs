@@ -4,7 +4,7 @@ use crate::cli::{BackendChoice, CheckArgs, Format, RunArgs};
 use crate::exit::{CliError, CLEAN, FINDINGS, USAGE};
 use crate::report::{self, OutputJson, RunJson};
 use crate::summary::Table;
-use crate::{diagnostics, inputs, launch, ptx_input, source};
+use crate::{diagnostics, inputs, launch, ptx_input, schedules, source};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -162,7 +162,22 @@ fn one(path: &Path, args: &RunArgs) -> Result<u8, CliError> {
     };
     let (loaded, kernel) = (sel, &sel.kernel);
     let (l, outcome) = execute(kernel, sel.ptx.as_ref(), args)?;
-    let code = if error_categories(&outcome).is_empty() {
+    let sched = if args.check.schedules > 0 {
+        let opts = options(&args.check)?;
+        Some(schedules::check(
+            kernel,
+            sel.ptx.as_ref(),
+            &l.config,
+            &l.args,
+            &opts,
+            &outcome,
+            args.check.schedules,
+        )?)
+    } else {
+        None
+    };
+    let differs = sched.as_ref().is_some_and(|s| s.difference.is_some());
+    let code = if error_categories(&outcome).is_empty() && !differs {
         CLEAN
     } else {
         FINDINGS
@@ -182,6 +197,7 @@ fn one(path: &Path, args: &RunArgs) -> Result<u8, CliError> {
                     .collect(),
                 stats: &outcome.stats,
                 outputs,
+                schedules: sched,
                 exit_code: code,
             };
             println!("{}", to_json(&json));
@@ -197,6 +213,15 @@ fn one(path: &Path, args: &RunArgs) -> Result<u8, CliError> {
                 diagnostics::finding(&loaded.file, f);
             }
             println!("{}", findings_line(&outcome));
+            if let Some(s) = &sched {
+                match &s.difference {
+                    None => println!(
+                        "{} random schedule(s): outputs identical to the default schedule",
+                        s.schedules
+                    ),
+                    Some(d) => println!("schedule-dependent output: {d}"),
+                }
+            }
             for o in &outputs {
                 let preview = preview(&outcome, kernel, &o.name);
                 match &o.path {

@@ -541,3 +541,51 @@ fn suite_table_proves_safety_and_bounded_function_of_every_kernel() {
         }
     }
 }
+
+#[test]
+fn random_schedules_agree_on_a_race_free_kernel_and_not_on_a_racy_one() {
+    let o = warpsafe(&[
+        "run",
+        "examples/kernels/kogge_stone_scan.cu",
+        "--schedules",
+        "3",
+    ]);
+    expect_exit(&o, 0);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("3 random schedule(s): outputs identical"),
+        "{out}"
+    );
+    let o = warpsafe(&[
+        "run",
+        "examples/kernels/reduce_interleaved_bug_nosync.cu",
+        "--schedules",
+        "4",
+        "--format",
+        "json",
+    ]);
+    expect_exit(&o, 1);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert!(v["schedules"]["difference"].is_string(), "{v}");
+}
+
+#[test]
+fn wrong_specs_are_refuted_with_a_difference() {
+    for (kernel, spec) in [
+        ("matrix_mul", "matrix_mul_missing_term"),
+        ("kogge_stone_scan", "kogge_stone_scan_exclusive"),
+        ("saxpy", "saxpy_wrong_start"),
+        ("matrix_transpose", "matrix_transpose_swapped"),
+    ] {
+        let o = warpsafe(&[
+            "prove",
+            &format!("examples/kernels/{kernel}.cu"),
+            "--spec",
+            &format!("examples/specs/wrong/{spec}.spec"),
+        ]);
+        expect_exit(&o, 1);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains("first difference"), "{spec}: {out}");
+        assert!(out.contains("input"), "{spec}: {out}");
+    }
+}

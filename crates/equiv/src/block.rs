@@ -29,8 +29,6 @@ pub(crate) struct MemInfo {
     pub name: String,
     /// Race tracking (shared arrays and writable global buffers).
     pub track: bool,
-    /// Integer-valued input symbols.
-    pub integer: bool,
 }
 
 impl MemInfo {
@@ -111,20 +109,19 @@ impl<'a> Ctx<'a> {
             .allocs
             .iter()
             .map(|a| {
-                let (len, track, integer) = match a.size {
+                let (len, track) = match a.size {
                     AllocSize::Param(p) => {
                         let writable = matches!(
                             kernel.params.get(p as usize).map(|p| p.kind),
                             Some(ParamKind::Buffer { writable: true, .. })
                         );
                         let len = setup.lens.get(p as usize).copied().flatten().unwrap_or(0);
-                        (len, writable, !a.elem.is_float())
+                        (len, writable)
                     }
-                    AllocSize::Static(n) => (n, a.space == Space::Shared, false),
+                    AllocSize::Static(n) => (n, a.space == Space::Shared),
                     AllocSize::Dynamic => (
                         setup.launch.dynamic_shared_bytes / a.elem.size_bytes(),
                         true,
-                        false,
                     ),
                 };
                 MemInfo {
@@ -133,7 +130,6 @@ impl<'a> Ctx<'a> {
                     len,
                     name: a.name.clone(),
                     track,
-                    integer,
                 }
             })
             .collect();

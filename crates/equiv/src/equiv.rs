@@ -4,11 +4,12 @@
 
 use crate::compare::{compare_elements, Pair};
 use crate::report::{exit_code, verdict_of, Counterexample, KernelRun, OutputSummary};
-use crate::symexec::{run_symbolic, SymOutcome};
+use crate::symexec::{run_symbolic_program, SymOutcome};
 use crate::{BlockSel, EquivError, ExecConfig};
 use serde::Serialize;
 use std::time::Instant;
 use warpsafe_algebra::ImportMemo;
+use warpsafe_exec::Program;
 use warpsafe_ir::Kernel;
 
 /// Options of an equivalence check.
@@ -83,10 +84,24 @@ pub fn equiv(
     optimized: &Kernel,
     cfg: &EquivConfig,
 ) -> Result<EquivReport, EquivError> {
+    let compile = |k: &Kernel| {
+        warpsafe_exec::compile(k).map_err(|e| EquivError::Compile(format!("`{}`: {e}", k.name)))
+    };
+    equiv_programs(&compile(reference)?, &compile(optimized)?, cfg)
+}
+
+/// [`equiv`] for already-compiled programs: thread code from the IR
+/// ([`warpsafe_exec::compile`]) or lowered from PTX, so a kernel can be compared with the PTX
+/// a compiler made of it (translation validation).
+pub fn equiv_programs(
+    reference: &Program,
+    optimized: &Program,
+    cfg: &EquivConfig,
+) -> Result<EquivReport, EquivError> {
     let start = Instant::now();
     let (r, o) = rayon::join(
-        || run_symbolic(reference, &cfg.reference),
-        || run_symbolic(optimized, &cfg.optimized),
+        || run_symbolic_program(reference, &cfg.reference),
+        || run_symbolic_program(optimized, &cfg.optimized),
     );
     let (mut r, o) = (r?, o?);
     let run_seconds = start.elapsed().as_secs_f64();

@@ -7,7 +7,9 @@
 //! (exact happens-before), divergence, out-of-bounds and uninitialised reads; a branch or
 //! address that depends on input data is a "not structured" finding, never concretised.
 //! [`equiv`] compares two kernels' output terms element by element with `warpsafe-algebra`;
-//! [`prove_spec`] compares a kernel with a [`Spec`].
+//! [`prove_spec`] compares a kernel with a [`Spec`]. [`run_symbolic_program`] and
+//! [`equiv_programs`] take already-compiled programs, e.g. PTX lowered by `warpsafe-ptx`, so a
+//! kernel can be compared with the PTX a compiler made of it (translation validation).
 //!
 //! ```
 //! use warpsafe_equiv::{equiv_sources, prove_spec, kernel_from_source, EquivConfig, ExecConfig, Spec};
@@ -63,7 +65,7 @@ mod value;
 
 pub use bench::{bench_equiv, bench_table, BenchPair, BenchRow, BENCH_PAIRS};
 pub use config::{BlockSel, ExecConfig};
-pub use equiv::{equiv, EquivConfig, EquivReport, Phases};
+pub use equiv::{equiv, equiv_programs, EquivConfig, EquivReport, Phases};
 pub use error::EquivError;
 pub use finding::{Finding, Issue, Place};
 pub use prove::{prove_spec, SpecReport};
@@ -72,4 +74,4 @@ pub use source::{equiv_sources, kernel_from_source};
 pub use spec::{
     Equation, Expr as SpecExpr, ExprKind as SpecExprKind, Range, Reduce, Spec, SpecError, SpecSpan,
 };
-pub use symexec::{run_symbolic, SymBuffer, SymOutcome, SymStats};
+pub use symexec::{run_symbolic, run_symbolic_program, SymBuffer, SymOutcome, SymStats};

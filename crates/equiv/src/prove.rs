@@ -213,8 +213,8 @@ impl Env<'_> {
             }
             ExprKind::Index(name, idx) => {
                 let flat = self.flat(store, name, idx, e.span)?;
-                let integer = self.lens.get(name).is_some_and(|(_, t)| !t.is_float());
-                V::T(store.symbol(name, Some(flat), integer))
+                let ty = self.lens.get(name).map_or(ScalarType::F64, |(_, t)| *t);
+                V::T(crate::value::input_symbol(store, name, Some(flat), ty))
             }
             ExprKind::Neg(a) => match self.eval(store, a)? {
                 V::I(i) => V::I(-i),
@@ -445,7 +445,7 @@ pub fn prove_spec(
             }
             let exp = match defs.get(&(i as u64)) {
                 Some(&t) => t,
-                None => store.symbol(name, Some(i as u64), !buf.elem.is_float()),
+                None => crate::value::input_symbol(&mut store, name, Some(i as u64), buf.elem),
             };
             pairs.push(Pair {
                 output: outputs.len(),

@@ -322,8 +322,8 @@ impl BlockRun<'_, '_> {
         match self.mem[m][cell] {
             SVal::Input => {
                 let info = &self.ctx.mems[m];
-                let (name, integer) = (info.name.clone(), info.integer);
-                let s = self.store.symbol(&name, Some(idx as u64), integer);
+                let (name, elem) = (info.name.clone(), info.elem);
+                let s = value::input_symbol(&mut self.store, &name, Some(idx as u64), elem);
                 let v = value::settle(&self.store, ty, s);
                 self.mem[m][cell] = v;
                 v

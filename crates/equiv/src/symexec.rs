@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 use warpsafe_algebra::{FxHashMap, ImportMemo, Store, TermId};
 use warpsafe_exec::thread::code::Space;
-use warpsafe_exec::LaunchConfig;
+use warpsafe_exec::{LaunchConfig, Program};
 use warpsafe_ir::{Category, Kernel, ParamKind, ScalarType};
 
 /// One global buffer after a symbolic run.
@@ -80,8 +80,15 @@ impl SymOutcome {
 
 /// Runs `kernel` symbolically: concrete launch and thread ids, every input element a symbol.
 pub fn run_symbolic(kernel: &Kernel, cfg: &ExecConfig) -> Result<SymOutcome, EquivError> {
-    let start = Instant::now();
     let program = warpsafe_exec::compile(kernel).map_err(|e| EquivError::Compile(e.to_string()))?;
+    run_symbolic_program(&program, cfg)
+}
+
+/// Runs an already-compiled program symbolically (thread code from the IR or lowered from
+/// PTX); [`Program::kernel`] gives the signature, header contract and launch defaults.
+pub fn run_symbolic_program(program: &Program, cfg: &ExecConfig) -> Result<SymOutcome, EquivError> {
+    let start = Instant::now();
+    let kernel = program.kernel();
     let setup = launch::resolve(kernel, cfg)?;
     let ctx = Ctx::new(
         program.code(),
@@ -127,9 +134,8 @@ pub fn run_symbolic(kernel: &Kernel, cfg: &ExecConfig) -> Result<SymOutcome, Equ
         );
         let len = ctx.mems[m].len as usize;
         let values = if writable {
-            let integer = !a.elem.is_float();
             (0..len)
-                .map(|i| store.symbol(&a.name, Some(i as u64), integer))
+                .map(|i| crate::value::input_symbol(&mut store, &a.name, Some(i as u64), a.elem))
                 .collect()
         } else {
             Vec::new()

@@ -1,7 +1,7 @@
 //! The symbolic value domain: machine integers stay concrete bits, everything else is a term;
 //! the thread-code ALU over that domain (integers wrap like CUDA, floats are reals).
 
-use warpsafe_algebra::{rat_to_i128, wrap_int, Cmp, Func, IntOp, Store, TermId};
+use warpsafe_algebra::{rat_to_i128, wrap_int, Cmp, Func, IntOp, Node, Store, TermId};
 use warpsafe_exec::thread::code::{BinaryOp, CmpOp, UnaryOp};
 use warpsafe_ir::{MathFn, ScalarType, Value};
 
@@ -54,6 +54,36 @@ pub(crate) fn term(store: &mut Store, ty: ScalarType, v: SVal) -> TermId {
     }
 }
 
+/// `t` reduced to the range of integer type `ty`. Integer terms denote their value modulo
+/// `2^bits` (`+ − ×` commute with wrapping), so every use that is not a ring operation
+/// (comparison, min/max, widening, conversion to float) wraps first; otherwise two programs
+/// that wrap at different widths would get the same term and be called equal.
+fn wrapped(store: &mut Store, ty: ScalarType, t: TermId) -> TermId {
+    if ty.is_float() || ty == ScalarType::Bool {
+        return t;
+    }
+    let (bits, signed) = (width(ty), ty.is_signed());
+    if let Node::Int(IntOp::Wrap, b, s, _, _) = *store.node(t) {
+        // Already in a range that fits `ty`.
+        if (s == signed && b <= bits) || (!s && signed && b < bits) {
+            return t;
+        }
+    }
+    store.int_op(IntOp::Wrap, bits, signed, t, t)
+}
+
+/// The input symbol `name[index]` of element type `ty`: for integers, wrapped into the
+/// type's range, so that evaluation at random points only picks values the type can hold.
+pub(crate) fn input_symbol(
+    store: &mut Store,
+    name: &str,
+    index: Option<u64>,
+    ty: ScalarType,
+) -> TermId {
+    let s = store.symbol(name, index, !ty.is_float());
+    wrapped(store, ty, s)
+}
+
 /// Back to concrete bits when a term of an integer or bool type is a constant.
 pub(crate) fn settle(store: &Store, ty: ScalarType, t: TermId) -> SVal {
     if ty.is_float() {
@@ -84,8 +114,14 @@ pub(crate) fn binary(
         BinaryOp::Sub => store.sub(x, y),
         BinaryOp::Mul => store.mul(x, y),
         BinaryOp::Div if ty.is_float() => store.div(x, y),
-        BinaryOp::Min => store.min(x, y),
-        BinaryOp::Max => store.max(x, y),
+        BinaryOp::Min | BinaryOp::Max => {
+            let (x, y) = (wrapped(store, ty, x), wrapped(store, ty, y));
+            if op == BinaryOp::Min {
+                store.min(x, y)
+            } else {
+                store.max(x, y)
+            }
+        }
         BinaryOp::Rem if ty.is_float() => {
             return (
                 SVal::T(store.opaque()),
@@ -245,6 +281,7 @@ pub(crate) fn compare(store: &mut Store, op: CmpOp, ty: ScalarType, a: SVal, b: 
         return SVal::C(r as u64);
     }
     let (x, y) = (term(store, ty, a), term(store, ty, b));
+    let (x, y) = (wrapped(store, ty, x), wrapped(store, ty, y));
     let t = match op {
         CmpOp::Eq => store.cmp(Cmp::Eq, x, y),
         CmpOp::Ne => store.cmp(Cmp::Ne, x, y),
@@ -267,6 +304,7 @@ pub(crate) fn cast(store: &mut Store, from: ScalarType, to: ScalarType, v: SVal)
         }
         _ => {
             let t = term(store, from, v);
+            let t = wrapped(store, from, t);
             if to.is_float() {
                 return SVal::T(t);
             }
@@ -283,8 +321,10 @@ pub(crate) fn cast(store: &mut Store, from: ScalarType, to: ScalarType, v: SVal)
                 let r = store.func(Func::Trunc, t);
                 return settle(store, to, r);
             }
-            let r = if to.bits() < from.bits() || to.is_signed() != from.is_signed() {
-                store.int_op(IntOp::Wrap, width(to), to.is_signed(), t, t)
+            // `t` is already in `from`'s range: only narrowing, or widening a signed value
+            // into an unsigned type, changes it.
+            let r = if to.bits() <= from.bits() || (from.is_signed() && !to.is_signed()) {
+                wrapped(store, to, t)
             } else {
                 t
             };
