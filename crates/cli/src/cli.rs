@@ -208,10 +208,13 @@ pub struct SymArgs {
 /// `warpsafe equiv`.
 #[derive(Args, Debug)]
 pub struct EquivArgs {
-    /// The reference kernel (`.cu` or IR `.json`).
+    /// The reference kernel (`.cu`, IR `.json`, or `.ptx` with a sibling `.cu` or flags).
     pub reference: PathBuf,
-    /// The optimised kernel (`.cu` or IR `.json`).
+    /// The optimised kernel (`.cu`, IR `.json`, or `.ptx`).
     pub optimized: PathBuf,
+    /// Compare the PTX NVRTC makes of each `.cu` kernel (compiled by warpsafe's codegen).
+    #[arg(long)]
+    pub via_ptx: bool,
     /// Input buffers (comma-separated; informational — every buffer element is symbolic).
     #[arg(long, value_name = "LIST")]
     pub inputs: Option<String>,
@@ -299,6 +302,11 @@ pub struct GroebnerArgs {
     /// Check the result: every input and every S-pair reduces to 0, and the basis is reduced.
     #[arg(long)]
     pub check: bool,
+    /// Deterministic linear algebra: reduce every matrix row. By default F4 reduces random
+    /// combinations of the rows (Monte Carlo: a matrix's result is incomplete with
+    /// probability below k·2^-60 for k combinations; `--check` proves a basis exactly).
+    #[arg(long)]
+    pub exact: bool,
     /// Show the parametric proof of the dense elimination kernel before computing.
     #[arg(long)]
     pub explain: bool,
@@ -478,6 +486,10 @@ pub enum BenchKind {
         /// Skip a system once one run takes longer than this many seconds.
         #[arg(long, default_value_t = 60.0)]
         limit: f64,
+        /// Deterministic linear algebra: reduce every matrix row instead of random
+        /// combinations of them.
+        #[arg(long)]
+        exact: bool,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,

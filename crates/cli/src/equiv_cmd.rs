@@ -4,11 +4,13 @@
 use crate::cli::{EquivArgs, Format, ProveArgs, SymArgs};
 use crate::exit::CliError;
 use crate::launch;
-use crate::source::{self, Loaded};
+use crate::ptx_input;
+use crate::source;
 use crate::summary::Table;
+use std::path::Path;
 use warpsafe_equiv::{BlockSel, Counterexample, EquivConfig, ExecConfig, KernelRun, Spec};
-use warpsafe_exec::LaunchConfig;
-use warpsafe_ir::{Kernel, ParamKind, Value};
+use warpsafe_exec::{LaunchConfig, Program};
+use warpsafe_ir::{Kernel, ParamKind, SourceFile, Value};
 
 fn split_pair<'a>(item: &'a str, flag: &str) -> Result<(&'a str, &'a str), CliError> {
     item.split_once('=')
@@ -81,19 +83,19 @@ pub(crate) fn code(c: i32) -> u8 {
     u8::try_from(c).unwrap_or(3)
 }
 
-fn print_run(file: &Loaded, r: &KernelRun) {
+fn print_run(file: &SourceFile, r: &KernelRun) {
     for f in &r.findings {
         let line =
             f.at.line
-                .map(|l| format!("{}:{l}: ", file.file.name))
+                .map(|l| format!("{}:{l}: ", file.name))
                 .unwrap_or_default();
         println!("  [{}] {line}{}", f.kind, f.message);
         if let Some(o) = &f.other {
             if let Some(l) = o.line {
                 println!(
                     "        other side at {}:{l}: {}",
-                    file.file.name,
-                    file.file.line_text(l).trim()
+                    file.name,
+                    file.line_text(l).trim()
                 );
             }
         }
@@ -123,17 +125,51 @@ pub(crate) fn print_counterexample(cx: &Counterexample) {
     );
 }
 
-fn set_lines(run: &mut KernelRun, file: &Loaded) {
+/// Gives each finding of `run` its line in `file`.
+pub(crate) fn set_lines(run: &mut KernelRun, file: &SourceFile) {
     for f in &mut run.findings {
-        f.set_lines(&file.file.text);
+        f.set_lines(&file.text);
     }
+}
+
+/// One side of `equiv`: the text its findings point into and the program to run.
+struct Side {
+    file: SourceFile,
+    program: Program,
+}
+
+/// A `.ptx` file (lowered), or a `.cu`/IR kernel compiled to thread code directly or, with
+/// `via_ptx`, through our CUDA codegen and NVRTC.
+fn side(path: &Path, via_ptx: bool) -> Result<Side, CliError> {
+    if ptx_input::is_ptx(path) {
+        let p = ptx_input::load_ptx(path, None)?;
+        return Ok(Side {
+            file: p.file,
+            program: p.program,
+        });
+    }
+    let loaded = source::load(path)?;
+    let k = loaded.kernel(None)?;
+    if via_ptx {
+        let p = ptx_input::via_ptx(&loaded.file.name, k)?;
+        return Ok(Side {
+            file: p.file,
+            program: p.program,
+        });
+    }
+    let program = warpsafe_exec::compile(k)
+        .map_err(|e| CliError::usage(format!("{}: {e}", loaded.file.name)))?;
+    Ok(Side {
+        file: loaded.file,
+        program,
+    })
 }
 
 /// `warpsafe equiv REF OPT`.
 pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
-    let r = source::load(&args.reference)?;
-    let o = source::load(&args.optimized)?;
-    let (rk, ok) = (r.kernel(None)?, o.kernel(None)?);
+    let r = side(&args.reference, args.via_ptx)?;
+    let o = side(&args.optimized, args.via_ptx)?;
+    let (rk, ok) = (r.program.kernel(), o.program.kernel());
     let cfg = EquivConfig {
         reference: exec_config(rk, &args.sym)?,
         optimized: exec_config(ok, &args.sym)?,
@@ -141,10 +177,10 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
         inputs: list(&args.inputs),
         points: None,
     };
-    let mut report =
-        warpsafe_equiv::equiv(rk, ok, &cfg).map_err(|e| CliError::usage(e.to_string()))?;
-    set_lines(&mut report.reference, &r);
-    set_lines(&mut report.optimized, &o);
+    let mut report = warpsafe_equiv::equiv_programs(&r.program, &o.program, &cfg)
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    set_lines(&mut report.reference, &r.file);
+    set_lines(&mut report.optimized, &o.file);
     match args.sym.format {
         Format::Json => println!(
             "{}",
@@ -158,8 +194,8 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
             if let Some(why) = &report.reason {
                 println!("  reason: {why}");
             }
-            print_run(&r, &report.reference);
-            print_run(&o, &report.optimized);
+            print_run(&r.file, &report.reference);
+            print_run(&o.file, &report.optimized);
             for s in &report.outputs {
                 println!(
                     "  output {}: {} compared, {} equal, {} different, {} unknown",
@@ -187,7 +223,7 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
     let cfg = exec_config(k, &args.sym)?;
     let mut report =
         warpsafe_equiv::prove_spec(k, &spec, &cfg).map_err(|e| CliError::usage(e.to_string()))?;
-    set_lines(&mut report.kernel, &f);
+    set_lines(&mut report.kernel, &f.file);
     match args.sym.format {
         Format::Json => println!(
             "{}",
@@ -206,7 +242,7 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
             if let Some(why) = &report.reason {
                 println!("  reason: {why}");
             }
-            print_run(&f, &report.kernel);
+            print_run(&f.file, &report.kernel);
             for s in &report.outputs {
                 println!(
                     "  output {}: {} elements, {} equal, {} different, {} unknown",

@@ -82,6 +82,7 @@ impl DenseBackend for CudaDense {
 fn options(args: &GroebnerArgs) -> Result<Options, CliError> {
     let mut opts = Options {
         threads: args.threads,
+        random_combinations: !args.exact,
         ..Options::default()
     };
     if args.backend == GroebnerBackend::Cuda {
@@ -288,11 +289,12 @@ fn other_tool(tool: &str, sys: &System, limit: f64) -> ToolResult {
 
 /// `warpsafe bench groebner`: Cyclic-5..8 and Katsura-6..11 with F4 (single thread, medians),
 /// beside Singular's `std` and Macaulay2's F4 when they are installed.
-pub fn bench(repeat: usize, limit: f64, format: Format) -> Result<u8, CliError> {
+pub fn bench(repeat: usize, limit: f64, exact: bool, format: Format) -> Result<u8, CliError> {
     let systems = warpsafe_groebner::bench_systems();
     let opts = Options {
         threads: Some(1),
         time_limit: Some(Duration::from_secs_f64(limit)),
+        random_combinations: !exact,
         ..Options::default()
     };
     let start = Instant::now();
@@ -353,7 +355,12 @@ pub fn bench(repeat: usize, limit: f64, format: Format) -> Result<u8, CliError> 
                 ]);
             }
             println!(
-                "Gröbner bases, grevlex mod 65521, one thread, median of {} run(s) ({:.0} s in all)",
+                "Gröbner bases, grevlex mod 65521, one thread, {} linear algebra, median of {} run(s) ({:.0} s in all)",
+                if exact {
+                    "exact"
+                } else {
+                    "Monte Carlo (random row combinations, error < k·2^-60 per matrix)"
+                },
                 repeat.max(1),
                 start.elapsed().as_secs_f64()
             );

@@ -46,8 +46,9 @@ fn main() -> std::process::ExitCode {
             BenchKind::Groebner {
                 repeat,
                 limit,
+                exact,
                 format,
-            } => groebner_cmd::bench(repeat, limit, format),
+            } => groebner_cmd::bench(repeat, limit, exact, format),
             BenchKind::Verify {
                 kernels,
                 repeat,

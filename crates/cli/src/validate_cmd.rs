@@ -3,7 +3,7 @@
 //! must be equal element by element (integers exact, floats as reals).
 
 use crate::cli::{Format, SymArgs, ValidateArgs};
-use crate::equiv_cmd::{code, exec_config, print_counterexample};
+use crate::equiv_cmd::{code, exec_config, print_counterexample, set_lines};
 use crate::exit::CliError;
 use crate::{ptx_input, source};
 use serde::Serialize;
@@ -113,12 +113,6 @@ pub fn validate(args: &ValidateArgs) -> Result<u8, CliError> {
         }
     }
     Ok(code(report.exit_code()))
-}
-
-fn set_lines(run: &mut KernelRun, file: &SourceFile) {
-    for f in &mut run.findings {
-        f.set_lines(&file.text);
-    }
 }
 
 fn print_findings(side: &str, file: &SourceFile, run: &KernelRun) {

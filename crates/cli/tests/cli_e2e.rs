@@ -589,3 +589,41 @@ fn wrong_specs_are_refuted_with_a_difference() {
         assert!(out.contains("input"), "{spec}: {out}");
     }
 }
+
+#[test]
+fn equiv_accepts_ptx_of_the_reduction_and_sgemm_families() {
+    for (reference, member, extra) in [
+        (
+            "reduce/reduce0_reference",
+            "reduce/reduce3_sequential",
+            None,
+        ),
+        ("reduce/reduce0_reference", "reduce/reduce4_first_add", None),
+        (
+            "sgemm/sgemm1_naive",
+            "sgemm/sgemm5_2d_blocktiling",
+            Some("--all-blocks"),
+        ),
+    ] {
+        let (r, m) = (
+            format!("examples/equiv/{reference}.cu"),
+            format!("examples/equiv/{member}.cu"),
+        );
+        let mut args = vec!["equiv", &r, &m, "--via-ptx"];
+        args.extend(extra);
+        let o = warpsafe(&args);
+        expect_exit(&o, 0);
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains(": equal"),
+            "{member}"
+        );
+    }
+    // A wrong member stays different at PTX level.
+    let o = warpsafe(&[
+        "equiv",
+        "examples/equiv/reduce/reduce0_reference.cu",
+        "examples/equiv/reduce/reduce3_bug_last_step.cu",
+        "--via-ptx",
+    ]);
+    expect_exit(&o, 1);
+}

@@ -1,5 +1,6 @@
 //! Prints the benchmark table: `cargo run --release -p warpsafe-groebner --example bench
-//! [-- [--threads N] [--repeats N] [--limit SECONDS] [--algo f4|buchberger] [NAME...]]`.
+//! [-- [--threads N] [--repeats N] [--limit SECONDS] [--algo f4|buchberger] [--exact] [NAME...]]`
+//! (`--exact`: reduce every row, no random combinations).
 
 use std::time::Duration;
 use warpsafe_groebner::{bench_systems, bench_table, render_table, Algorithm, Options};
@@ -23,6 +24,7 @@ fn main() {
                 opts.time_limit = value().parse().ok().map(Duration::from_secs_f64);
             }
             "--algo" => algo = value().parse().unwrap_or(Algorithm::F4),
+            "--exact" => opts.random_combinations = false,
             _ => names.push(a),
         }
     }

@@ -29,9 +29,14 @@ pub(crate) struct PairSet {
     pub(crate) created: usize,
 }
 
+/// A candidate pair with a new element; its lcm is kept as an exponent vector (at `off` in a
+/// shared buffer) and interned only if the pair survives the criteria.
 struct Cand {
     g: u32,
-    lcm: Mon,
+    off: u32,
+    /// A hash of the lcm: sorting by it puts equal lcms next to each other.
+    key: u64,
+    mask: u32,
     deg: u32,
     sugar: u32,
     coprime: bool,
@@ -50,31 +55,45 @@ impl PairSet {
                 && !table.lcm_is(lms[p.j as usize], lm, p.lcm))
         });
         // New pairs with every non-redundant element.
+        let n = table.nvars();
+        let mut exps: Vec<u16> = Vec::with_capacity(h * n);
         let mut cands: Vec<Cand> = Vec::new();
+        let dlm = table.deg(lm);
         for g in 0..h {
             if self.redundant[g] {
                 continue;
             }
-            let lcm = table.lcm(self.lms[g], lm);
-            let deg = table.deg(lcm);
+            let off = exps.len();
+            let (eg, eh) = (table.exps(self.lms[g]), table.exps(lm));
+            exps.extend(eg.iter().zip(eh).map(|(&x, &y)| x.max(y)));
+            let e = &exps[off..];
+            let deg: u32 = e.iter().map(|&x| u32::from(x)).sum();
             let sg = self.sugar[g] + deg - table.deg(self.lms[g]);
-            let sh = sugar + deg - table.deg(lm);
+            let sh = sugar + deg - dlm;
+            let key = e.iter().fold(0u64, |k, &x| {
+                (k ^ u64::from(x)).wrapping_mul(0x0100_0000_01b3)
+            });
             cands.push(Cand {
                 g: g as u32,
-                lcm,
+                off: off as u32,
+                key,
+                mask: table.mask_of(e),
                 deg,
                 sugar: sg.max(sh),
-                coprime: table.coprime(self.lms[g], lm),
+                coprime: eg.iter().zip(eh).all(|(&x, &y)| x == 0 || y == 0),
             });
         }
-        cands.sort_by_key(|a| (a.deg, a.lcm, a.g));
+        let lcm_of = |c: &Cand| &exps[c.off as usize..c.off as usize + n];
+        cands.sort_unstable_by_key(|c| (c.deg, c.key, c.g));
         // Criterion M: drop pairs whose lcm is a proper multiple of another new pair's lcm.
         // Divisibility is transitive, so testing against the survivors suffices.
         let mut minimal: Vec<usize> = Vec::new();
         for (k, c) in cands.iter().enumerate() {
             let dominated = minimal.iter().any(|&q| {
                 let d = &cands[q];
-                d.deg < c.deg && table.divides(d.lcm, c.lcm)
+                d.deg < c.deg
+                    && d.mask & !c.mask == 0
+                    && lcm_of(d).iter().zip(lcm_of(c)).all(|(x, y)| x <= y)
             });
             if !dominated {
                 minimal.push(k);
@@ -85,15 +104,16 @@ impl PairSet {
         let mut k = 0;
         while k < minimal.len() {
             let mut e = k + 1;
-            while e < minimal.len() && cands[minimal[e]].lcm == cands[minimal[k]].lcm {
+            while e < minimal.len() && lcm_of(&cands[minimal[e]]) == lcm_of(&cands[minimal[k]]) {
                 e += 1;
             }
             if !minimal[k..e].iter().any(|&q| cands[q].coprime) {
                 let c = &cands[minimal[k]];
+                let lcm = table.intern(lcm_of(c));
                 self.pairs.push(Pair {
                     i: c.g,
                     j: h as u32,
-                    lcm: c.lcm,
+                    lcm,
                     deg: c.deg,
                     sugar: c.sugar,
                 });

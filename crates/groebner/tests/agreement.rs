@@ -72,6 +72,30 @@ fn known_basis_sizes_large() {
     assert_eq!(run(&bundled("katsura10"), Algorithm::F4).len(), 537);
 }
 
+/// FNV-1a of a basis' text: a compact fingerprint of the unique reduced basis.
+fn fingerprint(b: &Basis) -> u64 {
+    b.to_text()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, byte| {
+            (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        })
+}
+
+#[test]
+#[ignore = "benchmark-sized; run with --ignored in release"]
+fn known_basis_fingerprints() {
+    // Recorded from the exact (row by row) F4 before random combinations were introduced.
+    for (name, size, fp) in [
+        ("cyclic7", 209, 0x3a0e_103d_6637_0172u64),
+        ("katsura8", 143, 0x9d00_a773_8a95_9968),
+        ("katsura9", 272, 0xee72_d67c_20ca_7af6),
+        ("katsura10", 537, 0x9c33_88b2_f6ce_8c4a),
+    ] {
+        let b = run(&bundled(name), Algorithm::F4);
+        assert_eq!((b.len(), fingerprint(&b)), (size, fp), "{name}");
+    }
+}
+
 #[test]
 fn checker_rejects_incomplete_bases() {
     let sys = bundled("katsura5");

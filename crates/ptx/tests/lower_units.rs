@@ -18,8 +18,8 @@ const FEATURES: &str = r#"
 {
     .reg .pred %p<4>;
     .reg .f32 %f<8>;
-    .reg .b32 %r<16>;
-    .reg .b64 %rd<20>;
+    .reg .b32 %r<24>;
+    .reg .b64 %rd<24>;
     .shared .align 16 .b8 buf[512];
 
     ld.param.u64 %rd1, [feat_param_0];
@@ -66,6 +66,9 @@ const FEATURES: &str = r#"
     mul.hi.s32 %r12, %r11, -1000000;
     cvt.s64.s32 %rd18, %r12;
     @!%p1 st.global.u64 [%rd10+32], %rd18;
+    bfi.b32 %r20, %r2, %r4, 6, 26;
+    cvt.u64.u32 %rd20, %r20;
+    st.global.u64 [%rd10+40], %rd20;
     ret;
 }
 "#;
@@ -141,6 +144,9 @@ fn standalone_kernel_infers_buffers_and_computes_like_rust() {
             0
         };
         assert_eq!(o[8 * t + 4], hi32, "mul.hi.s32 under @!p, thread {t}");
+        let b = (t as u32).wrapping_mul(-1640531535i32 as u32);
+        let bfi = (b & 0x3f) | ((t as u32) << 6);
+        assert_eq!(o[8 * t + 5], bfi as u64, "bfi.b32 (pos 6, len 26), thread {t}");
     }
 }
 

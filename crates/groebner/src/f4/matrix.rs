@@ -3,7 +3,6 @@
 
 use super::symbolic::{Marks, Row, Symbolic};
 use crate::monomial::{Mon, MonoTable};
-use crate::poly::HPoly;
 
 /// An F4 matrix with rows rewritten to column indices.
 pub(crate) struct Matrix {
@@ -13,24 +12,25 @@ pub(crate) struct Matrix {
     pub(crate) ncols: usize,
     /// The monomial of every column.
     pub(crate) col_mon: Vec<Mon>,
+    /// The column indices of all rows (see [`Row`]).
+    pub(crate) cols: Vec<u32>,
     /// `piv[c]` is the pivot row whose leading column is `c` (`c < npiv`).
     pub(crate) piv: Vec<Row>,
-    /// `tails[c]`: the tail of `piv[c]` packed as `column << 32 | coefficient`, one stream for
-    /// the reduction loop.
-    pub(crate) tails: Vec<Vec<u64>>,
     /// Rows to reduce.
     pub(crate) todo: Vec<Row>,
     /// Leading column of each pivot row, in the order the rows were pushed.
     pub(crate) pushed_leads: Vec<u32>,
 }
 
+impl Matrix {
+    /// Entries in all pivot rows: about the work of reducing a dense row.
+    pub(crate) fn pivot_entries(&self) -> usize {
+        self.piv.iter().map(|r| r.len as usize).sum()
+    }
+}
+
 /// Orders the columns and rewrites every row to column indices.
-pub(crate) fn build(
-    sym: Symbolic,
-    polys: &[HPoly],
-    table: &MonoTable,
-    marks: &mut Marks,
-) -> Matrix {
+pub(crate) fn build(sym: Symbolic, table: &MonoTable, marks: &mut Marks) -> Matrix {
     let gen = marks.gen;
     let (mut left, mut right): (Vec<Mon>, Vec<Mon>) = sym
         .mons
@@ -45,44 +45,37 @@ pub(crate) fn build(
         marks.col[m as usize] = c as u32;
     }
     let ncols = col_mon.len() as u32;
-    let remap = |mut r: Row| {
-        for c in &mut r.cols {
-            *c = marks.col[*c as usize];
-            // Every monomial of a row is in `sym.mons`; `reduce` relies on this bound.
-            assert!(*c < ncols);
-        }
-        r
-    };
-    let mut slots: Vec<Option<Row>> = (0..npiv).map(|_| None).collect();
+    let mut cols = sym.cols;
+    for c in &mut cols {
+        *c = marks.col[*c as usize];
+        // Every monomial of a row is in `sym.mons`; `reduce` relies on this bound.
+        assert!(*c < ncols);
+    }
+    let mut piv: Vec<Row> = vec![
+        Row {
+            start: 0,
+            len: 0,
+            src: u32::MAX
+        };
+        npiv
+    ];
     let mut pushed_leads = Vec::with_capacity(sym.pivots.len());
     for r in sym.pivots {
-        let r = remap(r);
-        let lead = r.cols[0];
+        let lead = r.of(&cols)[0];
         pushed_leads.push(lead);
-        slots[lead as usize] = Some(r);
+        piv[lead as usize] = r;
     }
-    let piv: Vec<Row> = slots
-        .into_iter()
-        .map(|r| r.expect("one pivot row per pivot column"))
-        .collect();
-    let tails = piv
-        .iter()
-        .map(|r| {
-            let cfs = &polys[r.src as usize].cfs;
-            r.cols[1..]
-                .iter()
-                .zip(&cfs[1..])
-                .map(|(&c, &v)| u64::from(c) << 32 | u64::from(v))
-                .collect()
-        })
-        .collect();
-    let todo = sym.todo.into_iter().map(remap).collect();
+    assert!(
+        piv.iter().all(|r| r.src != u32::MAX),
+        "one pivot row per pivot column"
+    );
+    let todo = sym.todo;
     Matrix {
         npiv,
         ncols: col_mon.len(),
         col_mon,
+        cols,
         piv,
-        tails,
         todo,
         pushed_leads,
     }

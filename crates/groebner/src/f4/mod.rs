@@ -1,9 +1,10 @@
 //! Faugère's F4: pairs of minimal degree are reduced together as one sparse matrix.
 //!
-//! One step: select pairs ([`crate::pairs`]), build rows and reducers ([`symbolic`]), order
-//! the columns pivots-first ([`matrix`]), reduce ([`reduce`]: sparse rows against the pivots,
-//! then the D block to reduced echelon form with the dense kernel of [`crate::dense`]), and
-//! install the new elements.
+//! One step: select pairs ([`crate::pairs`]), build rows and reducers ([`symbolic`], which
+//! copies pivot rows met in earlier matrices), order the columns pivots-first ([`matrix`]),
+//! reduce ([`reduce`]: the rows against the pivots — in a large field, random combinations of
+//! them, since most reduce to zero — then the D block to reduced echelon form with the dense
+//! kernel of [`crate::dense`]), and install the new elements.
 
 mod matrix;
 mod reduce;
@@ -18,6 +19,10 @@ use crate::system::{GroebnerError, Options, Stats};
 use std::time::Instant;
 use symbolic::{Marks, Reducers, Row, Symbolic};
 
+/// Matrices with fewer rows to reduce than this reduce them one by one; larger ones through
+/// random linear combinations where the field is large enough ([`reduce::reduce_random`]).
+const RANDOM_MIN_ROWS: usize = 24;
+
 /// Computes the reduced Gröbner basis of the nonzero monic `input` polynomials.
 pub(crate) fn f4(
     input: Vec<HPoly>,
@@ -25,6 +30,24 @@ pub(crate) fn f4(
     field: Field,
     opts: &Options,
     stats: &mut Stats,
+) -> Result<Vec<HPoly>, GroebnerError> {
+    let min_rows = if opts.random_combinations {
+        RANDOM_MIN_ROWS
+    } else {
+        usize::MAX
+    };
+    f4_with(input, table, field, opts, stats, min_rows)
+}
+
+/// [`f4`], reducing matrices with at least `random_min_rows` rows to reduce through random
+/// combinations (where the field allows it).
+fn f4_with(
+    input: Vec<HPoly>,
+    table: &mut MonoTable,
+    field: Field,
+    opts: &Options,
+    stats: &mut Stats,
+    random_min_rows: usize,
 ) -> Result<Vec<HPoly>, GroebnerError> {
     let mut polys: Vec<HPoly> = Vec::new();
     let mut ps = PairSet::default();
@@ -34,6 +57,7 @@ pub(crate) fn f4(
         polys.push(f);
     }
     let start = Instant::now();
+    let mut last_rank = 0;
     loop {
         check_time(start, opts)?;
         let t = Instant::now();
@@ -51,7 +75,7 @@ pub(crate) fn f4(
         if table.overflow {
             return Err(GroebnerError::ExponentOverflow);
         }
-        let mat = matrix::build(sym, &polys, table, &mut marks);
+        let mat = matrix::build(sym, table, &mut marks);
         let nrows = mat.npiv + mat.todo.len();
         stats.matrix_rows += nrows;
         if nrows * mat.ncols > stats.max_matrix.0 * stats.max_matrix.1 {
@@ -61,13 +85,22 @@ pub(crate) fn f4(
 
         let t = Instant::now();
         let todo: Vec<&Row> = mat.todo.iter().collect();
-        let lower = reduce::reduce_rows(&mat, &todo, 0, &polys, field);
+        let nb = mat.ncols - mat.npiv;
+        let ech = match reduce::random_rounds(field.p()) {
+            Some(rounds) if todo.len() >= random_min_rows => {
+                let seed = 0x5EED_0000 ^ stats.steps as u64;
+                reduce::reduce_random(&mat, &todo, &polys, field, rounds, seed, last_rank)
+            }
+            _ => {
+                let lower = reduce::reduce_rows(&mat, &todo, 0, &polys, field);
+                reduce::echelon(lower, nb, field)
+            }
+        };
         stats.time.sparse += t.elapsed();
 
         let t = Instant::now();
-        let nb = mat.ncols - mat.npiv;
-        let ech = reduce::echelon(lower, nb, field);
         stats.zero_reductions += mat.todo.len() - ech.len();
+        last_rank = ech.len();
         let (rows, shape) = reduce::dense_finish(ech, field, opts.dense.as_ref());
         if shape.0 * shape.1 > stats.max_dense.0 * stats.max_dense.1 {
             stats.max_dense = shape;
@@ -127,7 +160,7 @@ pub(crate) fn reduce_tails(g: Vec<HPoly>, table: &mut MonoTable, field: Field) -
     let all: Vec<usize> = (0..g.len()).collect();
     let reducers = Reducers::new(&all, &g, table);
     sym.close(&reducers, &g, table, &mut marks);
-    let mat = matrix::build(sym, &g, table, &mut marks);
+    let mat = matrix::build(sym, table, &mut marks);
     let rows: Vec<&Row> = mat.pushed_leads[..g.len()]
         .iter()
         .map(|&c| &mat.piv[c as usize])
@@ -146,4 +179,44 @@ pub(crate) fn reduce_tails(g: Vec<HPoly>, table: &mut MonoTable, field: Field) -
             out
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::poly::Poly;
+    use crate::system::System;
+    use crate::systems::{cyclic, katsura};
+
+    fn basis(sys: &System, random_min_rows: usize) -> Vec<Poly> {
+        let field = Field::new(sys.prime);
+        let mut table = MonoTable::new(sys.vars.len(), sys.order);
+        let input: Vec<HPoly> = sys
+            .polys
+            .iter()
+            .map(|p| {
+                let mut h = HPoly::from_poly(p, &mut table, field);
+                h.make_monic(field);
+                h
+            })
+            .filter(|h| !h.is_zero())
+            .collect();
+        let mut stats = Stats::default();
+        let opts = Options::default();
+        let out =
+            f4_with(input, &mut table, field, &opts, &mut stats, random_min_rows).expect("basis");
+        out.iter().map(|p| p.to_poly(&table)).collect()
+    }
+
+    #[test]
+    fn random_combinations_give_the_exact_basis() {
+        for p in [65521u32, 1073741789, 2147483647] {
+            for mut sys in [cyclic(5), cyclic(6), katsura(5), katsura(6)] {
+                sys.prime = p;
+                let exact = basis(&sys, usize::MAX);
+                assert_eq!(basis(&sys, 1), exact, "p = {p}");
+                assert_eq!(basis(&sys, RANDOM_MIN_ROWS), exact, "p = {p}");
+            }
+        }
+    }
 }

@@ -5,19 +5,32 @@ use crate::monomial::{Mon, MonoTable};
 use crate::pairs::Pair;
 use crate::poly::HPoly;
 
-/// A matrix row: `mult * polys[src]`, as monomials (later rewritten to column indices).
+/// A matrix row: `mult * polys[src]`, as the range `start..start + len` of a shared array of
+/// monomials (later rewritten to column indices), one entry per term of `polys[src]`.
+#[derive(Clone, Copy)]
 pub(crate) struct Row {
-    pub(crate) cols: Vec<u32>,
+    pub(crate) start: u32,
+    pub(crate) len: u32,
     pub(crate) src: u32,
 }
 
-/// Per-monomial scratch marks, stamped with a generation so they never need clearing.
+impl Row {
+    /// The row's entries in `cols`, the shared array it indexes.
+    #[inline]
+    pub(crate) fn of<'a>(&self, cols: &'a [u32]) -> &'a [u32] {
+        &cols[self.start as usize..(self.start + self.len) as usize]
+    }
+}
+
+/// Per-monomial scratch marks, stamped with a generation so they never need clearing, and the
+/// rows of earlier matrices.
 #[derive(Default)]
 pub(crate) struct Marks {
     pub(crate) seen: Vec<u32>,
     pub(crate) pivot: Vec<u32>,
     pub(crate) col: Vec<u32>,
     pub(crate) gen: u32,
+    cache: RowCache,
 }
 
 impl Marks {
@@ -27,6 +40,58 @@ impl Marks {
             self.seen.resize(n, 0);
             self.pivot.resize(n, 0);
             self.col.resize(n, 0);
+        }
+    }
+}
+
+/// The pivot rows `mult * polys[g]` of earlier matrices, by leading monomial: a monomial is
+/// usually reduced by the same element in every matrix it occurs in, so most pivot rows are
+/// copied instead of multiplied term by term.
+#[derive(Default)]
+struct RowCache {
+    /// `head[m]`: the first entry for rows led by `m`, or `NONE`.
+    head: Vec<u32>,
+    /// (source element, start in `mons`, next entry with the same leading monomial).
+    entries: Vec<(u32, u32, u32)>,
+    mons: Vec<Mon>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl RowCache {
+    /// Appends the monomials of `mult * polys[src]` to `out`, from the cache or computed (and
+    /// cached when `keep`).
+    fn product(
+        &mut self,
+        mult: Mon,
+        src: usize,
+        polys: &[HPoly],
+        table: &mut MonoTable,
+        keep: bool,
+        out: &mut Vec<Mon>,
+    ) {
+        let g = &polys[src];
+        let lead = table.mul(mult, g.lm()) as usize;
+        let mut e = self.head.get(lead).copied().unwrap_or(NONE);
+        while e != NONE {
+            let (s, k, next) = self.entries[e as usize];
+            if s == src as u32 {
+                out.extend_from_slice(&self.mons[k as usize..k as usize + g.len()]);
+                return;
+            }
+            e = next;
+        }
+        let start = out.len();
+        table.mul_row(mult, &g.mons, out);
+        if keep {
+            if self.head.len() <= lead {
+                self.head.resize(table.len().max(lead + 1), NONE);
+            }
+            let e = self.entries.len() as u32;
+            self.entries
+                .push((src as u32, self.mons.len() as u32, self.head[lead]));
+            self.head[lead] = e;
+            self.mons.extend_from_slice(&out[start..]);
         }
     }
 }
@@ -67,6 +132,8 @@ pub(crate) struct Symbolic {
     pub(crate) pivots: Vec<Row>,
     /// Rows to reduce.
     pub(crate) todo: Vec<Row>,
+    /// The monomials of all rows (see [`Row`]).
+    pub(crate) cols: Vec<Mon>,
     /// Every monomial of every row, each once.
     pub(crate) mons: Vec<Mon>,
 }
@@ -83,6 +150,7 @@ impl Symbolic {
         Symbolic {
             pivots: Vec::new(),
             todo: Vec::new(),
+            cols: Vec::new(),
             mons: Vec::new(),
         }
     }
@@ -97,11 +165,13 @@ impl Symbolic {
         marks: &mut Marks,
         pivot: bool,
     ) {
-        let g = &polys[src];
-        let cols: Vec<u32> = g.mons.iter().map(|&t| table.mul(mult, t)).collect();
+        let start = self.cols.len();
+        marks
+            .cache
+            .product(mult, src, polys, table, pivot, &mut self.cols);
         marks.fit(table.len());
         let gen = marks.gen;
-        for &m in &cols {
+        for &m in &self.cols[start..] {
             let s = &mut marks.seen[m as usize];
             if *s != gen {
                 *s = gen;
@@ -109,11 +179,12 @@ impl Symbolic {
             }
         }
         let row = Row {
-            cols,
+            start: start as u32,
+            len: (self.cols.len() - start) as u32,
             src: src as u32,
         };
         if pivot {
-            marks.pivot[row.cols[0] as usize] = gen;
+            marks.pivot[self.cols[start] as usize] = gen;
             self.pivots.push(row);
         } else {
             self.todo.push(row);

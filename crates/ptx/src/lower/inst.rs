@@ -119,6 +119,7 @@ impl Lowerer<'_> {
                 self.math(i, MathFn::Fma, t, 3)
             }
             "neg" | "not" | "abs" | "cnot" | "popc" => self.unary(i),
+            "bfi" => self.bfi(i),
             "rcp" => {
                 let t = self.scalar(i, 0)?;
                 self.float_modifiers(i)?;
@@ -430,6 +431,54 @@ impl Lowerer<'_> {
             }
             _ => self.popc(t, d, a),
         }
+        Ok(())
+    }
+
+    /// `bfi.bN d, a, b, pos, len`: `b` with bits `pos..pos+len` replaced by the low bits of
+    /// `a`. Position and length must be immediates (what NVRTC emits); the mask is then a
+    /// constant and the insert two ands, a shift and an or.
+    fn bfi(&mut self, i: &Instruction) -> Res<()> {
+        let t = self.scalar(i, 0)?;
+        let bits = width(t);
+        let imm = |n: usize| match i.operands.get(n) {
+            Some(Operand::Imm(Immediate::Int(v))) => Ok((*v as u64) & 0xff),
+            _ => Err(LowerError::at(
+                i,
+                format!(
+                    "`{}` with a register position or length is not supported",
+                    full_name(i, &i.opcode)
+                ),
+            )),
+        };
+        let (pos, len) = (imm(3)?, imm(4)?);
+        let d = self.dst(i, 0)?;
+        let a = self.src(i, 1, t)?;
+        let b = self.src(i, 2, t)?;
+        if len == 0 || pos >= u64::from(bits) {
+            self.e.emit(Inst::Mov { dst: d, src: b });
+            return Ok(());
+        }
+        let len = len.min(u64::from(bits) - pos);
+        let ones = if len >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << len) - 1
+        };
+        let full = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        let mask = (ones << pos) & full;
+        let kmask = self.e.konst(mask, t);
+        let kkeep = self.e.konst(!mask & full, t);
+        let kpos = self.e.konst(pos, t);
+        let x = self.e.temp();
+        let y = self.e.temp();
+        self.e.emit(bin(BinaryOp::Shl, t, x, a, kpos));
+        self.e.emit(bin(BinaryOp::And, t, x, x, kmask));
+        self.e.emit(bin(BinaryOp::And, t, y, b, kkeep));
+        self.e.emit(bin(BinaryOp::Or, t, d, x, y));
         Ok(())
     }
 
