@@ -94,11 +94,18 @@ impl Solver {
                         enc.asserts.push(pin);
                     }
                     // Pinned, the products are mostly by constants: linear-integer tactic.
-                    let res = self.with_timeout(cheap, |s| s.scoped(&enc, Some("qflia"), start))?;
+                    let t = PIN_TIMEOUT.min(self.timeout);
+                    let res = self.with_timeout(t, |s| s.scoped(&enc, Some("qflia"), start))?;
                     if let Answer::Sat(_) = res {
                         return Ok(res);
                     }
                     enc.asserts.truncate(n);
+                    // z3 decides the exact query far less reliably in a process that has just
+                    // run other checks (seen: 0.2 s fresh, "unknown" after); start afresh.
+                    self.restart()?;
+                    enc = crate::intenc::encode(&self.ctx, q).ok_or_else(|| {
+                        io::Error::other("the integer translation changed between attempts")
+                    })?;
                 }
                 let res = if q.cheap {
                     self.with_timeout(cheap, |s| s.scoped(&enc, None, start))?
@@ -114,6 +121,12 @@ impl Solver {
         let enc = encode(&self.ctx, q);
         write_dump(dump, &q.name, "smt2", &enc, &self.ctx);
         self.scoped(&enc, hard.then_some("qfbv"), start)
+    }
+
+    /// Replaces the z3 process by a fresh one with the same timeout.
+    fn restart(&mut self) -> io::Result<()> {
+        *self = Solver::new(self.timeout)?;
+        Ok(())
     }
 
     /// [`Self::run`] inside a push/pop scope.
@@ -319,6 +332,10 @@ fn factor_symbols(q: &Query) -> Vec<String> {
 /// The longest a [cheap](Query::cheap) query may take in each of the linear and the exact
 /// integer translations.
 const CHEAP_TIMEOUT: Duration = Duration::from_millis(700);
+
+/// The longest the pinned (counterexample-finding) attempt may take: pinned queries are
+/// nearly linear, and a satisfiable one is answered in milliseconds.
+const PIN_TIMEOUT: Duration = Duration::from_millis(300);
 
 /// Writes `enc` as `DIR/NAME.SUFFIX` when dumping is on; a failed dump is not an error.
 fn write_dump(dump: Option<&PathBuf>, name: &str, suffix: &str, enc: &Encoded, ctx: &Context) {
