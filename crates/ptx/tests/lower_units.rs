@@ -146,7 +146,11 @@ fn standalone_kernel_infers_buffers_and_computes_like_rust() {
         assert_eq!(o[8 * t + 4], hi32, "mul.hi.s32 under @!p, thread {t}");
         let b = (t as u32).wrapping_mul(-1640531535i32 as u32);
         let bfi = (b & 0x3f) | ((t as u32) << 6);
-        assert_eq!(o[8 * t + 5], bfi as u64, "bfi.b32 (pos 6, len 26), thread {t}");
+        assert_eq!(
+            o[8 * t + 5],
+            bfi as u64,
+            "bfi.b32 (pos 6, len 26), thread {t}"
+        );
     }
 }
 
