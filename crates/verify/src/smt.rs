@@ -73,7 +73,8 @@ impl Solver {
                 write_dump(dump, &q.name, "lin.smt2", &enc, &self.ctx);
                 let names = factor_symbols(q);
                 let lin = if q.cheap {
-                    self.with_timeout(cheap, |s| s.linear(&enc, &names))?
+                    let t = CHEAP_LINEAR_TIMEOUT.min(self.timeout);
+                    self.with_timeout(t, |s| s.linear(&enc, &names))?
                 } else {
                     self.linear(&enc, &names)?
                 };
@@ -329,13 +330,17 @@ fn factor_symbols(q: &Query) -> Vec<String> {
     names.into_iter().collect()
 }
 
-/// The longest a [cheap](Query::cheap) query may take in each of the linear and the exact
-/// integer translations.
+/// The longest a [cheap](Query::cheap) query may take in the exact integer translation.
 const CHEAP_TIMEOUT: Duration = Duration::from_millis(700);
+
+/// The longest a [cheap](Query::cheap) query may take in the linear translation: it refutes
+/// combined queries of correct kernels in well under this, and a satisfiable one (a buggy
+/// kernel) is better left to the exact attempt.
+const CHEAP_LINEAR_TIMEOUT: Duration = Duration::from_millis(400);
 
 /// The longest the pinned (counterexample-finding) attempt may take: pinned queries are
 /// nearly linear, and a satisfiable one is answered in milliseconds.
-const PIN_TIMEOUT: Duration = Duration::from_millis(300);
+const PIN_TIMEOUT: Duration = Duration::from_millis(150);
 
 /// Writes `enc` as `DIR/NAME.SUFFIX` when dumping is on; a failed dump is not an error.
 fn write_dump(dump: Option<&PathBuf>, name: &str, suffix: &str, enc: &Encoded, ctx: &Context) {
