@@ -176,9 +176,10 @@ pub struct VerifyArgs {
     pub no_replay: bool,
 }
 
-/// Symbolic-execution options shared by `equiv` and `prove`.
+/// Launch, warp model and output of a symbolic run, shared by `equiv`, `prove` and
+/// `validate`.
 #[derive(Args, Debug, Clone, Default)]
-pub struct SymArgs {
+pub struct SymLaunch {
     /// Grid dimensions `X[,Y[,Z]]` (default: the header's).
     #[arg(long, value_name = "X[,Y[,Z]]")]
     pub grid: Option<String>,
@@ -194,15 +195,22 @@ pub struct SymArgs {
     /// Dynamic shared memory in bytes.
     #[arg(long, value_name = "BYTES")]
     pub shared_bytes: Option<u64>,
-    /// Run every block (in parallel) instead of block 0.
-    #[arg(long)]
-    pub all_blocks: bool,
     /// Legacy lock-step warp model.
     #[arg(long)]
     pub lockstep_warps: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+}
+
+/// Symbolic-execution options of `equiv` and `prove`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SymArgs {
+    #[command(flatten)]
+    pub launch: SymLaunch,
+    /// Run every block (in parallel) instead of block 0.
+    #[arg(long)]
+    pub all_blocks: bool,
 }
 
 /// `warpsafe equiv`.
@@ -246,30 +254,11 @@ pub struct ValidateArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub select: KernelSelect,
-    /// Grid dimensions `X[,Y[,Z]]` (default: the header's).
-    #[arg(long, value_name = "X[,Y[,Z]]")]
-    pub grid: Option<String>,
-    /// Block dimensions `X[,Y[,Z]]` (default: the header's).
-    #[arg(long, value_name = "X[,Y[,Z]]")]
-    pub block: Option<String>,
-    /// Scalar argument value, `name=value` (repeatable; default: the header's `//@ arg`).
-    #[arg(long = "arg", value_name = "NAME=VALUE")]
-    pub args: Vec<String>,
-    /// Buffer length in elements, `name=N` (repeatable; default: the header's `//@ len`).
-    #[arg(long = "len", value_name = "NAME=N")]
-    pub lens: Vec<String>,
-    /// Dynamic shared memory in bytes.
-    #[arg(long, value_name = "BYTES")]
-    pub shared_bytes: Option<u64>,
+    #[command(flatten)]
+    pub launch: SymLaunch,
     /// Run only block 0 (faster; outputs other blocks write are not compared).
     #[arg(long)]
     pub first_block: bool,
-    /// Legacy lock-step warp model.
-    #[arg(long)]
-    pub lockstep_warps: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub format: Format,
 }
 
 /// Where F4's dense elimination step runs.

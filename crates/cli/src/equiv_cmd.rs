@@ -1,7 +1,7 @@
 //! `warpsafe equiv`, `warpsafe prove` and `bench equiv`: exact symbolic execution of a block,
 //! compared against another kernel or a spec.
 
-use crate::cli::{EquivArgs, Format, ProveArgs, SymArgs};
+use crate::cli::{EquivArgs, Format, ProveArgs, SymLaunch};
 use crate::exit::CliError;
 use crate::launch;
 use crate::ptx_input;
@@ -19,7 +19,11 @@ fn split_pair<'a>(item: &'a str, flag: &str) -> Result<(&'a str, &'a str), CliEr
 }
 
 /// The symbolic-execution configuration of `kernel` from the flags (the header fills the rest).
-pub(crate) fn exec_config(kernel: &Kernel, sym: &SymArgs) -> Result<ExecConfig, CliError> {
+pub(crate) fn exec_config(
+    kernel: &Kernel,
+    sym: &SymLaunch,
+    all_blocks: bool,
+) -> Result<ExecConfig, CliError> {
     let launch = match (&sym.grid, &sym.block) {
         (None, None) => None,
         (g, b) => {
@@ -60,7 +64,7 @@ pub(crate) fn exec_config(kernel: &Kernel, sym: &SymArgs) -> Result<ExecConfig, 
         launch,
         scalars,
         lens,
-        blocks: if sym.all_blocks {
+        blocks: if all_blocks {
             BlockSel::All
         } else {
             BlockSel::default()
@@ -171,8 +175,8 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
     let o = side(&args.optimized, args.via_ptx)?;
     let (rk, ok) = (r.program.kernel(), o.program.kernel());
     let cfg = EquivConfig {
-        reference: exec_config(rk, &args.sym)?,
-        optimized: exec_config(ok, &args.sym)?,
+        reference: exec_config(rk, &args.sym.launch, args.sym.all_blocks)?,
+        optimized: exec_config(ok, &args.sym.launch, args.sym.all_blocks)?,
         outputs: list(&args.outputs),
         inputs: list(&args.inputs),
         points: None,
@@ -181,7 +185,7 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
         .map_err(|e| CliError::usage(e.to_string()))?;
     set_lines(&mut report.reference, &r.file);
     set_lines(&mut report.optimized, &o.file);
-    match args.sym.format {
+    match args.sym.launch.format {
         Format::Json => println!(
             "{}",
             serde_json::to_string_pretty(&report).map_err(|e| CliError::usage(e.to_string()))?
@@ -220,11 +224,11 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
         Err(e) => return Err(CliError::io(std::path::Path::new(&args.spec), e)),
     };
     let spec = Spec::parse(&text).map_err(|e| CliError::usage(format!("spec: {e}")))?;
-    let cfg = exec_config(k, &args.sym)?;
+    let cfg = exec_config(k, &args.sym.launch, args.sym.all_blocks)?;
     let mut report =
         warpsafe_equiv::prove_spec(k, &spec, &cfg).map_err(|e| CliError::usage(e.to_string()))?;
     set_lines(&mut report.kernel, &f.file);
-    match args.sym.format {
+    match args.sym.launch.format {
         Format::Json => println!(
             "{}",
             serde_json::to_string_pretty(&report).map_err(|e| CliError::usage(e.to_string()))?

@@ -2,7 +2,7 @@
 //! kernel and the PTX NVRTC made of it both run symbolically for one launch; their outputs
 //! must be equal element by element (integers exact, floats as reals).
 
-use crate::cli::{Format, SymArgs, ValidateArgs};
+use crate::cli::{Format, ValidateArgs};
 use crate::equiv_cmd::{code, exec_config, print_counterexample, set_lines};
 use crate::exit::CliError;
 use crate::{ptx_input, source};
@@ -53,17 +53,7 @@ fn count_fma(ptx: &str) -> usize {
 pub fn validate(args: &ValidateArgs) -> Result<u8, CliError> {
     let loaded = source::load(&args.file)?;
     let kernel = loaded.kernel(args.select.kernel.as_deref())?;
-    let sym = SymArgs {
-        grid: args.grid.clone(),
-        block: args.block.clone(),
-        args: args.args.clone(),
-        lens: args.lens.clone(),
-        shared_bytes: args.shared_bytes,
-        all_blocks: !args.first_block,
-        lockstep_warps: args.lockstep_warps,
-        format: args.format,
-    };
-    let exec = exec_config(kernel, &sym)?;
+    let exec = exec_config(kernel, &args.launch, !args.first_block)?;
     let ir = warpsafe_exec::compile(kernel)
         .map_err(|e| CliError::usage(format!("{}: {e}", loaded.file.name)))?;
     let ptx = ptx_input::via_ptx(&loaded.file.name, kernel)?;
@@ -72,7 +62,7 @@ pub fn validate(args: &ValidateArgs) -> Result<u8, CliError> {
         .map_err(|e| CliError::usage(format!("{}: {e}", loaded.file.name)))?;
     set_lines(&mut report.reference, &loaded.file);
     set_lines(&mut report.optimized, &ptx.file);
-    match args.format {
+    match args.launch.format {
         Format::Json => {
             let out = ValidateReport {
                 file: &loaded.file.name,
