@@ -155,10 +155,7 @@ pub fn interp(repeat: usize, dir: &Path, format: Format) -> Result<u8, CliError>
         .map(|c| time_case(c, dir, repeat))
         .collect::<Result<Vec<_>, _>>()?;
     match format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&rows).map_err(|e| CliError::usage(e.to_string()))?
-        ),
+        Format::Json => crate::report::print_json(&rows)?,
         Format::Human => {
             let mut t = Table::new(&[
                 "kernel",

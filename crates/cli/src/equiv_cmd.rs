@@ -186,10 +186,7 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
     set_lines(&mut report.reference, &r.file);
     set_lines(&mut report.optimized, &o.file);
     match args.sym.launch.format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| CliError::usage(e.to_string()))?
-        ),
+        Format::Json => crate::report::print_json(&report)?,
         Format::Human => {
             println!(
                 "{} vs {}: {} ({:.3} s)",
@@ -229,10 +226,7 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
         warpsafe_equiv::prove_spec(k, &spec, &cfg).map_err(|e| CliError::usage(e.to_string()))?;
     set_lines(&mut report.kernel, &f.file);
     match args.sym.launch.format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| CliError::usage(e.to_string()))?
-        ),
+        Format::Json => crate::report::print_json(&report)?,
         Format::Human => {
             let word = if report.verdict == "equal" {
                 "proved"
@@ -280,10 +274,7 @@ pub fn bench(dir: &std::path::Path, repeat: usize, format: Format) -> Result<u8,
         r.seconds = times[times.len() / 2];
     }
     match format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&rows).map_err(|e| CliError::usage(e.to_string()))?
-        ),
+        Format::Json => crate::report::print_json(&rows)?,
         Format::Human => {
             let mut t = Table::new(&[
                 "pair",

@@ -170,10 +170,7 @@ pub fn run(args: &GroebnerArgs) -> Result<u8, CliError> {
                     "dense": t.dense.as_secs_f64(), "interreduce": t.interreduce.as_secs_f64(),
                 },
             });
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&j).map_err(|e| CliError::usage(e.to_string()))?
-            );
+            crate::report::print_json(&j)?;
         }
         Format::Human => {
             print!("{}", basis.to_text());
@@ -327,10 +324,7 @@ pub fn bench(repeat: usize, limit: f64, exact: bool, format: Format) -> Result<u
                     })
                 })
                 .collect();
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&j).map_err(|e| CliError::usage(e.to_string()))?
-            );
+            crate::report::print_json(&j)?;
         }
         Format::Human => {
             let mut t = Table::new(&[

@@ -105,3 +105,11 @@ pub fn finding<'a>(file: &SourceFile, f: &'a Finding) -> FindingJson<'a> {
         count: f.count,
     }
 }
+
+/// Prints `v` as pretty JSON on standard output.
+pub fn print_json<T: Serialize + ?Sized>(v: &T) -> Result<(), crate::exit::CliError> {
+    let text =
+        serde_json::to_string_pretty(v).map_err(|e| crate::exit::CliError::usage(e.to_string()))?;
+    println!("{text}");
+    Ok(())
+}

@@ -110,10 +110,7 @@ pub fn bench(kernels: &Path, specs: &Path, max_size: i64, format: Format) -> Res
                 .any(|v| v.starts_with('✗'))
     });
     match format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&rows).map_err(|e| CliError::usage(e.to_string()))?
-        ),
+        Format::Json => crate::report::print_json(&rows)?,
         Format::Human => {
             let mut t = Table::new(&[
                 "kernel",

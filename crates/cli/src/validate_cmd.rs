@@ -73,10 +73,7 @@ pub fn validate(args: &ValidateArgs) -> Result<u8, CliError> {
                 fma_note: (fma > 0).then_some(FMA_NOTE),
                 equiv: &report,
             };
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&out).map_err(|e| CliError::usage(e.to_string()))?
-            );
+            crate::report::print_json(&out)?;
         }
         Format::Human => {
             println!(

@@ -106,10 +106,7 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
     };
     let code = exit_code(&report);
     match args.format {
-        VerifyFormat::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| CliError::usage(e.to_string()))?
-        ),
+        VerifyFormat::Json => crate::report::print_json(&report)?,
         VerifyFormat::Sarif => println!("{}", sarif::render(&loaded.file, &[&report])),
         VerifyFormat::Human => print_human(&loaded.file, &report),
     }
@@ -257,10 +254,7 @@ pub fn bench(dir: &std::path::Path, repeat: usize, format: Format) -> Result<u8,
                 .iter()
                 .map(|(file, r)| serde_json::json!({ "file": file, "report": r }))
                 .collect();
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&rows).map_err(|e| CliError::usage(e.to_string()))?
-            );
+            crate::report::print_json(&rows)?;
         }
         Format::Human => {
             let mut t = Table::new(&["kernel", "property", "verdict", "seconds", "queries"]);

@@ -761,33 +761,7 @@ pub fn encode_linear(ctx: &Context, q: &crate::smt::Query) -> Option<Encoded> {
 }
 
 fn translate(ctx: &Context, q: &crate::smt::Query, linear: bool) -> Option<Encoded> {
-    let roots: Vec<&Term> = q
-        .assertions
-        .iter()
-        .chain(q.refine.iter())
-        .chain(q.watch.iter())
-        .chain(q.small.iter())
-        .collect();
-    let mut refs: HashMap<usize, u32> = HashMap::new();
-    let mut order: Vec<Term> = vec![];
-    let mut stack: Vec<(Term, bool)> = roots.iter().map(|r| ((*r).clone(), false)).collect();
-    while let Some((t, done)) = stack.pop() {
-        if done {
-            order.push(t);
-            continue;
-        }
-        let c = refs.entry(t.id()).or_insert(0);
-        *c += 1;
-        if *c > 1 {
-            continue;
-        }
-        stack.push((t.clone(), true));
-        if let Node::App(_, args, _) = &*t.0 {
-            for a in args.iter().rev() {
-                stack.push((a.clone(), false));
-            }
-        }
-    }
+    let (order, refs) = q.postorder();
     let mut tr = Tr {
         ctx,
         memo: HashMap::new(),

@@ -30,6 +30,42 @@ pub struct Query {
     pub cheap: bool,
 }
 
+impl Query {
+    /// Every subterm of the query (assertions, refinement facts, watch terms, small-model
+    /// hint) once, children before parents, with how many parents each has (roots count
+    /// one): the order in which encoders translate, and which subterms to name.
+    pub(crate) fn postorder(&self) -> (Vec<Term>, HashMap<usize, u32>) {
+        let mut refs: HashMap<usize, u32> = HashMap::new();
+        let mut order: Vec<Term> = vec![];
+        let mut stack: Vec<(Term, bool)> = self
+            .assertions
+            .iter()
+            .chain(&self.refine)
+            .chain(&self.watch)
+            .chain(&self.small)
+            .map(|r| (r.clone(), false))
+            .collect();
+        while let Some((t, done)) = stack.pop() {
+            if done {
+                order.push(t);
+                continue;
+            }
+            let c = refs.entry(t.id()).or_insert(0);
+            *c += 1;
+            if *c > 1 {
+                continue;
+            }
+            stack.push((t.clone(), true));
+            if let Node::App(_, args, _) = &*t.0 {
+                for a in args.iter().rev() {
+                    stack.push((a.clone(), false));
+                }
+            }
+        }
+        (order, refs)
+    }
+}
+
 /// The solver's answer.
 #[derive(Clone, Debug)]
 pub enum Answer {
@@ -406,36 +442,7 @@ fn sort_sexpr(ctx: &Context, s: Sort) -> SExpr {
 
 fn encode(ctx: &Context, q: &Query) -> Encoded {
     // Count parents so that shared subterms become named definitions.
-    let mut refs: HashMap<usize, u32> = HashMap::new();
-    let mut order: Vec<Term> = vec![];
-    let mut stack: Vec<(Term, bool)> = vec![];
-    let roots: Vec<&Term> = q
-        .assertions
-        .iter()
-        .chain(q.refine.iter())
-        .chain(q.watch.iter())
-        .chain(q.small.iter())
-        .collect();
-    for r in &roots {
-        stack.push(((*r).clone(), false));
-    }
-    while let Some((t, done)) = stack.pop() {
-        if done {
-            order.push(t);
-            continue;
-        }
-        let c = refs.entry(t.id()).or_insert(0);
-        *c += 1;
-        if *c > 1 {
-            continue;
-        }
-        stack.push((t.clone(), true));
-        if let Node::App(_, args, _) = &*t.0 {
-            for a in args.iter().rev() {
-                stack.push((a.clone(), false));
-            }
-        }
-    }
+    let (order, refs) = q.postorder();
     let mut memo: HashMap<usize, SExpr> = HashMap::new();
     let mut enc = Encoded {
         decls: vec![],
