@@ -11,6 +11,7 @@
 //@ requires nrows <= blockDim.x * gridDim.x
 //@ requires prow >= 0 && prow < nrows
 //@ requires pcol >= 0 && pcol < ncols
+//@ requires nrows <= 2147483647 / ncols
 //@ deny overflow
 //@ expect race
 

@@ -6,6 +6,7 @@
 //@ len(B) = n * n
 //@ len(C) = n * n
 //@ requires n <= blockDim.x * gridDim.x && n <= blockDim.y * gridDim.y
+//@ requires n <= 46340
 
 __global__ void matrix_mul(const float* __restrict__ A, const float* __restrict__ B,
                            float* __restrict__ C, int n)

@@ -8,7 +8,7 @@
 //@ len(x) = n
 //@ requires per_thread > 0
 //@ requires n <= blockDim.x * gridDim.x * per_thread
-//@ requires blockDim.x * gridDim.x * per_thread <= 2147483647
+//@ requires per_thread <= 2147483647 / (blockDim.x * gridDim.x)
 //@ expect race
 //@ expect oob
 

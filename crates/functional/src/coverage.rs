@@ -1,0 +1,204 @@
+//! Coverage: every element of a spec's domain is written by some thread. The witness thread is
+//! read off the store's address by mixed-radix decomposition: the address must be
+//! `offset + Σ c_m · x_m` over coordinates `x_m` (thread ids, block ids, loop iterations, or
+//! `blockIdx·blockDim + threadIdx` pairs) whose coefficients form a chain `c_1 = 1`,
+//! `c_{m+1} = c_m · B_m`. For every target `a ≥ offset` and radices `B_m ≥ 1` there is exactly
+//! one `x` with `a = offset + Σ c_m x_m` and `0 ≤ x_m < B_m` (the last unbounded) — the division
+//! theorem — so coverage reduces to a quantifier-free query: that `x` is a real thread at a
+//! real iteration, and the store's condition holds there.
+
+use crate::exec::StoreEv;
+use crate::launch::Launch;
+use crate::poly::Poly;
+use crate::term::{Sort, Term};
+
+/// A store's address as a mixed-radix number: `offset + Σ coef_m · x_m`, each coefficient the
+/// previous one times the radix.
+#[derive(Debug)]
+pub struct Chain {
+    /// The part without coordinates.
+    pub offset: Term,
+    /// Coordinates from the least significant.
+    pub links: Vec<Link>,
+}
+
+/// One digit of a [`Chain`].
+#[derive(Debug)]
+pub struct Link {
+    /// The coordinate in the thread's symbols (`blockIdx·blockDim + threadIdx` for a pair).
+    pub x: Term,
+    /// Its coefficient.
+    pub coef: Poly,
+    /// `coef_{m+1} / coef_m` (none for the most significant digit).
+    pub radix: Option<Term>,
+    /// The thread-id dimensions it determines (both ids for a pair; `threadIdx` or `blockIdx`
+    /// alone determines half of one, reported as `d` and `d + 3`).
+    pub ids: Vec<usize>,
+    /// For a pair: (blockIdx, threadIdx, blockDim) of its dimension.
+    pub pair: Option<(Term, Term, Term)>,
+}
+
+impl Chain {
+    /// True when the digits determine the thread: every used dimension's ids appear.
+    pub fn determines_thread(&self, launch: &Launch) -> bool {
+        (0..launch.dims).all(|d| {
+            let has = |i: usize| self.links.iter().any(|l| l.ids.contains(&i));
+            has(d) && has(d + 3)
+        })
+    }
+
+    /// The digits of `addr` in this chain's radices (most significant last), if `addr − offset`
+    /// splits by the coefficients.
+    pub fn digits(&self, addr: &Term) -> Option<Vec<Term>> {
+        let mut rest = Poly::of(&addr.sub(&self.offset))?;
+        let mut out = vec![];
+        for l in self.links.iter().rev() {
+            let (q, r) = rest.divmod_monomial(&l.coef)?;
+            out.push(q.to_term());
+            rest = r;
+        }
+        if !rest.terms.is_empty() {
+            return None;
+        }
+        out.reverse();
+        Some(out)
+    }
+}
+
+/// The mixed-radix form of `store`'s address, or why it has none.
+pub fn chain(launch: &Launch, store: &StoreEv) -> Result<Chain, String> {
+    let p = Poly::of(&store.addr).ok_or("the address has an overflowing coefficient")?;
+    let mut names: Vec<(Term, usize)> = vec![];
+    for d in 0..launch.dims {
+        names.push((launch.tid[d].clone(), d));
+        names.push((launch.bid[d].clone(), d + 3));
+    }
+    names.extend(store.loops.iter().map(|(_, t)| (t.clone(), usize::MAX)));
+    let mut rest = p;
+    let mut coefs: Vec<(Term, usize, Poly)> = vec![];
+    for (x, id) in &names {
+        let key = x.text();
+        let (coef, r) = rest.split(&key).ok_or("a coordinate occurs squared in the address")?;
+        if names.iter().any(|(n, _)| coef.contains(&n.text())) {
+            return Err("the address multiplies two coordinates".into());
+        }
+        if !coef.terms.is_empty() {
+            coefs.push((x.clone(), *id, coef));
+        }
+        rest = r;
+    }
+    let offset = rest.to_term();
+    let mut links: Vec<Link> = vec![];
+    let mut used = vec![false; coefs.len()];
+    for d in 0..launch.dims {
+        let ti = coefs.iter().position(|(x, _, _)| *x == launch.tid[d]);
+        let bi = coefs.iter().position(|(x, _, _)| *x == launch.bid[d]);
+        let (Some(ti), Some(bi)) = (ti, bi) else { continue };
+        let bdim = Poly::of(&launch.bdim[d]).ok_or("bad blockDim")?;
+        if coefs[ti].2.mul(&bdim).as_ref() != Some(&coefs[bi].2) {
+            continue;
+        }
+        let (tid, bid, bd) = (&launch.tid[d], &launch.bid[d], &launch.bdim[d]);
+        links.push(Link {
+            x: bid.mul(bd).add(tid),
+            coef: coefs[ti].2.clone(),
+            radix: None,
+            ids: vec![d, d + 3],
+            pair: Some((bid.clone(), tid.clone(), bd.clone())),
+        });
+        used[ti] = true;
+        used[bi] = true;
+    }
+    for (i, (x, id, c)) in coefs.into_iter().enumerate() {
+        if !used[i] {
+            links.push(Link {
+                x,
+                coef: c,
+                radix: None,
+                ids: vec![id],
+                pair: None,
+            });
+        }
+    }
+    let mut links = order(links)?;
+    for i in 0..links.len().saturating_sub(1) {
+        let b = links[i + 1]
+            .coef
+            .div_exact(&links[i].coef)
+            .ok_or("the address's coefficients do not form a mixed-radix chain")?
+            .to_term();
+        links[i].radix = Some(b);
+    }
+    Ok(Chain { offset, links })
+}
+
+/// The quantifier-free obligations that show one store covers a target address.
+#[derive(Debug)]
+pub struct Witness {
+    /// Radices that must be at least 1.
+    pub radices: Vec<Term>,
+    /// The target minus the offset, which must be non-negative.
+    pub base: Term,
+    /// Constraints that define the witness coordinates (premises of `goal`).
+    pub defs: Vec<Term>,
+    /// What must hold of the witness: it is a thread of the launch, and the store happens.
+    pub goal: Term,
+}
+
+/// Builds the witness for `target` (an element index) and `store`, or says why there is none.
+pub fn witness(launch: &Launch, store: &StoreEv, target: &Term) -> Result<Witness, String> {
+    let ch = chain(launch, store)?;
+    let mut defs = vec![];
+    let mut radices = vec![];
+    let mut sum = Term::int(0);
+    for (i, l) in ch.links.iter().enumerate() {
+        let x = match &l.pair {
+            Some((bid, tid, bd)) => {
+                let g = Term::sym(format!("cov_g{i}"), Sort::Int);
+                defs.push(g.eq(&bid.mul(bd).add(tid)));
+                defs.push(Term::int(0).le(tid).and(&tid.lt(bd)));
+                defs.push(Term::int(0).le(bid));
+                g
+            }
+            None => l.x.clone(),
+        };
+        sum = sum.add(&l.coef.to_term().mul(&x));
+        defs.push(Term::int(0).le(&x));
+        if let Some(b) = &l.radix {
+            defs.push(x.lt(b));
+            radices.push(b.clone());
+        }
+    }
+    let base = target.sub(&ch.offset);
+    defs.push(base.eq(&sum));
+    let goal = Term::all(launch.thread_ranges()).and(&store.guard);
+    Ok(Witness {
+        radices,
+        base,
+        defs,
+        goal,
+    })
+}
+
+/// Orders links so that each coefficient divides the next, starting at 1.
+fn order(mut coords: Vec<Link>) -> Result<Vec<Link>, String> {
+    let one = Poly::constant(1);
+    let Some(first) = coords.iter().position(|c| c.coef.terms == one.terms) else {
+        return Err("no coordinate steps the address by 1".into());
+    };
+    let mut out = vec![coords.remove(first)];
+    while !coords.is_empty() {
+        let cur = &out[out.len() - 1].coef;
+        let pick = coords.iter().position(|c| {
+            c.coef.div_exact(cur).is_some()
+                && coords
+                    .iter()
+                    .all(|o| std::ptr::eq(o, c) || o.coef.div_exact(&c.coef).is_some())
+        });
+        let Some(i) = pick else {
+            return Err("the address's coefficients do not form a mixed-radix chain".into());
+        };
+        out.push(coords.remove(i));
+    }
+    Ok(out)
+}

@@ -1,0 +1,479 @@
+//! Symbolic execution of one arbitrary thread of a barrier-free kernel over the structured IR.
+//!
+//! Every thread id, parameter and input element is symbolic; buffer reads are the buffer's
+//! initial contents (uninterpreted functions of the address) — the proof shows separately
+//! that no read sees a value written earlier. Counted loops (`for (v = a; v < b; v += s)` with
+//! loop-invariant `b` and `s`, no `break`/`return` inside) get an iteration symbol `t`: the
+//! body runs exactly for the `t ≥ 0` with `a + t·s < b`, so every store inside is one store
+//! event with an exact condition. Variables a loop carries must be accumulations
+//! (`x = x + e(t)`, `x = x * e(t)`); after the loop such a variable is an opaque symbol whose
+//! meaning (`x0 + Σ_{t<K} e(t)`) is recorded for the spec comparison.
+
+use crate::encode::{sort_of, type_range, unsupported, Enc, Encoder, LoadEv, Side, Val, Vars};
+use crate::poly::{canon, Poly};
+use crate::term::{Op, Sort, Term};
+use std::collections::BTreeSet;
+use warpsafe_ir::{Block, MemRef, ParamId, Span, Stmt, StmtKind, VarId};
+
+/// A write to a global buffer.
+#[derive(Clone, Debug)]
+pub struct StoreEv {
+    /// The buffer.
+    pub buf: ParamId,
+    /// Element index.
+    pub addr: Term,
+    /// The value written.
+    pub value: Term,
+    /// When it happens.
+    pub guard: Term,
+    /// Enclosing loops: (loop id, iteration symbol).
+    pub loops: Vec<(usize, Term)>,
+    /// Program position.
+    pub pos: usize,
+    /// Source position.
+    pub span: Span,
+}
+
+/// How an accumulator combines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccOp {
+    /// `x = x + e`.
+    Sum,
+    /// `x = x * e`.
+    Prod,
+}
+
+/// What an accumulator symbol means: `init ⊕ e(0) ⊕ … ⊕ e(K−1)`.
+#[derive(Clone, Debug)]
+pub struct Acc {
+    /// The accumulator symbol (the variable's value after the loop).
+    pub sym: Term,
+    /// The combination.
+    pub op: AccOp,
+    /// Value before the loop.
+    pub init: Term,
+    /// The summand at iteration `t`.
+    pub summand: Term,
+    /// The iteration symbol.
+    pub t: Term,
+    /// Condition of iteration `t` running (includes `entry`).
+    pub iter_guard: Term,
+    /// Condition of reaching the loop.
+    pub entry: Term,
+    /// The trip-count symbol `K`.
+    pub k: Term,
+    /// Defines `K`: the number of iterations.
+    pub trip: Term,
+    /// The variable's name (for reports).
+    pub name: String,
+}
+
+/// Everything one thread does, symbolically.
+#[derive(Debug, Default)]
+pub struct Events {
+    /// Writes to global buffers.
+    pub stores: Vec<StoreEv>,
+    /// Reads of global buffers.
+    pub loads: Vec<LoadEv>,
+    /// Side obligations (no wrap, positive loop steps).
+    pub side: Vec<Side>,
+    /// Accumulators of loops.
+    pub accs: Vec<Acc>,
+    /// Symbols that name one loop iteration (renamed for a second instance of the thread).
+    pub iter_syms: BTreeSet<String>,
+    /// Definitions of the trip-count symbols (`entry → K` is the number of iterations): each
+    /// is satisfiable for every value of the other symbols, so assuming them is sound.
+    pub defs: Vec<Term>,
+}
+
+struct State {
+    vars: Vars,
+    alive: Term,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            vars: self.vars.clone(),
+            alive: self.alive.clone(),
+        }
+    }
+}
+
+/// The executor.
+pub struct Exec<'k> {
+    enc: Encoder<'k>,
+    ev: Events,
+    next_loop: usize,
+}
+
+/// Runs one thread of the kernel symbolically.
+pub fn run(enc: Encoder<'_>) -> Enc<Events> {
+    let kernel = enc.kernel;
+    let mut ex = Exec {
+        enc,
+        ev: Events::default(),
+        next_loop: 0,
+    };
+    let mut st = State {
+        vars: vec![None; kernel.vars.len()],
+        alive: Term::tt(),
+    };
+    ex.block(&kernel.body, &mut st, &Term::tt())?;
+    let mut ev = ex.ev;
+    ev.loads = std::mem::take(&mut ex.enc.loads);
+    ev.side.append(&mut ex.enc.side);
+    Ok(ev)
+}
+
+impl Exec<'_> {
+    fn block(&mut self, b: &Block, st: &mut State, pc: &Term) -> Enc<()> {
+        for s in b {
+            self.stmt(s, st, pc)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &Stmt, st: &mut State, pc: &Term) -> Enc<()> {
+        self.enc.pos += 1;
+        let guard = pc.and(&st.alive);
+        match &s.kind {
+            StmtKind::Let { var, init } => {
+                let v = match init {
+                    Some(e) => self.enc.expr(e, &st.vars, &guard)?,
+                    None => zero(self.enc.kernel.var(*var).ty),
+                };
+                st.vars[var.0 as usize] = Some(v);
+            }
+            StmtKind::Assign { var, value } => {
+                let v = self.enc.expr(value, &st.vars, &guard)?;
+                st.vars[var.0 as usize] = Some(v);
+            }
+            StmtKind::Store { mem, indices, value } => {
+                let MemRef::Global(p) = mem else {
+                    return unsupported(s.span, "a store to shared or local memory (a barrier-phased or staged kernel)");
+                };
+                let [i] = indices.as_slice() else {
+                    return unsupported(s.span, "a multi-dimensional buffer index");
+                };
+                let a = self.enc.expr(i, &st.vars, &guard)?;
+                let v = self.enc.expr(value, &st.vars, &guard)?;
+                self.ev.stores.push(StoreEv {
+                    buf: *p,
+                    addr: canon(&a.t),
+                    value: v.t,
+                    guard,
+                    loops: self.enc.loops.clone(),
+                    pos: self.enc.pos,
+                    span: s.span,
+                });
+            }
+            StmtKind::If { cond, then_body, else_body } => {
+                let c = self.enc.expr(cond, &st.vars, &guard)?.t;
+                let mut then_st = st.clone();
+                self.block(then_body, &mut then_st, &pc.and(&c))?;
+                let mut else_st = st.clone();
+                self.block(else_body, &mut else_st, &pc.and(&c.not()))?;
+                *st = merge(&c, then_st, else_st);
+            }
+            StmtKind::For { init, cond, update, body } => {
+                self.for_loop(s, init, cond.as_ref(), update, body, st, pc)?;
+            }
+            StmtKind::Return => st.alive = Term::bool(false),
+            StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
+                return unsupported(s.span, "a while loop (only counted for loops are summarised)")
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                return unsupported(s.span, "break/continue (the iteration set would not be exact)")
+            }
+            StmtKind::SyncThreads | StmtKind::SyncWarp { .. } => {
+                return unsupported(s.span, "a barrier (barrier-phased algorithm)")
+            }
+            StmtKind::Shuffle { .. } => return unsupported(s.span, "a warp shuffle"),
+            StmtKind::Atomic { .. } => return unsupported(s.span, "an atomic update"),
+            StmtKind::Assume(_) | StmtKind::Assert(_) => {
+                return unsupported(s.span, "an in-kernel assume/assert")
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn for_loop(
+        &mut self,
+        s: &Stmt,
+        init: &Block,
+        cond: Option<&warpsafe_ir::Expr>,
+        update: &Block,
+        body: &Block,
+        st: &mut State,
+        pc: &Term,
+    ) -> Enc<()> {
+        let id = self.next_loop;
+        self.next_loop += 1;
+        let Some(cond) = cond else {
+            return unsupported(s.span, "a loop without a condition");
+        };
+        let [Stmt { kind: StmtKind::Assign { var: iv, value: upd }, .. }] = update.as_slice() else {
+            return unsupported(s.span, "a loop whose update is not one assignment to its counter");
+        };
+        let iv = *iv;
+        if let Some(bad) = find_jump(body) {
+            return unsupported(bad, "break/continue/return inside a loop");
+        }
+        let assigned = assigned_vars(body);
+        if assigned.contains(&iv) {
+            return unsupported(s.span, "the loop counter is assigned in the body");
+        }
+        self.block(init, st, pc)?;
+        let entry = pc.and(&st.alive);
+        let Some(v0) = st.vars[iv.0 as usize].clone() else {
+            return unsupported(s.span, "a loop counter without an initial value");
+        };
+        let declared = declared_vars(body);
+        let carried: Vec<VarId> = assigned.iter().copied().filter(|v| !declared.contains(v)).collect();
+
+        // The counter as a placeholder symbol, to read the step and the bound.
+        let x = Term::sym(format!("v{id}_x"), Sort::Int);
+        let ty = self.enc.kernel.var(iv).ty;
+        let mut probe = st.vars.clone();
+        probe[iv.0 as usize] = Some(Val { t: x.clone(), iv: type_range(ty) });
+        for v in &carried {
+            probe[v.0 as usize] = None;
+        }
+        let (side0, loads0) = (self.enc.side.len(), self.enc.loads.len());
+        let next = self.enc.expr(upd, &probe, &Term::tt())?;
+        let upd_side: Vec<Side> = self.enc.side.drain(side0..).collect();
+        let upd_loads: Vec<LoadEv> = self.enc.loads.drain(loads0..).collect();
+        let step = match Poly::of(&next.t).and_then(|p| p.add(&Poly::of(&x)?.scale(-1)?)) {
+            Some(p) if !p.contains(&x.text()) => p.to_term(),
+            _ => return unsupported(s.span, "a loop counter that does not advance by a loop-invariant step"),
+        };
+        if !upd_loads.is_empty() {
+            return unsupported(s.span, "a loop step read from memory");
+        }
+        let c = self.enc.expr(cond, &probe, &Term::tt())?;
+        let cond_side: Vec<Side> = self.enc.side.drain(side0..).collect();
+        let cond_loads: Vec<LoadEv> = self.enc.loads.drain(loads0..).collect();
+        let bound = match c.t.as_app() {
+            Some((Op::Lt, [a, b])) if *a == x && !b.mentions(&x.text()) => b.clone(),
+            Some((Op::Le, [a, b])) if *a == x && !b.mentions(&x.text()) => b.add(&Term::int(1)),
+            _ => return unsupported(s.span, "a loop condition other than `counter < bound`"),
+        };
+
+        let t = Term::sym(format!("t{id}"), Sort::Int);
+        let k = Term::sym(format!("k{id}"), Sort::Int);
+        self.ev.iter_syms.extend([t.text(), k.text(), x.text()]);
+        let at = |i: &Term| v0.t.add(&i.mul(&step));
+        let vt = at(&t);
+        let iter_guard = entry
+            .and(&Term::int(0).le(&t))
+            .and(&vt.lt(&bound));
+        let trip = Term::int(0)
+            .le(&k)
+            .and(&bound.le(&at(&k)))
+            .and(&k.eq(&Term::int(0)).or(&at(&k.sub(&Term::int(1))).lt(&bound)));
+        // The condition is also evaluated once more, at exit (t = K).
+        let tested = entry
+            .and(&Term::int(0).le(&t))
+            .and(&t.eq(&Term::int(0)).or(&at(&t.sub(&Term::int(1))).lt(&bound)));
+        let xname = x.text();
+        let at_t = |term: &Term| term.subst(&|n| (n == xname).then(|| vt.clone()));
+        self.ev.side.push(Side {
+            guard: entry.and(&v0.t.lt(&bound)),
+            cond: Term::int(1).le(&step),
+            what: "the loop counter increases".into(),
+            span: s.span,
+            defs: false,
+        });
+        for sd in upd_side {
+            self.ev.side.push(Side {
+                guard: iter_guard.clone(),
+                cond: at_t(&sd.cond),
+                what: format!("loop update: {}", sd.what),
+                span: sd.span,
+                defs: true,
+            });
+        }
+        for sd in cond_side {
+            self.ev.side.push(Side {
+                guard: tested.clone(),
+                cond: at_t(&sd.cond),
+                what: format!("loop condition: {}", sd.what),
+                span: sd.span,
+                defs: true,
+            });
+        }
+        let mut frame = self.enc.loops.clone();
+        frame.push((id, t.clone()));
+        for l in cond_loads {
+            self.enc.loads.push(LoadEv {
+                addr: at_t(&l.addr),
+                guard: tested.clone(),
+                loops: frame.clone(),
+                ..l
+            });
+        }
+
+        // The body at iteration t.
+        let mut body_st = st.clone();
+        body_st.vars[iv.0 as usize] = Some(Val { t: vt.clone(), iv: type_range(ty) });
+        let mut pre = vec![];
+        for v in &carried {
+            let decl = self.enc.kernel.var(*v);
+            let sym = Term::sym(format!("s{id}_{}", v.0), sort_of(decl.ty));
+            self.ev.iter_syms.insert(sym.text());
+            body_st.vars[v.0 as usize] = Some(Val { t: sym.clone(), iv: type_range(decl.ty) });
+            pre.push(sym);
+        }
+        let saved = std::mem::replace(&mut self.enc.loops, frame);
+        self.block(body, &mut body_st, &iter_guard)?;
+        self.enc.loops = saved;
+
+        for (v, sym) in carried.iter().zip(&pre) {
+            let decl = self.enc.kernel.var(*v);
+            let Some(new) = body_st.vars[v.0 as usize].clone() else {
+                return unsupported(s.span, format!("loop-carried `{}` goes out of scope", decl.name));
+            };
+            let Some((op, summand)) = accumulation(&new.t, sym) else {
+                return unsupported(
+                    s.span,
+                    format!("loop-carried `{}` is not an accumulation `x = x + e` or `x = x * e`", decl.name),
+                );
+            };
+            if pre.iter().any(|p| summand.mentions(&p.text())) {
+                return unsupported(s.span, format!("the summand of `{}` depends on a loop-carried value", decl.name));
+            }
+            let Some(init_val) = st.vars[v.0 as usize].clone() else {
+                return unsupported(s.span, format!("`{}` has no value before the loop", decl.name));
+            };
+            let acc = Term::sym(format!("acc{id}_{}", v.0), sort_of(decl.ty));
+            self.ev.iter_syms.insert(acc.text());
+            self.ev.accs.push(Acc {
+                sym: acc.clone(),
+                op,
+                init: init_val.t,
+                summand,
+                t: t.clone(),
+                iter_guard: iter_guard.clone(),
+                entry: entry.clone(),
+                k: k.clone(),
+                trip: trip.clone(),
+                name: decl.name.clone(),
+            });
+            st.vars[v.0 as usize] = Some(Val { t: acc, iv: type_range(decl.ty) });
+        }
+        st.vars[iv.0 as usize] = Some(Val { t: at(&k), iv: type_range(ty) });
+        self.ev.defs.push(entry.implies(&trip));
+        for v in declared {
+            st.vars[v.0 as usize] = None;
+        }
+        Ok(())
+    }
+}
+
+/// `new = pre ⊕ e` with `e` free of `pre`.
+fn accumulation(new: &Term, pre: &Term) -> Option<(AccOp, Term)> {
+    let name = pre.text();
+    let (op, args) = new.as_app()?;
+    let acc_op = match op {
+        Op::Add => AccOp::Sum,
+        Op::Mul => AccOp::Prod,
+        _ => return None,
+    };
+    match args {
+        [a, b] if a == pre && !b.mentions(&name) => Some((acc_op, b.clone())),
+        [a, b] if b == pre && !a.mentions(&name) => Some((acc_op, a.clone())),
+        _ => None,
+    }
+}
+
+fn zero(ty: warpsafe_ir::ScalarType) -> Val {
+    let t = match sort_of(ty) {
+        Sort::Bool => Term::bool(false),
+        Sort::Int => Term::int(0),
+        Sort::Real => Term::int(0).to_real(),
+    };
+    Val { t, iv: (0, 0) }
+}
+
+fn merge(c: &Term, a: State, b: State) -> State {
+    let vars = a
+        .vars
+        .into_iter()
+        .zip(b.vars)
+        .map(|(x, y)| match (x, y) {
+            (Some(x), Some(y)) if x == y => Some(x),
+            (Some(x), Some(y)) => Some(Val {
+                t: Term::ite(c, &x.t, &y.t),
+                iv: (x.iv.0.min(y.iv.0), x.iv.1.max(y.iv.1)),
+            }),
+            _ => None,
+        })
+        .collect();
+    State {
+        vars,
+        alive: Term::ite(c, &a.alive, &b.alive),
+    }
+}
+
+fn find_jump(b: &Block) -> Option<Span> {
+    for s in b {
+        match &s.kind {
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return => return Some(s.span),
+            StmtKind::If { then_body, else_body, .. } => {
+                if let Some(sp) = find_jump(then_body).or_else(|| find_jump(else_body)) {
+                    return Some(sp);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn assigned_vars(b: &Block) -> BTreeSet<VarId> {
+    let mut out = BTreeSet::new();
+    walk(b, &mut |s| match &s.kind {
+        StmtKind::Assign { var, .. } | StmtKind::Let { var, .. } => {
+            out.insert(*var);
+        }
+        StmtKind::Shuffle { dst, .. } => {
+            out.insert(*dst);
+        }
+        StmtKind::Atomic { dst: Some(d), .. } => {
+            out.insert(*d);
+        }
+        _ => {}
+    });
+    out
+}
+
+fn declared_vars(b: &Block) -> BTreeSet<VarId> {
+    let mut out = BTreeSet::new();
+    walk(b, &mut |s| {
+        if let StmtKind::Let { var, .. } = &s.kind {
+            out.insert(*var);
+        }
+    });
+    out
+}
+
+fn walk(b: &Block, f: &mut dyn FnMut(&Stmt)) {
+    for s in b {
+        f(s);
+        match &s.kind {
+            StmtKind::If { then_body, else_body, .. } => {
+                walk(then_body, f);
+                walk(else_body, f);
+            }
+            StmtKind::For { init, update, body, .. } => {
+                walk(init, f);
+                walk(update, f);
+                walk(body, f);
+            }
+            StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => walk(body, f),
+            _ => {}
+        }
+    }
+}

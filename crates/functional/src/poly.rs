@@ -1,0 +1,215 @@
+//! Integer polynomials over atoms (symbols and non-polynomial subterms): the normal form used
+//! to canonicalise buffer addresses and to read off how an address is built from thread and
+//! iteration coordinates.
+
+use crate::term::{Op, Sort, Term};
+use std::collections::BTreeMap;
+
+/// A monomial: atom keys, sorted, with repetition for powers.
+pub type Monomial = Vec<String>;
+
+/// `Σ coefficient · monomial`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Poly {
+    /// Non-zero coefficients by monomial.
+    pub terms: BTreeMap<Monomial, i128>,
+    /// The term behind each atom key.
+    pub atoms: BTreeMap<String, Term>,
+}
+
+impl Poly {
+    /// The constant `c`.
+    pub fn constant(c: i128) -> Poly {
+        let mut p = Poly::default();
+        if c != 0 {
+            p.terms.insert(vec![], c);
+        }
+        p
+    }
+
+    /// The normal form of an integer term, or `None` when a coefficient overflows.
+    pub fn of(t: &Term) -> Option<Poly> {
+        if let Some(v) = t.as_int() {
+            return Some(Poly::constant(v));
+        }
+        match t.as_app() {
+            Some((Op::Add, [a, b])) => Poly::of(a)?.add(&Poly::of(b)?),
+            Some((Op::Sub, [a, b])) => Poly::of(a)?.add(&Poly::of(b)?.scale(-1)?),
+            Some((Op::Neg, [a])) => Poly::of(a)?.scale(-1),
+            Some((Op::Mul, [a, b])) => Poly::of(a)?.mul(&Poly::of(b)?),
+            _ => {
+                let key = t.text();
+                let mut p = Poly::default();
+                p.terms.insert(vec![key.clone()], 1);
+                p.atoms.insert(key, t.clone());
+                Some(p)
+            }
+        }
+    }
+
+    /// `self + o`.
+    pub fn add(&self, o: &Poly) -> Option<Poly> {
+        let mut r = self.clone();
+        r.atoms.extend(o.atoms.iter().map(|(k, v)| (k.clone(), v.clone())));
+        for (m, c) in &o.terms {
+            let e = r.terms.entry(m.clone()).or_insert(0);
+            *e = e.checked_add(*c)?;
+            if *e == 0 {
+                r.terms.remove(m);
+            }
+        }
+        Some(r)
+    }
+
+    /// `k · self`.
+    pub fn scale(&self, k: i128) -> Option<Poly> {
+        let mut r = self.clone();
+        if k == 0 {
+            r.terms.clear();
+            return Some(r);
+        }
+        for c in r.terms.values_mut() {
+            *c = c.checked_mul(k)?;
+        }
+        Some(r)
+    }
+
+    /// `self · o`.
+    pub fn mul(&self, o: &Poly) -> Option<Poly> {
+        let mut r = Poly {
+            atoms: self.atoms.clone(),
+            ..Poly::default()
+        };
+        r.atoms.extend(o.atoms.iter().map(|(k, v)| (k.clone(), v.clone())));
+        for (m1, c1) in &self.terms {
+            for (m2, c2) in &o.terms {
+                let mut m = m1.clone();
+                m.extend(m2.iter().cloned());
+                m.sort();
+                let e = r.terms.entry(m.clone()).or_insert(0);
+                *e = e.checked_add(c1.checked_mul(*c2)?)?;
+                if *e == 0 {
+                    r.terms.remove(&m);
+                }
+            }
+        }
+        Some(r)
+    }
+
+    /// The constant value, if the polynomial is constant.
+    pub fn as_const(&self) -> Option<i128> {
+        match self.terms.len() {
+            0 => Some(0),
+            1 => self.terms.get(&vec![]).copied(),
+            _ => None,
+        }
+    }
+
+    /// True when some monomial contains `atom`.
+    pub fn contains(&self, atom: &str) -> bool {
+        self.terms.keys().any(|m| m.iter().any(|a| a == atom))
+    }
+
+    /// Splits off the monomials containing `atom` (exactly once): `self = atom · coef + rest`.
+    /// `None` when `atom` occurs squared.
+    pub fn split(&self, atom: &str) -> Option<(Poly, Poly)> {
+        let mut coef = Poly {
+            atoms: self.atoms.clone(),
+            ..Poly::default()
+        };
+        let mut rest = coef.clone();
+        for (m, c) in &self.terms {
+            let n = m.iter().filter(|a| *a == atom).count();
+            match n {
+                0 => {
+                    rest.terms.insert(m.clone(), *c);
+                }
+                1 => {
+                    let mut m2 = m.clone();
+                    let pos = m2.iter().position(|a| a == atom)?;
+                    m2.remove(pos);
+                    coef.terms.insert(m2, *c);
+                }
+                _ => return None,
+            }
+        }
+        Some((coef, rest))
+    }
+
+    /// `self / d` when `d` is a single monomial (with coefficient) dividing every monomial.
+    pub fn div_exact(&self, d: &Poly) -> Option<Poly> {
+        if d.terms.len() != 1 {
+            return None;
+        }
+        let (dm, dc) = d.terms.iter().next()?;
+        let mut r = Poly {
+            atoms: self.atoms.clone(),
+            ..Poly::default()
+        };
+        for (m, c) in &self.terms {
+            if c % dc != 0 {
+                return None;
+            }
+            let mut m2 = m.clone();
+            for a in dm {
+                let pos = m2.iter().position(|x| x == a)?;
+                m2.remove(pos);
+            }
+            r.terms.insert(m2, c / dc);
+        }
+        Some(r)
+    }
+
+    /// Splits into the part divisible by the monomial `d` (divided) and the rest:
+    /// `self = d · q + r`, with no monomial of `r` divisible by `d`.
+    pub fn divmod_monomial(&self, d: &Poly) -> Option<(Poly, Poly)> {
+        if d.terms.len() != 1 {
+            return None;
+        }
+        let mut q = Poly {
+            atoms: self.atoms.clone(),
+            ..Poly::default()
+        };
+        let mut r = q.clone();
+        for (m, c) in &self.terms {
+            let one = Poly {
+                terms: [(m.clone(), *c)].into_iter().collect(),
+                atoms: self.atoms.clone(),
+            };
+            match one.div_exact(d) {
+                Some(x) => q = q.add(&x)?,
+                None => r = r.add(&one)?,
+            }
+        }
+        Some((q, r))
+    }
+
+    /// The polynomial as a term, monomials in a canonical order.
+    pub fn to_term(&self) -> Term {
+        let mut acc: Option<Term> = None;
+        for (m, c) in &self.terms {
+            let mut t = Term::int(*c);
+            for a in m {
+                let atom = self
+                    .atoms
+                    .get(a)
+                    .cloned()
+                    .unwrap_or_else(|| Term::sym(a.clone(), Sort::Int));
+                t = t.mul(&atom);
+            }
+            acc = Some(match acc {
+                None => t,
+                Some(s) => s.add(&t),
+            });
+        }
+        acc.unwrap_or_else(|| Term::int(0))
+    }
+}
+
+/// The canonical form of an integer term (itself when it is not a polynomial).
+pub fn canon(t: &Term) -> Term {
+    if t.sort() != Sort::Int {
+        return t.clone();
+    }
+    Poly::of(t).map_or_else(|| t.clone(), |p| p.to_term())
+}

@@ -1,0 +1,614 @@
+//! The proof of one kernel against one spec: builds every obligation, runs the parametric
+//! verifier for the safety facts the proof rests on, and decides the rest with z3.
+
+use crate::coverage::{chain, witness};
+use crate::encode::{buffer_read, param_sym, type_range, Encoder, Mode, Unsupported};
+use crate::exec::{self, AccOp, Events, StoreEv};
+use crate::launch::{dims_of, Launch};
+use crate::poly::Poly;
+use crate::solve::{Answer, Query};
+use crate::specenc::{Red, SpecEnc};
+use crate::term::{Sort, Term};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::time::{Duration, Instant};
+use warpsafe_equiv::{Reduce, Spec};
+use warpsafe_ir::{Kernel, ParamId, ParamKind, Span};
+
+/// Settings.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Time limit of each SMT obligation.
+    pub timeout: Duration,
+    /// Parallel solver processes.
+    pub jobs: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            timeout: Duration::from_secs(10),
+            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
+
+/// One obligation and how it ended.
+#[derive(Clone, Debug, Serialize)]
+pub struct Obligation {
+    /// `safety`, `no-wrap`, `loop`, `ownership`, `reads-inputs`, `index`, `value`, `frame`,
+    /// `coverage`, `trip-count` or `step`.
+    pub kind: &'static str,
+    /// What it states.
+    pub what: String,
+    /// `parametric verifier`, `smt` or `induction`.
+    pub method: &'static str,
+    /// `proved`, `refuted` (the statement is false for some configuration) or `unknown`.
+    pub verdict: &'static str,
+    /// z3's reason when not proved.
+    pub reason: Option<String>,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+/// The outcome of [`prove_all_sizes`].
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    /// `proved` (every size) or `unknown`.
+    pub verdict: &'static str,
+    /// Why not proved.
+    pub reason: Option<String>,
+    /// Where the reason points, when it is a construct of the kernel.
+    pub span: Option<Span>,
+    /// The preconditions the proof assumes.
+    pub assumptions: Vec<String>,
+    /// Every obligation.
+    pub obligations: Vec<Obligation>,
+    /// Seconds in all.
+    pub seconds: f64,
+}
+
+struct Pending {
+    kind: &'static str,
+    what: String,
+    method: &'static str,
+    query: Query,
+}
+
+/// Proves `kernel` meets `spec` for every launch configuration and size its contract allows.
+pub fn prove_all_sizes(kernel: &Kernel, spec: &Spec, opts: &Options) -> Outcome {
+    let start = Instant::now();
+    let launch = Launch::new(dims_of(kernel));
+    let mut assumptions = launch.describe();
+    assumptions.extend(
+        kernel
+            .contract
+            .requires
+            .iter()
+            .map(|r| format!("requires {}", kernel.expr_to_string(r))),
+    );
+    let unknown = |reason: String, span: Option<Span>, obligations: Vec<Obligation>, assumptions: Vec<String>| Outcome {
+        verdict: "unknown",
+        reason: Some(reason),
+        span,
+        assumptions,
+        obligations,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    let enc = Encoder::new(kernel, launch.clone(), Mode::Kernel);
+    let events = match exec::run(enc) {
+        Ok(ev) => ev,
+        Err(Unsupported { reason, span }) => {
+            return unknown(format!("outside the parametric shapes: {reason}"), Some(span), vec![], assumptions)
+        }
+    };
+    let mut builder = Builder {
+        kernel,
+        launch: &launch,
+        spec,
+        events: &events,
+        base: vec![],
+        pending: vec![],
+    };
+    if let Err(reason) = builder.base_facts() {
+        return unknown(reason, None, vec![], assumptions);
+    }
+    if let Err(reason) = builder.all() {
+        return unknown(reason, None, vec![], assumptions);
+    }
+    let pending = builder.pending;
+
+    let mut obligations = vec![];
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.jobs.max(1)).build();
+    let prepared: Vec<(&'static str, String, &'static str, Option<String>)> = pending
+        .iter()
+        .map(|p| (p.kind, p.what.clone(), p.method, p.query.script_unless_trivial()))
+        .collect();
+    let solve = |p: &(&'static str, String, &'static str, Option<String>)| {
+        let (answer, seconds) = match &p.3 {
+            None => (Answer::Proved, 0.0),
+            Some(script) => crate::solve::run_script(script, opts.timeout),
+        };
+        let (verdict, reason) = match answer {
+            Answer::Proved => ("proved", None),
+            Answer::Refuted => ("refuted", Some("z3 found a configuration where it fails".to_string())),
+            Answer::Unknown(r) => ("unknown", Some(r)),
+        };
+        Obligation {
+            kind: p.0,
+            what: p.1.clone(),
+            method: p.2,
+            verdict,
+            reason,
+            seconds,
+        }
+    };
+    let solved: Vec<Obligation> = match pool {
+        Ok(pool) => pool.install(|| prepared.par_iter().map(solve).collect()),
+        Err(_) => prepared.iter().map(solve).collect(),
+    };
+    obligations.extend(solved);
+    match obligations.iter().find(|o| o.verdict != "proved") {
+        Some(o) => {
+            let reason = format!(
+                "{} obligation not proved: {} ({})",
+                o.kind,
+                o.what,
+                o.reason.clone().unwrap_or_default()
+            );
+            unknown(reason, None, obligations, assumptions)
+        }
+        None => Outcome {
+            verdict: "proved",
+            reason: None,
+            span: None,
+            assumptions,
+            obligations,
+            seconds: start.elapsed().as_secs_f64(),
+        },
+    }
+}
+
+struct Builder<'a> {
+    kernel: &'a Kernel,
+    launch: &'a Launch,
+    spec: &'a Spec,
+    events: &'a Events,
+    /// Facts about the launch and the contract (without the thread's own ranges).
+    base: Vec<Term>,
+    pending: Vec<Pending>,
+}
+
+/// Renames one thread's symbols (ids and iterations) for a second, different thread.
+fn other_thread(events: &Events) -> impl Fn(&str) -> Option<String> + '_ {
+    move |n: &str| {
+        let id = n.starts_with("tid_") || n.starts_with("bid_");
+        (id || events.iter_syms.contains(n)).then(|| format!("{n}_c"))
+    }
+}
+
+fn second(events: &Events) -> impl Fn(&str) -> Option<String> + '_ {
+    move |n: &str| events.iter_syms.contains(n).then(|| format!("{n}_b"))
+}
+
+impl Builder<'_> {
+    fn base_facts(&mut self) -> Result<(), String> {
+        let mut facts = self.launch.dim_facts();
+        for (i, p) in self.kernel.params.iter().enumerate() {
+            if let ParamKind::Scalar(t) = p.kind {
+                if t.is_int() {
+                    let (lo, hi) = type_range(t);
+                    if let Some(s) = param_sym(self.kernel, ParamId(i as u32)) {
+                        facts.push(Term::int(lo).le(&s).and(&s.le(&Term::int(hi))));
+                    }
+                }
+            }
+        }
+        let mut enc = Encoder::new(self.kernel, self.launch.clone(), Mode::Exact);
+        for r in &self.kernel.contract.requires {
+            let v = enc
+                .expr(r, &vec![], &Term::tt())
+                .map_err(|u| format!("cannot state the precondition: {}", u.reason))?;
+            if v.t.sort() != Sort::Bool {
+                return Err("a `requires` that is not a condition".into());
+            }
+            facts.push(v.t);
+        }
+        if !enc.loads.is_empty() {
+            return Err("a precondition reads memory".into());
+        }
+        self.base = facts;
+        Ok(())
+    }
+
+    /// Premises for one instance of the thread.
+    fn premises(&self, extra: &[Term]) -> Vec<Term> {
+        let mut p = self.base.clone();
+        p.extend(self.launch.thread_facts());
+        p.extend(self.events.defs.iter().cloned());
+        p.extend(extra.iter().cloned());
+        p
+    }
+
+    fn push(&mut self, kind: &'static str, method: &'static str, what: String, premises: Vec<Term>, goal: Term) {
+        self.pending.push(Pending {
+            kind,
+            what,
+            method,
+            query: Query { premises, goal },
+        });
+    }
+
+    fn all(&mut self) -> Result<(), String> {
+        self.side();
+        self.bounds()?;
+        self.races();
+        self.ownership();
+        self.reads_inputs();
+        self.values()?;
+        self.coverage()?;
+        Ok(())
+    }
+
+    fn line(&self, span: Span) -> String {
+        format!("bytes {}..{}", span.lo, span.hi)
+    }
+
+    fn side(&mut self) {
+        for s in &self.events.side {
+            let mut premises = self.base.clone();
+            premises.extend(self.launch.thread_facts());
+            if s.defs {
+                premises.extend(self.events.defs.iter().cloned());
+            }
+            premises.push(s.guard.clone());
+            let kind = if s.what.contains("counter") { "loop" } else { "no-wrap" };
+            let what = format!("{} ({})", s.what, self.line(s.span));
+            self.push(kind, "smt", what, premises, s.cond.clone());
+        }
+    }
+
+    fn bounds(&mut self) -> Result<(), String> {
+        let mut enc = Encoder::new(self.kernel, self.launch.clone(), Mode::Exact);
+        let accesses: Vec<(ParamId, Term, Term, Span, &str)> = self
+            .events
+            .loads
+            .iter()
+            .map(|l| (l.buf, l.addr.clone(), l.guard.clone(), l.span, "read"))
+            .chain(self.events.stores.iter().map(|s| (s.buf, s.addr.clone(), s.guard.clone(), s.span, "write")))
+            .collect();
+        for (buf, addr, guard, span, verb) in accesses {
+            let len = enc
+                .buffer_len(buf, span)
+                .map_err(|u| format!("bounds of `{}`: {}", self.name(buf), u.reason))?;
+            let goal = Term::int(0).le(&addr).and(&addr.lt(&len.t));
+            let what = format!("the {verb} of `{}` ({}) is in bounds", self.name(buf), self.line(span));
+            self.push("bounds", "smt", what, self.premises(&[guard]), goal);
+        }
+        Ok(())
+    }
+
+
+    /// Premises for two threads `A` and `B ≠ A`, with `B`'s symbols renamed.
+    fn two_threads(&self, a: &Term, b: &Term) -> Vec<Term> {
+        let ren = other_thread(self.events);
+        let mut p = self.premises(&[a.clone(), b.rename(&ren)]);
+        p.extend(self.launch.thread_facts().iter().map(|f| f.rename(&ren)));
+        p.extend(self.events.defs.iter().map(|d| d.rename(&ren)));
+        let l = self.launch;
+        let differ = Term::any((0..l.dims).flat_map(|d| {
+            [
+                l.tid[d].eq(&l.tid[d].rename(&ren)).not(),
+                l.bid[d].eq(&l.bid[d].rename(&ren)).not(),
+            ]
+        }));
+        p.push(differ);
+        p
+    }
+
+    fn races(&mut self) {
+        let ren = other_thread(self.events);
+        let stores = self.events.stores.clone();
+        let loads = self.events.loads.clone();
+        for (i, s) in stores.iter().enumerate() {
+            let name = self.name(s.buf).to_string();
+            let alone = stores.iter().filter(|o| o.buf == s.buf).count() == 1;
+            let ch = chain(self.launch, s).ok().filter(|c| alone && c.determines_thread(self.launch));
+            match &ch {
+                Some(c) => {
+                    let mut goal = Term::tt();
+                    for l in &c.links {
+                        goal = goal.and(&Term::int(0).le(&l.x));
+                        if let Some(r) = &l.radix {
+                            goal = goal.and(&l.x.lt(r)).and(&Term::int(1).le(r));
+                        }
+                    }
+                    let what = format!(
+                        "`{name}` store ({}): each element has one writer thread and iteration (the address is a mixed-radix number of the thread and iteration)",
+                        self.line(s.span)
+                    );
+                    self.push("race", "smt", what, self.premises(&[s.guard.clone()]), goal);
+                }
+                None => {
+                    for o in stores.iter().skip(i).filter(|o| o.buf == s.buf) {
+                        let what = format!(
+                            "`{name}`: no two threads write one element ({}, {})",
+                            self.line(s.span),
+                            self.line(o.span)
+                        );
+                        let goal = s.addr.eq(&o.addr.rename(&ren)).not();
+                        self.push("race", "smt", what, self.two_threads(&s.guard, &o.guard), goal);
+                    }
+                }
+            }
+            for l in loads.iter().filter(|l| l.buf == s.buf) {
+                let what = format!(
+                    "`{name}`: no thread reads ({}) an element another thread writes ({})",
+                    self.line(l.span),
+                    self.line(s.span)
+                );
+                let digits = ch.as_ref().and_then(|c| Some((c, c.digits(&l.addr)?)));
+                match digits {
+                    Some((c, ys)) => {
+                        let mut goal = Term::tt();
+                        for (link, y) in c.links.iter().zip(&ys) {
+                            goal = goal.and(&Term::int(0).le(y));
+                            if let Some(r) = &link.radix {
+                                goal = goal.and(&y.lt(r));
+                            }
+                            if link.ids.iter().any(|&d| d != usize::MAX) {
+                                goal = goal.and(&y.eq(&link.x));
+                            }
+                        }
+                        self.push("race", "smt", what, self.premises(&[l.guard.clone()]), goal);
+                    }
+                    None => {
+                        let goal = l.addr.eq(&s.addr.rename(&ren)).not();
+                        self.push("race", "smt", what, self.two_threads(&l.guard, &s.guard), goal);
+                    }
+                }
+            }
+        }
+    }
+
+    fn name(&self, p: ParamId) -> &str {
+        &self.kernel.params[p.0 as usize].name
+    }
+
+    fn ownership(&mut self) {
+        let ren = second(self.events);
+        let stores = &self.events.stores;
+        for (i, a) in stores.iter().enumerate() {
+            for b in stores.iter().skip(i) {
+                if a.buf != b.buf || (std::ptr::eq(a, b) && a.loops.is_empty()) {
+                    continue;
+                }
+                let b2 = b.addr.rename(&ren);
+                let mut premises = self.premises(&[a.guard.clone(), b.guard.rename(&ren)]);
+                premises.extend(self.events.defs.iter().map(|d| d.rename(&ren)));
+                let same = a.addr.eq(&b2);
+                let goal = if std::ptr::eq(a, b) {
+                    let iters = Term::all(a.loops.iter().map(|(_, t)| t.eq(&t.rename(&ren))));
+                    same.implies(&iters)
+                } else {
+                    same.not()
+                };
+                let what = format!(
+                    "no element of `{}` is written twice by one thread ({}, {})",
+                    self.name(a.buf),
+                    self.line(a.span),
+                    self.line(b.span)
+                );
+                self.push("ownership", "smt", what, premises, goal);
+            }
+        }
+    }
+
+    fn reads_inputs(&mut self) {
+        let ren = second(self.events);
+        for l in &self.events.loads {
+            for s in self.events.stores.iter().filter(|s| s.buf == l.buf) {
+                let common = l
+                    .loops
+                    .iter()
+                    .zip(&s.loops)
+                    .take_while(|(x, y)| x.0 == y.0)
+                    .count();
+                let mut before = vec![];
+                let mut prefix_equal = Term::tt();
+                for d in 0..common {
+                    let (tl, ts) = (&l.loops[d].1, s.loops[d].1.rename(&ren));
+                    before.push(prefix_equal.and(&ts.lt(tl)));
+                    prefix_equal = prefix_equal.and(&ts.eq(tl));
+                }
+                if s.pos < l.pos {
+                    before.push(prefix_equal);
+                }
+                if before.is_empty() {
+                    continue;
+                }
+                let mut premises = self.premises(&[l.guard.clone(), s.guard.rename(&ren)]);
+                premises.extend(self.events.defs.iter().map(|d| d.rename(&ren)));
+                let goal = l.addr.eq(&s.addr.rename(&ren)).and(&Term::any(before)).not();
+                let what = format!(
+                    "the read of `{}` ({}) never sees this thread's earlier write ({})",
+                    self.name(l.buf),
+                    self.line(l.span),
+                    self.line(s.span)
+                );
+                self.push("reads-inputs", "smt", what, premises, goal);
+            }
+        }
+    }
+
+    /// The indices of `store`'s element in the row-major shape of its buffer, and the
+    /// conditions that make them the decomposition.
+    fn indices(&self, senc: &mut SpecEnc, store: &StoreEv) -> Result<(Vec<Term>, Vec<Term>), String> {
+        let name = self.name(store.buf).to_string();
+        let Some(dims) = senc.shape(&name)? else {
+            return Ok((vec![store.addr.clone()], vec![]));
+        };
+        let mut rest = Poly::of(&store.addr).ok_or("an address with an overflowing coefficient")?;
+        let mut idx = vec![];
+        let mut conds = vec![];
+        for extent in dims.iter().skip(1).rev() {
+            let c = Poly::of(extent).ok_or("a shape extent with an overflowing coefficient")?;
+            let (q, r) = rest
+                .divmod_monomial(&c)
+                .ok_or_else(|| format!("the extents of `{name}` must be single products of parameters"))?;
+            let r = r.to_term();
+            conds.push(Term::int(0).le(&r).and(&r.lt(extent)));
+            idx.push(r);
+            rest = q;
+        }
+        let first = rest.to_term();
+        conds.push(Term::int(0).le(&first));
+        idx.push(first);
+        idx.reverse();
+        Ok((idx, conds))
+    }
+
+    fn values(&mut self) -> Result<(), String> {
+        let mut senc = SpecEnc::new(self.kernel, self.launch, self.spec);
+        for eq in &self.spec.equations {
+            senc.buffer(&eq.buffer)?;
+            SpecEnc::index_vars(eq)?;
+        }
+        let stores = self.events.stores.clone();
+        for s in &stores {
+            let name = self.name(s.buf).to_string();
+            let (idx, conds) = self.indices(&mut senc, s)?;
+            let what = format!("`{name}` store ({}) decomposes into row-major indices", self.line(s.span));
+            self.push("index", "smt", what, self.premises(&[s.guard.clone()]), Term::all(conds.clone()));
+            let mut ctx = vec![s.guard.clone()];
+            ctx.extend(conds);
+            let mut outside = Term::tt();
+            for eq in self.spec.equations.iter().filter(|e| e.buffer == name) {
+                let vars = SpecEnc::index_vars(eq)?;
+                let binding: Vec<(String, Term)> = vars.into_iter().zip(idx.iter().cloned()).collect();
+                let inst = senc.instance(eq, &binding)?;
+                outside = outside.and(&inst.domain.not());
+                let mut c = ctx.clone();
+                c.push(inst.domain.clone());
+                let what = format!("`{name}` store ({}) writes the spec's value", self.line(s.span));
+                self.equal(c, s.value.clone(), inst.value, &inst.reds, what, false);
+            }
+            let init = buffer_read(self.kernel, s.buf, &s.addr).ok_or("a store to a non-buffer")?;
+            let mut c = ctx.clone();
+            c.push(outside);
+            let what = format!(
+                "`{name}` store ({}) leaves elements outside the spec's domain unchanged",
+                self.line(s.span)
+            );
+            self.push("frame", "smt", what, self.premises(&c), same_value(&s.value, &init));
+        }
+        Ok(())
+    }
+
+    /// `lhs = rhs` under `ctx`, linking the kernel's accumulators in `lhs` with the spec's
+    /// reductions in `rhs` by induction.
+    fn equal(&mut self, ctx: Vec<Term>, mut lhs: Term, rhs: Term, reds: &[Red], what: String, step: bool) {
+        let accs: Vec<&exec::Acc> = self.events.accs.iter().filter(|a| lhs.mentions(&a.sym.text())).collect();
+        let mut free: Vec<&Red> = reds.iter().filter(|r| rhs.mentions(&r.sym.text())).collect();
+        for a in accs {
+            let want = match a.op {
+                AccOp::Sum => Reduce::Sum,
+                AccOp::Prod => Reduce::Prod,
+            };
+            let Some(pos) = free.iter().position(|r| r.op == want && r.sym.sort() == a.sym.sort()) else {
+                continue;
+            };
+            let r = free.remove(pos);
+            let span = ite_nonneg(&r.hi.sub(&r.lo));
+            let mut c = ctx.clone();
+            c.push(a.entry.clone());
+            c.push(a.trip.clone());
+            self.push(
+                "trip-count",
+                "induction",
+                format!("the `{}` loop runs once per term of the spec's reduction", a.name),
+                self.premises(&c),
+                a.k.eq(&span),
+            );
+            let k_spec = r.lo.add(&a.t);
+            let body = r.body.subst(&|n| (n == r.k.text()).then(|| k_spec.clone()));
+            let mut c = ctx.clone();
+            c.push(a.iter_guard.clone());
+            self.equal(
+                c,
+                a.summand.clone(),
+                body,
+                reds,
+                format!("step of `{}`: iteration t adds the spec's term lo + t", a.name),
+                true,
+            );
+            let combined = match a.op {
+                AccOp::Sum => a.init.add(&r.sym),
+                AccOp::Prod => a.init.mul(&r.sym),
+            };
+            let sym = a.sym.text();
+            lhs = lhs.subst(&|n| (n == sym).then(|| combined.clone()));
+        }
+        let (kind, method) = if step { ("step", "induction") } else { ("value", "smt") };
+        self.push(kind, method, what, self.premises(&ctx), same_value(&lhs, &rhs));
+    }
+
+    fn coverage(&mut self) -> Result<(), String> {
+        let mut senc = SpecEnc::new(self.kernel, self.launch, self.spec);
+        for eq in &self.spec.equations {
+            let buf = senc.buffer(&eq.buffer)?;
+            let vars = SpecEnc::index_vars(eq)?;
+            let syms: Vec<Term> = vars.iter().map(|v| Term::sym(format!("ix_{}", crate::encode::clean(v)), Sort::Int)).collect();
+            let binding: Vec<(String, Term)> = vars.iter().cloned().zip(syms.iter().cloned()).collect();
+            let inst = senc.instance(eq, &binding)?;
+            let target = senc.flatten(&eq.buffer, &syms)?;
+            let mut why = vec![];
+            let mut found = None;
+            for s in self.events.stores.iter().filter(|s| s.buf == buf) {
+                match witness(self.launch, s, &target) {
+                    Ok(w) => {
+                        found = Some(w);
+                        break;
+                    }
+                    Err(e) => why.push(e),
+                }
+            }
+            let Some(w) = found else {
+                return Err(format!(
+                    "coverage of `{}`: {}",
+                    eq.buffer,
+                    if why.is_empty() { "no thread writes it".into() } else { why.join("; ") }
+                ));
+            };
+            let mut premises = self.base.clone();
+            premises.extend(self.events.defs.iter().cloned());
+            premises.push(inst.domain.clone());
+            for r in &w.radices {
+                let what = format!("`{}`: the witness decomposition's radix {} is positive", eq.buffer, r.text());
+                self.push("coverage", "smt", what, premises.clone(), Term::int(1).le(r));
+            }
+            let what = format!("`{}`: every element of the domain is at or past the store's offset", eq.buffer);
+            self.push("coverage", "smt", what, premises.clone(), Term::int(0).le(&w.base));
+            premises.extend(w.defs);
+            let what = format!(
+                "`{}`: every element of the spec's domain is written (witness thread and iteration in the launch)",
+                eq.buffer
+            );
+            self.push("coverage", "smt", what, premises, w.goal);
+        }
+        Ok(())
+    }
+}
+
+fn ite_nonneg(x: &Term) -> Term {
+    Term::ite(&Term::int(0).le(x), x, &Term::int(0))
+}
+
+/// `a = b`, promoting integers to reals when the sorts differ.
+fn same_value(a: &Term, b: &Term) -> Term {
+    if a.sort() == b.sort() {
+        a.eq(b)
+    } else {
+        a.to_real().eq(&b.to_real())
+    }
+}
