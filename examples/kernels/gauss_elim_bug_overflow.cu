@@ -11,7 +11,7 @@
 //@ len(pivot_row) = ncols
 //@ requires nrows <= blockDim.x * gridDim.x
 //@ requires pcol >= 0 && pcol < ncols
-//@ requires nrows <= 2147483647 / ncols
+//@ requires (unsigned long long)nrows * ncols <= 2147483647
 //@ deny overflow
 //@ expect overflow
 

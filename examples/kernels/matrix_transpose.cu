@@ -8,7 +8,7 @@
 //@ len(out) = rows * cols
 //@ requires cols <= blockDim.x * gridDim.x
 //@ requires rows <= blockDim.y * gridDim.y
-//@ requires cols > 0 && rows <= 2147483647 / cols
+//@ requires (unsigned long long)rows * cols <= 2147483647
 
 __global__ void matrix_transpose(const float* __restrict__ in, float* __restrict__ out,
                                  int rows, int cols)

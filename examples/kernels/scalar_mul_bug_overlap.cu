@@ -8,7 +8,7 @@
 //@ len(x) = n
 //@ requires per_thread > 0
 //@ requires n <= blockDim.x * gridDim.x * per_thread
-//@ requires per_thread <= 2147483647 / (blockDim.x * gridDim.x)
+//@ requires (unsigned long long)blockDim.x * gridDim.x * per_thread <= 2147483647
 //@ expect race
 //@ expect oob
 

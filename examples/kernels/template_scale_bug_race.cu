@@ -8,7 +8,7 @@
 //@ len(y) = n
 //@ requires items > 0
 //@ requires n <= blockDim.x * gridDim.x * items
-//@ requires items <= 2147483647 / (blockDim.x * gridDim.x)
+//@ requires (unsigned long long)blockDim.x * gridDim.x * items <= 2147483647
 //@ expect race
 
 __global__ void template_scale(const float* __restrict__ x, float* __restrict__ y, float alpha,

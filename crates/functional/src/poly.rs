@@ -96,15 +96,6 @@ impl Poly {
         Some(r)
     }
 
-    /// The constant value, if the polynomial is constant.
-    pub fn as_const(&self) -> Option<i128> {
-        match self.terms.len() {
-            0 => Some(0),
-            1 => self.terms.get(&vec![]).copied(),
-            _ => None,
-        }
-    }
-
     /// True when some monomial contains `atom`.
     pub fn contains(&self, atom: &str) -> bool {
         self.terms.keys().any(|m| m.iter().any(|a| a == atom))

@@ -172,13 +172,6 @@ impl Term {
         }
     }
 
-    /// The symbol's name, if it is a symbol.
-    pub fn as_sym(&self) -> Option<&str> {
-        match &*self.0 {
-            Node::Sym(n, _) => Some(n),
-            _ => None,
-        }
-    }
 
     fn app(op: Op, args: Vec<Term>, sort: Sort) -> Term {
         Term::new(Node::App(op, args, sort))
@@ -402,33 +395,7 @@ impl Term {
         }
     }
 
-    /// True when a symbol satisfying `pred` occurs in the term.
-    pub fn mentions_any(&self, pred: &dyn Fn(&str) -> bool) -> bool {
-        match &*self.0 {
-            Node::Sym(n, _) => pred(n),
-            Node::App(_, args, _) | Node::Uf(_, args, _, _) => {
-                args.iter().any(|a| a.mentions_any(pred))
-            }
-            _ => false,
-        }
-    }
 
-    /// The symbols occurring in the term, in first-occurrence order.
-    pub fn symbols(&self, out: &mut Vec<String>) {
-        match &*self.0 {
-            Node::Sym(n, _) => {
-                if !out.contains(n) {
-                    out.push(n.clone());
-                }
-            }
-            Node::App(_, args, _) | Node::Uf(_, args, _, _) => {
-                for a in args {
-                    a.symbols(out);
-                }
-            }
-            _ => {}
-        }
-    }
 
     /// Replaces symbols by terms.
     pub fn subst(&self, map: &dyn Fn(&str) -> Option<Term>) -> Term {

@@ -37,3 +37,105 @@ fn shipped_specs_prove_for_every_size() {
         assert_eq!(o.verdict, "proved", "{k}: {}", show(&o));
     }
 }
+
+fn prove_source(src: &str, spec_text: &str) -> Outcome {
+    let module = warpsafe_cuda_front::compile(src).expect("parses");
+    let spec = Spec::parse(spec_text).expect("spec parses");
+    prove_all_sizes(&module.kernels[0], &spec, &Options::default())
+}
+
+#[test]
+fn wrong_specs_are_never_proved() {
+    for (kernel, wrong) in [
+        ("matrix_mul", "matrix_mul_missing_term"),
+        ("matrix_transpose", "matrix_transpose_swapped"),
+        ("saxpy", "saxpy_wrong_start"),
+    ] {
+        let text = std::fs::read_to_string(root().join("examples/specs/wrong").join(format!("{wrong}.spec")))
+            .expect("wrong spec");
+        let o = prove_files(kernel, &text);
+        assert_eq!(o.verdict, "unknown", "{wrong} must not prove: {}", show(&o));
+        assert!(o.obligations.iter().any(|ob| ob.verdict == "refuted"), "{wrong}: {}", show(&o));
+    }
+}
+
+#[test]
+fn buggy_twins_are_never_proved() {
+    for (twin, spec) in [
+        ("vector_add_bug_oob", "vector_add"),
+        ("vector_square_bug_noguard", "vector_square"),
+        ("saxpy_bug_stride", "saxpy"),
+        ("scalar_mul_bug_overlap", "scalar_mul"),
+        ("template_scale_bug_race", "template_scale"),
+        ("matrix_transpose_bug_stride", "matrix_transpose"),
+        ("matrix_mul_bug_oob", "matrix_mul"),
+        ("gauss_elim_bug_overflow", "gauss_elim"),
+        ("gauss_elim_bug_pivot_race", "gauss_elim"),
+    ] {
+        let path = root().join("examples/kernels").join(format!("{twin}.cu"));
+        let src = std::fs::read_to_string(&path).expect("kernel source");
+        let opts = Options { timeout: std::time::Duration::from_secs(4), ..Options::default() };
+        let module = warpsafe_cuda_front::compile(&src).expect("parses");
+        let o = prove_all_sizes(&module.kernels[0], &Spec::parse(&spec_of(spec)).expect("spec"), &opts);
+        assert_eq!(o.verdict, "unknown", "{twin} must not prove: {}", show(&o));
+        println!("{twin}: {:?}", o.reason);
+    }
+}
+
+const MATMUL: &str = r#"
+//--blockDim=[16,16] --gridDim=[4,4]
+//@ arg n = 64
+//@ len(A) = n * n
+//@ len(B) = n * n
+//@ len(C) = n * n
+//@ requires n <= blockDim.x * gridDim.x && n <= blockDim.y * gridDim.y
+//@ requires n <= 46340
+__global__ void mm(const float* A, const float* B, float* C, int n)
+{
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < n && col < n) {
+        float sum = INIT;
+        for (int k = 0; k < n; ++k) {
+            sum += A[row * n + k] * B[k * n + col];
+        }
+        C[row * n + col] = sum;
+    }
+}
+"#;
+
+#[test]
+fn generated_invariants_are_checked_not_assumed() {
+    let spec = spec_of("matrix_mul");
+    let good = prove_source(&MATMUL.replace("INIT", "0.0f"), &spec);
+    assert_eq!(good.verdict, "proved", "{}", show(&good));
+    assert!(good.obligations.iter().any(|o| o.method == "induction" && o.verdict == "proved"));
+    // A wrong accumulator start: the invariant's base case fails at the final comparison.
+    let start = prove_source(&MATMUL.replace("INIT", "1.0f"), &spec);
+    assert_eq!(start.verdict, "unknown", "{}", show(&start));
+    // A wrong summand: the induction step fails.
+    let step_src = MATMUL
+        .replace("INIT", "0.0f")
+        .replace("B[k * n + col]", "B[k * n + row]");
+    let step = prove_source(&step_src, &spec);
+    assert_eq!(step.verdict, "unknown", "{}", show(&step));
+    assert!(
+        step.obligations.iter().any(|o| o.kind == "step" && o.verdict != "proved"),
+        "{}",
+        show(&step)
+    );
+    // One iteration too few: the trip count fails.
+    let trip = prove_source(&MATMUL.replace("INIT", "0.0f").replace("k < n;", "k < n - 1;"), &spec);
+    assert!(
+        trip.obligations.iter().any(|o| o.kind == "trip-count" && o.verdict != "proved"),
+        "{}",
+        show(&trip)
+    );
+}
+
+#[test]
+fn barrier_phased_kernels_are_outside_the_shapes() {
+    let o = prove_files("matrix_mul_tiled", &spec_of("matrix_mul_tiled"));
+    assert_eq!(o.verdict, "unknown");
+    assert!(o.reason.as_deref().unwrap_or("").contains("outside the parametric shapes"), "{:?}", o.reason);
+}
