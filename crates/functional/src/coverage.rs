@@ -78,7 +78,9 @@ pub fn chain(launch: &Launch, store: &StoreEv) -> Result<Chain, String> {
     let mut coefs: Vec<(Term, usize, Poly)> = vec![];
     for (x, id) in &names {
         let key = x.text();
-        let (coef, r) = rest.split(&key).ok_or("a coordinate occurs squared in the address")?;
+        let (coef, r) = rest
+            .split(&key)
+            .ok_or("a coordinate occurs squared in the address")?;
         if names.iter().any(|(n, _)| coef.contains(&n.text())) {
             return Err("the address multiplies two coordinates".into());
         }
@@ -93,7 +95,9 @@ pub fn chain(launch: &Launch, store: &StoreEv) -> Result<Chain, String> {
     for d in 0..launch.dims {
         let ti = coefs.iter().position(|(x, _, _)| *x == launch.tid[d]);
         let bi = coefs.iter().position(|(x, _, _)| *x == launch.bid[d]);
-        let (Some(ti), Some(bi)) = (ti, bi) else { continue };
+        let (Some(ti), Some(bi)) = (ti, bi) else {
+            continue;
+        };
         let bdim = Poly::of(&launch.bdim[d]).ok_or("bad blockDim")?;
         if coefs[ti].2.mul(&bdim).as_ref() != Some(&coefs[bi].2) {
             continue;

@@ -261,7 +261,10 @@ impl<'k> Encoder<'k> {
             ExprKind::Const(v) => self.constant(*v, e.span),
             ExprKind::Var(v) => match vars.get(v.0 as usize).cloned().flatten() {
                 Some(val) => Ok(val),
-                None => unsupported(e.span, "a variable read outside its scope or before its value is known"),
+                None => unsupported(
+                    e.span,
+                    "a variable read outside its scope or before its value is known",
+                ),
             },
             ExprKind::Param(p) => match param_sym(self.kernel, *p) {
                 Some(t) => Ok(Val::of(t, type_range(e.ty))),
@@ -312,7 +315,10 @@ impl<'k> Encoder<'k> {
             }
             ExprKind::Load(mem, idx) => {
                 let MemRef::Global(p) = mem else {
-                    return unsupported(e.span, "shared or local memory (a barrier-phased or staged kernel)");
+                    return unsupported(
+                        e.span,
+                        "shared or local memory (a barrier-phased or staged kernel)",
+                    );
                 };
                 let [i] = idx.as_slice() else {
                     return unsupported(e.span, "a multi-dimensional buffer index");
@@ -353,7 +359,9 @@ impl<'k> Encoder<'k> {
         let l = &self.launch;
         Ok(match b {
             Builtin::ThreadIdx(d) => Val::of(l.tid[d.index()].clone(), (0, 1023)),
-            Builtin::BlockIdx(d) => Val::of(l.bid[d.index()].clone(), (0, i128::from(i32::MAX) - 1)),
+            Builtin::BlockIdx(d) => {
+                Val::of(l.bid[d.index()].clone(), (0, i128::from(i32::MAX) - 1))
+            }
             Builtin::BlockDim(d) => Val::of(l.bdim[d.index()].clone(), (1, 1024)),
             Builtin::GridDim(d) => Val::of(l.gdim[d.index()].clone(), (1, i128::from(i32::MAX))),
             Builtin::WarpSize => Val::of(Term::int(32), (32, 32)),
@@ -385,7 +393,13 @@ impl<'k> Encoder<'k> {
         Ok(match op {
             UnOp::Not => Val::plain(x.t.not()),
             UnOp::Neg if ty.is_float() => Val::plain(x.t.neg()),
-            UnOp::Neg => self.fit(x.t.neg(), (x.iv.1.saturating_neg(), x.iv.0.saturating_neg()), rty, guard, span),
+            UnOp::Neg => self.fit(
+                x.t.neg(),
+                (x.iv.1.saturating_neg(), x.iv.0.saturating_neg()),
+                rty,
+                guard,
+                span,
+            ),
             UnOp::BitNot => {
                 let (lo, hi) = type_range(ty);
                 if ty.is_signed() {
@@ -447,14 +461,23 @@ impl<'k> Encoder<'k> {
             BinOp::Shl => match y.t.as_int() {
                 Some(k) if (0..64).contains(&k) => {
                     let p = 1i128 << k;
-                    Ok(self.fit(x.t.mul(&Term::int(p)), iv_mul(x.iv, (p, p)), ty, guard, span))
+                    Ok(self.fit(
+                        x.t.mul(&Term::int(p)),
+                        iv_mul(x.iv, (p, p)),
+                        ty,
+                        guard,
+                        span,
+                    ))
                 }
                 _ => Ok(self.opaque("shl", x, y, ty)),
             },
             BinOp::Shr => match y.t.as_int() {
                 Some(k) if (0..64).contains(&k) => {
                     let p = 1i128 << k;
-                    Ok(Val::of(x.t.div(&Term::int(p)), (x.iv.0.div_euclid(p), x.iv.1.div_euclid(p))))
+                    Ok(Val::of(
+                        x.t.div(&Term::int(p)),
+                        (x.iv.0.div_euclid(p), x.iv.1.div_euclid(p)),
+                    ))
                 }
                 _ => Ok(self.opaque("shr", x, y, ty)),
             },
@@ -474,7 +497,12 @@ impl<'k> Encoder<'k> {
     fn opaque(&self, name: &str, x: Val, y: Val, ty: ScalarType) -> Val {
         let range = type_range(ty);
         Val::of(
-            Term::uf(format!("bv_{name}_{}", ty.name()), vec![x.t, y.t], Sort::Int, Some(range)),
+            Term::uf(
+                format!("bv_{name}_{}", ty.name()),
+                vec![x.t, y.t],
+                Sort::Int,
+                Some(range),
+            ),
             range,
         )
     }
@@ -510,12 +538,20 @@ impl<'k> Encoder<'k> {
         };
         Ok(match op {
             BinOp::Div => {
-                let lo = if nonneg { x.iv.0 / y.iv.1.max(1) } else { x.iv.0 };
+                let lo = if nonneg {
+                    x.iv.0 / y.iv.1.max(1)
+                } else {
+                    x.iv.0
+                };
                 let hi = if x.iv.1 >= 0 { x.iv.1 / y.iv.0 } else { 0 };
                 Val::of(q, (lo, hi))
             }
             _ => {
-                let r = if nonneg { x.t.modulo(&y.t) } else { x.t.sub(&y.t.mul(&q)) };
+                let r = if nonneg {
+                    x.t.modulo(&y.t)
+                } else {
+                    x.t.sub(&y.t.mul(&q))
+                };
                 let m = y.iv.1.saturating_sub(1);
                 let iv = if nonneg { (0, m.min(x.iv.1)) } else { (-m, m) };
                 Val::of(r, iv)
@@ -524,16 +560,27 @@ impl<'k> Encoder<'k> {
     }
 
     /// Conversion with C semantics.
-    pub fn cast(&mut self, x: Val, from: ScalarType, to: ScalarType, guard: &Term, span: Span) -> Enc<Val> {
+    pub fn cast(
+        &mut self,
+        x: Val,
+        from: ScalarType,
+        to: ScalarType,
+        guard: &Term,
+        span: Span,
+    ) -> Enc<Val> {
         if from == to {
             return Ok(x);
         }
         Ok(match (from, to) {
-            (ScalarType::Bool, t) if t.is_float() => {
-                Val::plain(Term::ite(&x.t, &Term::int(1).to_real(), &Term::int(0).to_real()))
-            }
+            (ScalarType::Bool, t) if t.is_float() => Val::plain(Term::ite(
+                &x.t,
+                &Term::int(1).to_real(),
+                &Term::int(0).to_real(),
+            )),
             (ScalarType::Bool, _) => Val::of(Term::ite(&x.t, &Term::int(1), &Term::int(0)), (0, 1)),
-            (f, ScalarType::Bool) if f.is_float() => Val::plain(x.t.eq(&Term::int(0).to_real()).not()),
+            (f, ScalarType::Bool) if f.is_float() => {
+                Val::plain(x.t.eq(&Term::int(0).to_real()).not())
+            }
             (_, ScalarType::Bool) => Val::plain(x.t.eq(&Term::int(0)).not()),
             (f, t) if f.is_float() && t.is_float() => x,
             (f, t) if f.is_int() && t.is_float() => Val::plain(x.t.to_real()),
@@ -561,7 +608,11 @@ impl<'k> Encoder<'k> {
 }
 
 fn type_range_of(x: (i128, i128), y: (i128, i128)) -> (i128, i128) {
-    let m = [x.0, x.1, y.0, y.1].iter().map(|v| v.saturating_abs()).max().unwrap_or(0);
+    let m = [x.0, x.1, y.0, y.1]
+        .iter()
+        .map(|v| v.saturating_abs())
+        .max()
+        .unwrap_or(0);
     (-m, m)
 }
 

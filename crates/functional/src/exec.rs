@@ -149,9 +149,16 @@ impl Exec<'_> {
                 let v = self.enc.expr(value, &st.vars, &guard)?;
                 st.vars[var.0 as usize] = Some(v);
             }
-            StmtKind::Store { mem, indices, value } => {
+            StmtKind::Store {
+                mem,
+                indices,
+                value,
+            } => {
                 let MemRef::Global(p) = mem else {
-                    return unsupported(s.span, "a store to shared or local memory (a barrier-phased or staged kernel)");
+                    return unsupported(
+                        s.span,
+                        "a store to shared or local memory (a barrier-phased or staged kernel)",
+                    );
                 };
                 let [i] = indices.as_slice() else {
                     return unsupported(s.span, "a multi-dimensional buffer index");
@@ -168,7 +175,11 @@ impl Exec<'_> {
                     span: s.span,
                 });
             }
-            StmtKind::If { cond, then_body, else_body } => {
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
                 let c = self.enc.expr(cond, &st.vars, &guard)?.t;
                 let mut then_st = st.clone();
                 self.block(then_body, &mut then_st, &pc.and(&c))?;
@@ -176,15 +187,26 @@ impl Exec<'_> {
                 self.block(else_body, &mut else_st, &pc.and(&c.not()))?;
                 *st = merge(&c, then_st, else_st);
             }
-            StmtKind::For { init, cond, update, body } => {
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => {
                 self.for_loop(s, init, cond.as_ref(), update, body, st, pc)?;
             }
             StmtKind::Return => st.alive = Term::bool(false),
             StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
-                return unsupported(s.span, "a while loop (only counted for loops are summarised)")
+                return unsupported(
+                    s.span,
+                    "a while loop (only counted for loops are summarised)",
+                )
             }
             StmtKind::Break | StmtKind::Continue => {
-                return unsupported(s.span, "break/continue (the iteration set would not be exact)")
+                return unsupported(
+                    s.span,
+                    "break/continue (the iteration set would not be exact)",
+                )
             }
             StmtKind::SyncThreads | StmtKind::SyncWarp { .. } => {
                 return unsupported(s.span, "a barrier (barrier-phased algorithm)")
@@ -214,8 +236,19 @@ impl Exec<'_> {
         let Some(cond) = cond else {
             return unsupported(s.span, "a loop without a condition");
         };
-        let [Stmt { kind: StmtKind::Assign { var: iv, value: upd }, .. }] = update.as_slice() else {
-            return unsupported(s.span, "a loop whose update is not one assignment to its counter");
+        let [Stmt {
+            kind:
+                StmtKind::Assign {
+                    var: iv,
+                    value: upd,
+                },
+            ..
+        }] = update.as_slice()
+        else {
+            return unsupported(
+                s.span,
+                "a loop whose update is not one assignment to its counter",
+            );
         };
         let iv = *iv;
         if let Some(bad) = find_jump(body) {
@@ -231,13 +264,20 @@ impl Exec<'_> {
             return unsupported(s.span, "a loop counter without an initial value");
         };
         let declared = declared_vars(body);
-        let carried: Vec<VarId> = assigned.iter().copied().filter(|v| !declared.contains(v)).collect();
+        let carried: Vec<VarId> = assigned
+            .iter()
+            .copied()
+            .filter(|v| !declared.contains(v))
+            .collect();
 
         // The counter as a placeholder symbol, to read the step and the bound.
         let x = Term::sym(format!("v{id}_x"), Sort::Int);
         let ty = self.enc.kernel.var(iv).ty;
         let mut probe = st.vars.clone();
-        probe[iv.0 as usize] = Some(Val { t: x.clone(), iv: type_range(ty) });
+        probe[iv.0 as usize] = Some(Val {
+            t: x.clone(),
+            iv: type_range(ty),
+        });
         for v in &carried {
             probe[v.0 as usize] = None;
         }
@@ -247,7 +287,12 @@ impl Exec<'_> {
         let upd_loads: Vec<LoadEv> = self.enc.loads.drain(loads0..).collect();
         let step = match Poly::of(&next.t).and_then(|p| p.add(&Poly::of(&x)?.scale(-1)?)) {
             Some(p) if !p.contains(&x.text()) => p.to_term(),
-            _ => return unsupported(s.span, "a loop counter that does not advance by a loop-invariant step"),
+            _ => {
+                return unsupported(
+                    s.span,
+                    "a loop counter that does not advance by a loop-invariant step",
+                )
+            }
         };
         if !upd_loads.is_empty() {
             return unsupported(s.span, "a loop step read from memory");
@@ -266,17 +311,16 @@ impl Exec<'_> {
         self.ev.iter_syms.extend([t.text(), k.text(), x.text()]);
         let at = |i: &Term| v0.t.add(&i.mul(&step));
         let vt = at(&t);
-        let iter_guard = entry
-            .and(&Term::int(0).le(&t))
-            .and(&vt.lt(&bound));
-        let trip = Term::int(0)
-            .le(&k)
-            .and(&bound.le(&at(&k)))
-            .and(&k.eq(&Term::int(0)).or(&at(&k.sub(&Term::int(1))).lt(&bound)));
+        let iter_guard = entry.and(&Term::int(0).le(&t)).and(&vt.lt(&bound));
+        let trip = Term::int(0).le(&k).and(&bound.le(&at(&k))).and(
+            &k.eq(&Term::int(0))
+                .or(&at(&k.sub(&Term::int(1))).lt(&bound)),
+        );
         // The condition is also evaluated once more, at exit (t = K).
-        let tested = entry
-            .and(&Term::int(0).le(&t))
-            .and(&t.eq(&Term::int(0)).or(&at(&t.sub(&Term::int(1))).lt(&bound)));
+        let tested = entry.and(&Term::int(0).le(&t)).and(
+            &t.eq(&Term::int(0))
+                .or(&at(&t.sub(&Term::int(1))).lt(&bound)),
+        );
         let xname = x.text();
         let at_t = |term: &Term| term.subst(&|n| (n == xname).then(|| vt.clone()));
         self.ev.side.push(Side {
@@ -317,13 +361,19 @@ impl Exec<'_> {
 
         // The body at iteration t.
         let mut body_st = st.clone();
-        body_st.vars[iv.0 as usize] = Some(Val { t: vt.clone(), iv: type_range(ty) });
+        body_st.vars[iv.0 as usize] = Some(Val {
+            t: vt.clone(),
+            iv: type_range(ty),
+        });
         let mut pre = vec![];
         for v in &carried {
             let decl = self.enc.kernel.var(*v);
             let sym = Term::sym(format!("s{id}_{}", v.0), sort_of(decl.ty));
             self.ev.iter_syms.insert(sym.text());
-            body_st.vars[v.0 as usize] = Some(Val { t: sym.clone(), iv: type_range(decl.ty) });
+            body_st.vars[v.0 as usize] = Some(Val {
+                t: sym.clone(),
+                iv: type_range(decl.ty),
+            });
             pre.push(sym);
         }
         let saved = std::mem::replace(&mut self.enc.loops, frame);
@@ -333,19 +383,34 @@ impl Exec<'_> {
         for (v, sym) in carried.iter().zip(&pre) {
             let decl = self.enc.kernel.var(*v);
             let Some(new) = body_st.vars[v.0 as usize].clone() else {
-                return unsupported(s.span, format!("loop-carried `{}` goes out of scope", decl.name));
+                return unsupported(
+                    s.span,
+                    format!("loop-carried `{}` goes out of scope", decl.name),
+                );
             };
             let Some((op, summand)) = accumulation(&new.t, sym) else {
                 return unsupported(
                     s.span,
-                    format!("loop-carried `{}` is not an accumulation `x = x + e` or `x = x * e`", decl.name),
+                    format!(
+                        "loop-carried `{}` is not an accumulation `x = x + e` or `x = x * e`",
+                        decl.name
+                    ),
                 );
             };
             if pre.iter().any(|p| summand.mentions(&p.text())) {
-                return unsupported(s.span, format!("the summand of `{}` depends on a loop-carried value", decl.name));
+                return unsupported(
+                    s.span,
+                    format!(
+                        "the summand of `{}` depends on a loop-carried value",
+                        decl.name
+                    ),
+                );
             }
             let Some(init_val) = st.vars[v.0 as usize].clone() else {
-                return unsupported(s.span, format!("`{}` has no value before the loop", decl.name));
+                return unsupported(
+                    s.span,
+                    format!("`{}` has no value before the loop", decl.name),
+                );
             };
             let acc = Term::sym(format!("acc{id}_{}", v.0), sort_of(decl.ty));
             self.ev.iter_syms.insert(acc.text());
@@ -361,9 +426,15 @@ impl Exec<'_> {
                 trip: trip.clone(),
                 name: decl.name.clone(),
             });
-            st.vars[v.0 as usize] = Some(Val { t: acc, iv: type_range(decl.ty) });
+            st.vars[v.0 as usize] = Some(Val {
+                t: acc,
+                iv: type_range(decl.ty),
+            });
         }
-        st.vars[iv.0 as usize] = Some(Val { t: at(&k), iv: type_range(ty) });
+        st.vars[iv.0 as usize] = Some(Val {
+            t: at(&k),
+            iv: type_range(ty),
+        });
         self.ev.defs.push(entry.implies(&trip));
         for v in declared {
             st.vars[v.0 as usize] = None;
@@ -421,7 +492,11 @@ fn find_jump(b: &Block) -> Option<Span> {
     for s in b {
         match &s.kind {
             StmtKind::Break | StmtKind::Continue | StmtKind::Return => return Some(s.span),
-            StmtKind::If { then_body, else_body, .. } => {
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
                 if let Some(sp) = find_jump(then_body).or_else(|| find_jump(else_body)) {
                     return Some(sp);
                 }
@@ -463,11 +538,17 @@ fn walk(b: &Block, f: &mut dyn FnMut(&Stmt)) {
     for s in b {
         f(s);
         match &s.kind {
-            StmtKind::If { then_body, else_body, .. } => {
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
                 walk(then_body, f);
                 walk(else_body, f);
             }
-            StmtKind::For { init, update, body, .. } => {
+            StmtKind::For {
+                init, update, body, ..
+            } => {
                 walk(init, f);
                 walk(update, f);
                 walk(body, f);

@@ -78,7 +78,11 @@ impl Launch {
         for d in 0..self.dims {
             let g = self.bid[d].mul(&self.bdim[d]).add(&self.tid[d]);
             out.push(g.lt(&self.bdim[d].mul(&self.gdim[d])));
-            out.push(self.bid[d].mul(&self.bdim[d]).le(&self.bdim[d].mul(&self.gdim[d]).sub(&self.bdim[d])));
+            out.push(
+                self.bid[d]
+                    .mul(&self.bdim[d])
+                    .le(&self.bdim[d].mul(&self.gdim[d]).sub(&self.bdim[d])),
+            );
         }
         out
     }
@@ -87,7 +91,12 @@ impl Launch {
     pub fn describe(&self) -> Vec<String> {
         let mut out = vec![];
         let unused: Vec<String> = (self.dims..3)
-            .flat_map(|d| [format!("blockDim.{}", NAMES[d]), format!("gridDim.{}", NAMES[d])])
+            .flat_map(|d| {
+                [
+                    format!("blockDim.{}", NAMES[d]),
+                    format!("gridDim.{}", NAMES[d]),
+                ]
+            })
             .collect();
         if !unused.is_empty() {
             out.push(format!(
@@ -96,10 +105,9 @@ impl Launch {
                 unused.join(" = ")
             ));
         }
-        for d in 0..self.dims {
+        for n in &NAMES[..self.dims] {
             out.push(format!(
-                "blockDim.{n} * gridDim.{n} <= 2^31 - 1 (the global index fits in int)",
-                n = NAMES[d]
+                "blockDim.{n} * gridDim.{n} <= 2^31 - 1 (the global index fits in int)"
             ));
         }
         out
@@ -110,7 +118,10 @@ impl Launch {
 /// header fixes to more than one.
 pub fn dims_of(kernel: &Kernel) -> usize {
     let mut dims = 1;
-    for fixed in [kernel.contract.block_dim, kernel.contract.grid_dim].into_iter().flatten() {
+    for fixed in [kernel.contract.block_dim, kernel.contract.grid_dim]
+        .into_iter()
+        .flatten()
+    {
         for (d, &v) in fixed.iter().enumerate() {
             if v > 1 {
                 dims = dims.max(d + 1);
@@ -120,7 +131,10 @@ pub fn dims_of(kernel: &Kernel) -> usize {
     let mut note = |e: &warpsafe_ir::Expr| {
         e.walk(&mut |x| {
             if let ExprKind::Builtin(
-                Builtin::ThreadIdx(d) | Builtin::BlockIdx(d) | Builtin::BlockDim(d) | Builtin::GridDim(d),
+                Builtin::ThreadIdx(d)
+                | Builtin::BlockIdx(d)
+                | Builtin::BlockDim(d)
+                | Builtin::GridDim(d),
             ) = x.kind
             {
                 dims = dims.max(d.index() + 1);
@@ -144,12 +158,21 @@ pub fn visit_exprs(b: &[Stmt], f: &mut dyn FnMut(&warpsafe_ir::Expr)) {
                 indices.iter().for_each(&mut *f);
                 f(value);
             }
-            StmtKind::If { cond, then_body, else_body } => {
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
                 f(cond);
                 visit_exprs(then_body, f);
                 visit_exprs(else_body, f);
             }
-            StmtKind::For { init, cond, update, body } => {
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => {
                 visit_exprs(init, f);
                 cond.iter().for_each(&mut *f);
                 visit_exprs(update, f);
@@ -160,12 +183,23 @@ pub fn visit_exprs(b: &[Stmt], f: &mut dyn FnMut(&warpsafe_ir::Expr)) {
                 visit_exprs(body, f);
             }
             StmtKind::SyncWarp { mask } => f(mask),
-            StmtKind::Shuffle { mask, value, lane, width, .. } => {
+            StmtKind::Shuffle {
+                mask,
+                value,
+                lane,
+                width,
+                ..
+            } => {
                 for e in [mask, value, lane, width] {
                     f(e);
                 }
             }
-            StmtKind::Atomic { indices, value, compare, .. } => {
+            StmtKind::Atomic {
+                indices,
+                value,
+                compare,
+                ..
+            } => {
                 indices.iter().for_each(&mut *f);
                 f(value);
                 compare.iter().for_each(&mut *f);

@@ -50,7 +50,8 @@ impl Poly {
     /// `self + o`.
     pub fn add(&self, o: &Poly) -> Option<Poly> {
         let mut r = self.clone();
-        r.atoms.extend(o.atoms.iter().map(|(k, v)| (k.clone(), v.clone())));
+        r.atoms
+            .extend(o.atoms.iter().map(|(k, v)| (k.clone(), v.clone())));
         for (m, c) in &o.terms {
             let e = r.terms.entry(m.clone()).or_insert(0);
             *e = e.checked_add(*c)?;
@@ -80,7 +81,8 @@ impl Poly {
             atoms: self.atoms.clone(),
             ..Poly::default()
         };
-        r.atoms.extend(o.atoms.iter().map(|(k, v)| (k.clone(), v.clone())));
+        r.atoms
+            .extend(o.atoms.iter().map(|(k, v)| (k.clone(), v.clone())));
         for (m1, c1) in &self.terms {
             for (m2, c2) in &o.terms {
                 let mut m = m1.clone();

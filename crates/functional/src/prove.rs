@@ -80,6 +80,13 @@ pub fn prove_all_sizes(kernel: &Kernel, spec: &Spec, opts: &Options) -> Outcome 
     let start = Instant::now();
     let launch = Launch::new(dims_of(kernel));
     let mut assumptions = launch.describe();
+    assumptions.extend(kernel.contract.lengths.iter().map(|l| {
+        format!(
+            "len({}) == {}",
+            kernel.params[l.param.0 as usize].name,
+            kernel.expr_to_string(&l.len)
+        )
+    }));
     assumptions.extend(
         kernel
             .contract
@@ -87,7 +94,10 @@ pub fn prove_all_sizes(kernel: &Kernel, spec: &Spec, opts: &Options) -> Outcome 
             .iter()
             .map(|r| format!("requires {}", kernel.expr_to_string(r))),
     );
-    let unknown = |reason: String, span: Option<Span>, obligations: Vec<Obligation>, assumptions: Vec<String>| Outcome {
+    let unknown = |reason: String,
+                   span: Option<Span>,
+                   obligations: Vec<Obligation>,
+                   assumptions: Vec<String>| Outcome {
         verdict: "unknown",
         reason: Some(reason),
         span,
@@ -99,7 +109,12 @@ pub fn prove_all_sizes(kernel: &Kernel, spec: &Spec, opts: &Options) -> Outcome 
     let events = match exec::run(enc) {
         Ok(ev) => ev,
         Err(Unsupported { reason, span }) => {
-            return unknown(format!("outside the parametric shapes: {reason}"), Some(span), vec![], assumptions)
+            return unknown(
+                format!("outside the parametric shapes: {reason}"),
+                Some(span),
+                vec![],
+                assumptions,
+            )
         }
     };
     let mut builder = Builder {
@@ -119,19 +134,37 @@ pub fn prove_all_sizes(kernel: &Kernel, spec: &Spec, opts: &Options) -> Outcome 
     let pending = builder.pending;
 
     let mut obligations = vec![];
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.jobs.max(1)).build();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.jobs.max(1))
+        .build();
     let prepared: Vec<(&'static str, String, &'static str, Option<String>)> = pending
         .iter()
-        .map(|p| (p.kind, p.what.clone(), p.method, p.query.script_unless_trivial()))
+        .map(|p| {
+            (
+                p.kind,
+                p.what.clone(),
+                p.method,
+                p.query.script_unless_trivial(),
+            )
+        })
         .collect();
     let solve = |p: &(&'static str, String, &'static str, Option<String>)| {
         let (answer, seconds) = match &p.3 {
             None => (Answer::Proved, 0.0),
             Some(script) => crate::solve::run_script(script, opts.timeout),
         };
+        let answer = match (p.0, answer) {
+            // The assumptions must admit some launch: else every obligation holds vacuously.
+            ("consistency", Answer::Refuted) => Answer::Proved,
+            ("consistency", Answer::Proved) => Answer::Refuted,
+            (_, a) => a,
+        };
         let (verdict, reason) = match answer {
             Answer::Proved => ("proved", None),
-            Answer::Refuted => ("refuted", Some("z3 found a configuration where it fails".to_string())),
+            Answer::Refuted => (
+                "refuted",
+                Some("z3 found a configuration where it fails".to_string()),
+            ),
             Answer::Unknown(r) => ("unknown", Some(r)),
         };
         Obligation {
@@ -230,7 +263,14 @@ impl Builder<'_> {
         p
     }
 
-    fn push(&mut self, kind: &'static str, method: &'static str, what: String, premises: Vec<Term>, goal: Term) {
+    fn push(
+        &mut self,
+        kind: &'static str,
+        method: &'static str,
+        what: String,
+        premises: Vec<Term>,
+        goal: Term,
+    ) {
         self.pending.push(Pending {
             kind,
             what,
@@ -240,6 +280,13 @@ impl Builder<'_> {
     }
 
     fn all(&mut self) -> Result<(), String> {
+        self.push(
+            "consistency",
+            "smt",
+            "the assumptions admit at least one launch (no obligation holds vacuously)".into(),
+            self.premises(&[]),
+            Term::bool(false),
+        );
         self.side();
         self.bounds()?;
         self.races();
@@ -262,7 +309,11 @@ impl Builder<'_> {
                 premises.extend(self.events.defs.iter().cloned());
             }
             premises.push(s.guard.clone());
-            let kind = if s.what.contains("counter") { "loop" } else { "no-wrap" };
+            let kind = if s.what.contains("counter") {
+                "loop"
+            } else {
+                "no-wrap"
+            };
             let what = format!("{} ({})", s.what, self.line(s.span));
             self.push(kind, "smt", what, premises, s.cond.clone());
         }
@@ -275,19 +326,27 @@ impl Builder<'_> {
             .loads
             .iter()
             .map(|l| (l.buf, l.addr.clone(), l.guard.clone(), l.span, "read"))
-            .chain(self.events.stores.iter().map(|s| (s.buf, s.addr.clone(), s.guard.clone(), s.span, "write")))
+            .chain(
+                self.events
+                    .stores
+                    .iter()
+                    .map(|s| (s.buf, s.addr.clone(), s.guard.clone(), s.span, "write")),
+            )
             .collect();
         for (buf, addr, guard, span, verb) in accesses {
             let len = enc
                 .buffer_len(buf, span)
                 .map_err(|u| format!("bounds of `{}`: {}", self.name(buf), u.reason))?;
             let goal = Term::int(0).le(&addr).and(&addr.lt(&len.t));
-            let what = format!("the {verb} of `{}` ({}) is in bounds", self.name(buf), self.line(span));
+            let what = format!(
+                "the {verb} of `{}` ({}) is in bounds",
+                self.name(buf),
+                self.line(span)
+            );
             self.push("bounds", "smt", what, self.premises(&[guard]), goal);
         }
         Ok(())
     }
-
 
     /// Premises for two threads `A` and `B ≠ A`, with `B`'s symbols renamed.
     fn two_threads(&self, a: &Term, b: &Term) -> Vec<Term> {
@@ -313,7 +372,9 @@ impl Builder<'_> {
         for (i, s) in stores.iter().enumerate() {
             let name = self.name(s.buf).to_string();
             let alone = stores.iter().filter(|o| o.buf == s.buf).count() == 1;
-            let ch = chain(self.launch, s).ok().filter(|c| alone && c.determines_thread(self.launch));
+            let ch = chain(self.launch, s)
+                .ok()
+                .filter(|c| alone && c.determines_thread(self.launch));
             match &ch {
                 Some(c) => {
                     let mut goal = Term::tt();
@@ -327,7 +388,13 @@ impl Builder<'_> {
                         "`{name}` store ({}): each element has one writer thread and iteration (the address is a mixed-radix number of the thread and iteration)",
                         self.line(s.span)
                     );
-                    self.push("race", "smt", what, self.premises(&[s.guard.clone()]), goal);
+                    self.push(
+                        "race",
+                        "smt",
+                        what,
+                        self.premises(std::slice::from_ref(&s.guard)),
+                        goal,
+                    );
                 }
                 None => {
                     for o in stores.iter().skip(i).filter(|o| o.buf == s.buf) {
@@ -337,7 +404,13 @@ impl Builder<'_> {
                             self.line(o.span)
                         );
                         let goal = s.addr.eq(&o.addr.rename(&ren)).not();
-                        self.push("race", "smt", what, self.two_threads(&s.guard, &o.guard), goal);
+                        self.push(
+                            "race",
+                            "smt",
+                            what,
+                            self.two_threads(&s.guard, &o.guard),
+                            goal,
+                        );
                     }
                 }
             }
@@ -360,11 +433,23 @@ impl Builder<'_> {
                                 goal = goal.and(&y.eq(&link.x));
                             }
                         }
-                        self.push("race", "smt", what, self.premises(&[l.guard.clone()]), goal);
+                        self.push(
+                            "race",
+                            "smt",
+                            what,
+                            self.premises(std::slice::from_ref(&l.guard)),
+                            goal,
+                        );
                     }
                     None => {
                         let goal = l.addr.eq(&s.addr.rename(&ren)).not();
-                        self.push("race", "smt", what, self.two_threads(&l.guard, &s.guard), goal);
+                        self.push(
+                            "race",
+                            "smt",
+                            what,
+                            self.two_threads(&l.guard, &s.guard),
+                            goal,
+                        );
                     }
                 }
             }
@@ -429,7 +514,11 @@ impl Builder<'_> {
                 }
                 let mut premises = self.premises(&[l.guard.clone(), s.guard.rename(&ren)]);
                 premises.extend(self.events.defs.iter().map(|d| d.rename(&ren)));
-                let goal = l.addr.eq(&s.addr.rename(&ren)).and(&Term::any(before)).not();
+                let goal = l
+                    .addr
+                    .eq(&s.addr.rename(&ren))
+                    .and(&Term::any(before))
+                    .not();
                 let what = format!(
                     "the read of `{}` ({}) never sees this thread's earlier write ({})",
                     self.name(l.buf),
@@ -443,7 +532,11 @@ impl Builder<'_> {
 
     /// The indices of `store`'s element in the row-major shape of its buffer, and the
     /// conditions that make them the decomposition.
-    fn indices(&self, senc: &mut SpecEnc, store: &StoreEv) -> Result<(Vec<Term>, Vec<Term>), String> {
+    fn indices(
+        &self,
+        senc: &mut SpecEnc,
+        store: &StoreEv,
+    ) -> Result<(Vec<Term>, Vec<Term>), String> {
         let name = self.name(store.buf).to_string();
         let Some(dims) = senc.shape(&name)? else {
             return Ok((vec![store.addr.clone()], vec![]));
@@ -453,9 +546,9 @@ impl Builder<'_> {
         let mut conds = vec![];
         for extent in dims.iter().skip(1).rev() {
             let c = Poly::of(extent).ok_or("a shape extent with an overflowing coefficient")?;
-            let (q, r) = rest
-                .divmod_monomial(&c)
-                .ok_or_else(|| format!("the extents of `{name}` must be single products of parameters"))?;
+            let (q, r) = rest.divmod_monomial(&c).ok_or_else(|| {
+                format!("the extents of `{name}` must be single products of parameters")
+            })?;
             let r = r.to_term();
             conds.push(Term::int(0).le(&r).and(&r.lt(extent)));
             idx.push(r);
@@ -478,19 +571,32 @@ impl Builder<'_> {
         for s in &stores {
             let name = self.name(s.buf).to_string();
             let (idx, conds) = self.indices(&mut senc, s)?;
-            let what = format!("`{name}` store ({}) decomposes into row-major indices", self.line(s.span));
-            self.push("index", "smt", what, self.premises(&[s.guard.clone()]), Term::all(conds.clone()));
+            let what = format!(
+                "`{name}` store ({}) decomposes into row-major indices",
+                self.line(s.span)
+            );
+            self.push(
+                "index",
+                "smt",
+                what,
+                self.premises(std::slice::from_ref(&s.guard)),
+                Term::all(conds.clone()),
+            );
             let mut ctx = vec![s.guard.clone()];
             ctx.extend(conds);
             let mut outside = Term::tt();
             for eq in self.spec.equations.iter().filter(|e| e.buffer == name) {
                 let vars = SpecEnc::index_vars(eq)?;
-                let binding: Vec<(String, Term)> = vars.into_iter().zip(idx.iter().cloned()).collect();
+                let binding: Vec<(String, Term)> =
+                    vars.into_iter().zip(idx.iter().cloned()).collect();
                 let inst = senc.instance(eq, &binding)?;
                 outside = outside.and(&inst.domain.not());
                 let mut c = ctx.clone();
                 c.push(inst.domain.clone());
-                let what = format!("`{name}` store ({}) writes the spec's value", self.line(s.span));
+                let what = format!(
+                    "`{name}` store ({}) writes the spec's value",
+                    self.line(s.span)
+                );
                 self.equal(c, s.value.clone(), inst.value, &inst.reds, what, false);
             }
             let init = buffer_read(self.kernel, s.buf, &s.addr).ok_or("a store to a non-buffer")?;
@@ -500,22 +606,47 @@ impl Builder<'_> {
                 "`{name}` store ({}) leaves elements outside the spec's domain unchanged",
                 self.line(s.span)
             );
-            self.push("frame", "smt", what, self.premises(&c), same_value(&s.value, &init));
+            self.push(
+                "frame",
+                "smt",
+                what,
+                self.premises(&c),
+                same_value(&s.value, &init),
+            );
         }
         Ok(())
     }
 
     /// `lhs = rhs` under `ctx`, linking the kernel's accumulators in `lhs` with the spec's
     /// reductions in `rhs` by induction.
-    fn equal(&mut self, ctx: Vec<Term>, mut lhs: Term, rhs: Term, reds: &[Red], what: String, step: bool) {
-        let accs: Vec<&exec::Acc> = self.events.accs.iter().filter(|a| lhs.mentions(&a.sym.text())).collect();
-        let mut free: Vec<&Red> = reds.iter().filter(|r| rhs.mentions(&r.sym.text())).collect();
+    fn equal(
+        &mut self,
+        ctx: Vec<Term>,
+        mut lhs: Term,
+        rhs: Term,
+        reds: &[Red],
+        what: String,
+        step: bool,
+    ) {
+        let accs: Vec<&exec::Acc> = self
+            .events
+            .accs
+            .iter()
+            .filter(|a| lhs.mentions(&a.sym.text()))
+            .collect();
+        let mut free: Vec<&Red> = reds
+            .iter()
+            .filter(|r| rhs.mentions(&r.sym.text()))
+            .collect();
         for a in accs {
             let want = match a.op {
                 AccOp::Sum => Reduce::Sum,
                 AccOp::Prod => Reduce::Prod,
             };
-            let Some(pos) = free.iter().position(|r| r.op == want && r.sym.sort() == a.sym.sort()) else {
+            let Some(pos) = free
+                .iter()
+                .position(|r| r.op == want && r.sym.sort() == a.sym.sort())
+            else {
                 continue;
             };
             let r = free.remove(pos);
@@ -526,7 +657,10 @@ impl Builder<'_> {
             self.push(
                 "trip-count",
                 "induction",
-                format!("the `{}` loop runs once per term of the spec's reduction", a.name),
+                format!(
+                    "the `{}` loop runs once per term of the spec's reduction",
+                    a.name
+                ),
                 self.premises(&c),
                 a.k.eq(&span),
             );
@@ -539,7 +673,10 @@ impl Builder<'_> {
                 a.summand.clone(),
                 body,
                 reds,
-                format!("step of `{}`: iteration t adds the spec's term lo + t", a.name),
+                format!(
+                    "step of `{}`: iteration t adds the spec's term lo + t",
+                    a.name
+                ),
                 true,
             );
             let combined = match a.op {
@@ -549,8 +686,18 @@ impl Builder<'_> {
             let sym = a.sym.text();
             lhs = lhs.subst(&|n| (n == sym).then(|| combined.clone()));
         }
-        let (kind, method) = if step { ("step", "induction") } else { ("value", "smt") };
-        self.push(kind, method, what, self.premises(&ctx), same_value(&lhs, &rhs));
+        let (kind, method) = if step {
+            ("step", "induction")
+        } else {
+            ("value", "smt")
+        };
+        self.push(
+            kind,
+            method,
+            what,
+            self.premises(&ctx),
+            same_value(&lhs, &rhs),
+        );
     }
 
     fn coverage(&mut self) -> Result<(), String> {
@@ -558,8 +705,12 @@ impl Builder<'_> {
         for eq in &self.spec.equations {
             let buf = senc.buffer(&eq.buffer)?;
             let vars = SpecEnc::index_vars(eq)?;
-            let syms: Vec<Term> = vars.iter().map(|v| Term::sym(format!("ix_{}", crate::encode::clean(v)), Sort::Int)).collect();
-            let binding: Vec<(String, Term)> = vars.iter().cloned().zip(syms.iter().cloned()).collect();
+            let syms: Vec<Term> = vars
+                .iter()
+                .map(|v| Term::sym(format!("ix_{}", crate::encode::clean(v)), Sort::Int))
+                .collect();
+            let binding: Vec<(String, Term)> =
+                vars.iter().cloned().zip(syms.iter().cloned()).collect();
             let inst = senc.instance(eq, &binding)?;
             let target = senc.flatten(&eq.buffer, &syms)?;
             let mut why = vec![];
@@ -577,18 +728,41 @@ impl Builder<'_> {
                 return Err(format!(
                     "coverage of `{}`: {}",
                     eq.buffer,
-                    if why.is_empty() { "no thread writes it".into() } else { why.join("; ") }
+                    if why.is_empty() {
+                        "no thread writes it".into()
+                    } else {
+                        why.join("; ")
+                    }
                 ));
             };
             let mut premises = self.base.clone();
             premises.extend(self.events.defs.iter().cloned());
             premises.push(inst.domain.clone());
             for r in &w.radices {
-                let what = format!("`{}`: the witness decomposition's radix {} is positive", eq.buffer, r.text());
-                self.push("coverage", "smt", what, premises.clone(), Term::int(1).le(r));
+                let what = format!(
+                    "`{}`: the witness decomposition's radix {} is positive",
+                    eq.buffer,
+                    r.text()
+                );
+                self.push(
+                    "coverage",
+                    "smt",
+                    what,
+                    premises.clone(),
+                    Term::int(1).le(r),
+                );
             }
-            let what = format!("`{}`: every element of the domain is at or past the store's offset", eq.buffer);
-            self.push("coverage", "smt", what, premises.clone(), Term::int(0).le(&w.base));
+            let what = format!(
+                "`{}`: every element of the domain is at or past the store's offset",
+                eq.buffer
+            );
+            self.push(
+                "coverage",
+                "smt",
+                what,
+                premises.clone(),
+                Term::int(0).le(&w.base),
+            );
             premises.extend(w.defs);
             let what = format!(
                 "`{}`: every element of the spec's domain is written (witness thread and iteration in the launch)",

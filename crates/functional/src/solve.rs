@@ -89,10 +89,15 @@ fn run_z3(script: &str, timeout: Duration) -> Answer {
     match text.lines().next().map(str::trim) {
         Some("unsat") => Answer::Proved,
         Some("sat") => Answer::Refuted,
-        Some("unknown") | Some("timeout") => Answer::Unknown("z3 gave up (nonlinear arithmetic or time limit)".into()),
+        Some("unknown") | Some("timeout") => {
+            Answer::Unknown("z3 gave up (nonlinear arithmetic or time limit)".into())
+        }
         _ => Answer::Unknown(format!(
             "z3: {}",
-            text.lines().chain(String::from_utf8_lossy(&out.stderr).lines()).next().unwrap_or("no answer")
+            text.lines()
+                .chain(String::from_utf8_lossy(&out.stderr).lines())
+                .next()
+                .unwrap_or("no answer")
         )),
     }
 }

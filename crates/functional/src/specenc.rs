@@ -80,7 +80,9 @@ impl<'a> SpecEnc<'a> {
             let mut reds = vec![];
             let t = self.expr(d, &[], &mut reds)?;
             if !reds.is_empty() || t.sort() != Sort::Int {
-                return Err(format!("the extent of `{name}` is not an integer expression"));
+                return Err(format!(
+                    "the extent of `{name}` is not an integer expression"
+                ));
             }
             out.push(t);
         }
@@ -91,7 +93,10 @@ impl<'a> SpecEnc<'a> {
     pub fn flatten(&mut self, name: &str, indices: &[Term]) -> R<Term> {
         match self.shape(name)? {
             None if indices.len() == 1 => Ok(indices[0].clone()),
-            None => Err(format!("`{name}` is indexed with {} indices but has no shape", indices.len())),
+            None => Err(format!(
+                "`{name}` is indexed with {} indices but has no shape",
+                indices.len()
+            )),
             Some(dims) if dims.len() != indices.len() => Err(format!(
                 "`{name}` has {} dimensions but is indexed with {}",
                 dims.len(),
@@ -125,15 +130,28 @@ impl<'a> SpecEnc<'a> {
         let mut domain = Term::tt();
         for r in &eq.ranges {
             let Some((_, v)) = binding.iter().find(|(n, _)| *n == r.var) else {
-                return Err(format!("range variable `{}` is not an index of the output", r.var));
+                return Err(format!(
+                    "range variable `{}` is not an index of the output",
+                    r.var
+                ));
             };
             domain = domain.and(&self.in_range(r, v, binding, &mut reds)?);
         }
         let value = self.expr(&eq.value, binding, &mut reds)?;
-        Ok(Instance { domain, value, reds })
+        Ok(Instance {
+            domain,
+            value,
+            reds,
+        })
     }
 
-    fn in_range(&mut self, r: &Range, v: &Term, env: &[(String, Term)], reds: &mut Vec<Red>) -> R<Term> {
+    fn in_range(
+        &mut self,
+        r: &Range,
+        v: &Term,
+        env: &[(String, Term)],
+        reds: &mut Vec<Red>,
+    ) -> R<Term> {
         let lo = match &r.lo {
             Some(e) => self.int(e, env, reds)?,
             None => Term::int(0),
@@ -167,7 +185,11 @@ impl<'a> SpecEnc<'a> {
             ExprKind::Bin(op, a, b) => {
                 let (x, y) = (self.expr(a, env, reds)?, self.expr(b, env, reds)?);
                 let real = x.sort() == Sort::Real || y.sort() == Sort::Real;
-                let (x, y) = if real { (x.to_real(), y.to_real()) } else { (x, y) };
+                let (x, y) = if real {
+                    (x.to_real(), y.to_real())
+                } else {
+                    (x, y)
+                };
                 Ok(match op {
                     '+' => x.add(&y),
                     '-' => x.sub(&y),
@@ -186,12 +208,20 @@ impl<'a> SpecEnc<'a> {
                 }
                 match (f.as_str(), xs.as_slice()) {
                     ("abs", [x]) => {
-                        let zero = if x.sort() == Sort::Real { Term::int(0).to_real() } else { Term::int(0) };
+                        let zero = if x.sort() == Sort::Real {
+                            Term::int(0).to_real()
+                        } else {
+                            Term::int(0)
+                        };
                         Ok(Term::ite(&x.lt(&zero), &x.neg(), x))
                     }
                     ("max", [x, y]) | ("min", [x, y]) => {
                         let real = x.sort() == Sort::Real || y.sort() == Sort::Real;
-                        let (x, y) = if real { (x.to_real(), y.to_real()) } else { (x.clone(), y.clone()) };
+                        let (x, y) = if real {
+                            (x.to_real(), y.to_real())
+                        } else {
+                            (x.clone(), y.clone())
+                        };
                         let pick_x = if f == "max" { y.le(&x) } else { x.le(&y) };
                         Ok(Term::ite(&pick_x, &x, &y))
                     }
@@ -207,7 +237,11 @@ impl<'a> SpecEnc<'a> {
                     None => Term::int(0),
                 };
                 let hi = self.int(&range.hi, env, reds)?;
-                let hi = if range.inclusive { hi.add(&Term::int(1)) } else { hi };
+                let hi = if range.inclusive {
+                    hi.add(&Term::int(1))
+                } else {
+                    hi
+                };
                 let mut inner = env.to_vec();
                 inner.push((range.var.clone(), k.clone()));
                 let body = self.expr(body, &inner, reds)?;
@@ -248,16 +282,23 @@ impl<'a> SpecEnc<'a> {
             .iter()
             .position(|p| p.name == n)
             .ok_or_else(|| format!("unknown name `{n}`"))?;
-        param_sym(self.kernel, ParamId(p as u32)).ok_or_else(|| format!("`{n}` is a buffer, not a scalar"))
+        param_sym(self.kernel, ParamId(p as u32))
+            .ok_or_else(|| format!("`{n}` is a buffer, not a scalar"))
     }
 }
 
 fn number(s: &str) -> R<Term> {
     if !s.contains(['.', 'e', 'E']) {
-        return s.parse::<i128>().map(Term::int).map_err(|_| format!("bad number `{s}`"));
+        return s
+            .parse::<i128>()
+            .map(Term::int)
+            .map_err(|_| format!("bad number `{s}`"));
     }
     let (mant, exp) = match s.split_once(['e', 'E']) {
-        Some((m, e)) => (m, e.parse::<i32>().map_err(|_| format!("bad number `{s}`"))?),
+        Some((m, e)) => (
+            m,
+            e.parse::<i32>().map_err(|_| format!("bad number `{s}`"))?,
+        ),
         None => (s, 0),
     };
     let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));

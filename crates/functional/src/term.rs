@@ -142,7 +142,12 @@ impl Term {
     }
 
     /// An uninterpreted function application.
-    pub fn uf(name: impl Into<String>, args: Vec<Term>, sort: Sort, range: Option<(i128, i128)>) -> Term {
+    pub fn uf(
+        name: impl Into<String>,
+        args: Vec<Term>,
+        sort: Sort,
+        range: Option<(i128, i128)>,
+    ) -> Term {
         Term::new(Node::Uf(name.into(), args, sort, range))
     }
 
@@ -171,7 +176,6 @@ impl Term {
             _ => None,
         }
     }
-
 
     fn app(op: Op, args: Vec<Term>, sort: Sort) -> Term {
         Term::new(Node::App(op, args, sort))
@@ -390,12 +394,12 @@ impl Term {
     pub fn mentions(&self, name: &str) -> bool {
         match &*self.0 {
             Node::Sym(n, _) => n == name,
-            Node::App(_, args, _) | Node::Uf(_, args, _, _) => args.iter().any(|a| a.mentions(name)),
+            Node::App(_, args, _) | Node::Uf(_, args, _, _) => {
+                args.iter().any(|a| a.mentions(name))
+            }
             _ => false,
         }
     }
-
-
 
     /// Replaces symbols by terms.
     pub fn subst(&self, map: &dyn Fn(&str) -> Option<Term>) -> Term {

@@ -18,20 +18,33 @@ fn prove_files(kernel: &str, spec_text: &str) -> Outcome {
 }
 
 fn spec_of(kernel: &str) -> String {
-    std::fs::read_to_string(root().join("examples/specs").join(format!("{kernel}.spec"))).expect("spec")
+    std::fs::read_to_string(root().join("examples/specs").join(format!("{kernel}.spec")))
+        .expect("spec")
 }
 
 fn show(o: &Outcome) -> String {
     let mut s = format!("{} {:?}\n", o.verdict, o.reason);
     for ob in &o.obligations {
-        s.push_str(&format!("  {} {} [{}] {} {:?}\n", ob.verdict, ob.kind, ob.method, ob.what, ob.reason));
+        s.push_str(&format!(
+            "  {} {} [{}] {} {:?}\n",
+            ob.verdict, ob.kind, ob.method, ob.what, ob.reason
+        ));
     }
     s
 }
 
 #[test]
 fn shipped_specs_prove_for_every_size() {
-    for k in ["vector_add", "vector_square", "saxpy", "scalar_mul", "template_scale", "matrix_transpose", "matrix_mul", "gauss_elim"] {
+    for k in [
+        "vector_add",
+        "vector_square",
+        "saxpy",
+        "scalar_mul",
+        "template_scale",
+        "matrix_transpose",
+        "matrix_mul",
+        "gauss_elim",
+    ] {
         let o = prove_files(k, &spec_of(k));
         println!("{k}: {}", show(&o));
         assert_eq!(o.verdict, "proved", "{k}: {}", show(&o));
@@ -51,11 +64,19 @@ fn wrong_specs_are_never_proved() {
         ("matrix_transpose", "matrix_transpose_swapped"),
         ("saxpy", "saxpy_wrong_start"),
     ] {
-        let text = std::fs::read_to_string(root().join("examples/specs/wrong").join(format!("{wrong}.spec")))
-            .expect("wrong spec");
+        let text = std::fs::read_to_string(
+            root()
+                .join("examples/specs/wrong")
+                .join(format!("{wrong}.spec")),
+        )
+        .expect("wrong spec");
         let o = prove_files(kernel, &text);
         assert_eq!(o.verdict, "unknown", "{wrong} must not prove: {}", show(&o));
-        assert!(o.obligations.iter().any(|ob| ob.verdict == "refuted"), "{wrong}: {}", show(&o));
+        assert!(
+            o.obligations.iter().any(|ob| ob.verdict == "refuted"),
+            "{wrong}: {}",
+            show(&o)
+        );
     }
 }
 
@@ -74,9 +95,16 @@ fn buggy_twins_are_never_proved() {
     ] {
         let path = root().join("examples/kernels").join(format!("{twin}.cu"));
         let src = std::fs::read_to_string(&path).expect("kernel source");
-        let opts = Options { timeout: std::time::Duration::from_secs(4), ..Options::default() };
+        let opts = Options {
+            timeout: std::time::Duration::from_secs(4),
+            ..Options::default()
+        };
         let module = warpsafe_cuda_front::compile(&src).expect("parses");
-        let o = prove_all_sizes(&module.kernels[0], &Spec::parse(&spec_of(spec)).expect("spec"), &opts);
+        let o = prove_all_sizes(
+            &module.kernels[0],
+            &Spec::parse(&spec_of(spec)).expect("spec"),
+            &opts,
+        );
         assert_eq!(o.verdict, "unknown", "{twin} must not prove: {}", show(&o));
         println!("{twin}: {:?}", o.reason);
     }
@@ -109,7 +137,10 @@ fn generated_invariants_are_checked_not_assumed() {
     let spec = spec_of("matrix_mul");
     let good = prove_source(&MATMUL.replace("INIT", "0.0f"), &spec);
     assert_eq!(good.verdict, "proved", "{}", show(&good));
-    assert!(good.obligations.iter().any(|o| o.method == "induction" && o.verdict == "proved"));
+    assert!(good
+        .obligations
+        .iter()
+        .any(|o| o.method == "induction" && o.verdict == "proved"));
     // A wrong accumulator start: the invariant's base case fails at the final comparison.
     let start = prove_source(&MATMUL.replace("INIT", "1.0f"), &spec);
     assert_eq!(start.verdict, "unknown", "{}", show(&start));
@@ -120,14 +151,23 @@ fn generated_invariants_are_checked_not_assumed() {
     let step = prove_source(&step_src, &spec);
     assert_eq!(step.verdict, "unknown", "{}", show(&step));
     assert!(
-        step.obligations.iter().any(|o| o.kind == "step" && o.verdict != "proved"),
+        step.obligations
+            .iter()
+            .any(|o| o.kind == "step" && o.verdict != "proved"),
         "{}",
         show(&step)
     );
     // One iteration too few: the trip count fails.
-    let trip = prove_source(&MATMUL.replace("INIT", "0.0f").replace("k < n;", "k < n - 1;"), &spec);
+    let trip = prove_source(
+        &MATMUL
+            .replace("INIT", "0.0f")
+            .replace("k < n;", "k < n - 1;"),
+        &spec,
+    );
     assert!(
-        trip.obligations.iter().any(|o| o.kind == "trip-count" && o.verdict != "proved"),
+        trip.obligations
+            .iter()
+            .any(|o| o.kind == "trip-count" && o.verdict != "proved"),
         "{}",
         show(&trip)
     );
@@ -137,5 +177,36 @@ fn generated_invariants_are_checked_not_assumed() {
 fn barrier_phased_kernels_are_outside_the_shapes() {
     let o = prove_files("matrix_mul_tiled", &spec_of("matrix_mul_tiled"));
     assert_eq!(o.verdict, "unknown");
-    assert!(o.reason.as_deref().unwrap_or("").contains("outside the parametric shapes"), "{:?}", o.reason);
+    assert!(
+        o.reason
+            .as_deref()
+            .unwrap_or("")
+            .contains("outside the parametric shapes"),
+        "{:?}",
+        o.reason
+    );
+}
+
+#[test]
+fn contradictory_assumptions_prove_nothing() {
+    let src = r#"
+//--blockDim=256 --gridDim=16
+//@ len(a) = n
+//@ len(c) = n
+//@ requires n > 10 && n < 5
+__global__ void copy_wrong(const float* a, float* c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { c[i] = a[i] + 1.0f; }
+}
+"#;
+    let o = prove_source(src, "c[i] = a[i] for i < n");
+    assert_eq!(o.verdict, "unknown", "{}", show(&o));
+    assert!(
+        o.obligations
+            .iter()
+            .any(|ob| ob.kind == "consistency" && ob.verdict != "proved"),
+        "{}",
+        show(&o)
+    );
 }
