@@ -27,7 +27,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            timeout: Duration::from_secs(10),
+            timeout: Duration::from_secs(30),
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }

@@ -5,7 +5,9 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// `premises → goal`, to be proved valid.
+static DUMPED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// `premises → goal`, to be proved valid (`WARPSAFE_DUMP_SMT=DIR` writes every script there).
 #[derive(Clone, Debug)]
 pub struct Query {
     /// What is assumed.
@@ -63,6 +65,10 @@ pub fn run_script(script: &str, timeout: Duration) -> (Answer, f64) {
 }
 
 fn run_z3(script: &str, timeout: Duration) -> Answer {
+    if let Some(dir) = std::env::var_os("WARPSAFE_DUMP_SMT") {
+        let n = DUMPED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let _ = std::fs::write(std::path::Path::new(&dir).join(format!("functional-{n}.smt2")), script);
+    }
     let ms = timeout.as_millis().max(1);
     let child = Command::new("z3")
         .arg("-in")
