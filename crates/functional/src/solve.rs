@@ -67,7 +67,10 @@ pub fn run_script(script: &str, timeout: Duration) -> (Answer, f64) {
 fn run_z3(script: &str, timeout: Duration) -> Answer {
     if let Some(dir) = std::env::var_os("WARPSAFE_DUMP_SMT") {
         let n = DUMPED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let _ = std::fs::write(std::path::Path::new(&dir).join(format!("functional-{n}.smt2")), script);
+        let _ = std::fs::write(
+            std::path::Path::new(&dir).join(format!("functional-{n}.smt2")),
+            script,
+        );
     }
     let ms = timeout.as_millis().max(1);
     let child = Command::new("z3")

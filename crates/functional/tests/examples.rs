@@ -210,3 +210,44 @@ __global__ void copy_wrong(const float* a, float* c, int n)
         show(&o)
     );
 }
+
+const SHIFT: &str = r#"
+//--blockDim=256 --gridDim=16
+//@ len(y) = n
+//@ requires n <= blockDim.x * gridDim.x
+__global__ void shift(float* y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i + 1 < n) { y[i] = BODY; }
+}
+"#;
+
+#[test]
+fn reads_of_other_threads_writes_and_data_dependent_stores_are_not_proved() {
+    // y[i] = y[i + 1] races with the neighbour's write: a read of another thread's element.
+    let o = prove_source(
+        &SHIFT.replace("BODY", "y[i + 1]"),
+        "y[i] = y[i + 1] for i < n - 1",
+    );
+    assert_eq!(o.verdict, "unknown", "{}", show(&o));
+    assert!(
+        o.obligations
+            .iter()
+            .any(|ob| ob.kind == "race" && ob.verdict != "proved"),
+        "{}",
+        show(&o)
+    );
+    // The same update without the race is proved (reads its own element).
+    let ok = prove_source(
+        &SHIFT.replace("BODY", "2.0f * y[i]"),
+        "y[i] = 2 * y[i] for i < n - 1",
+    );
+    assert_eq!(ok.verdict, "proved", "{}", show(&ok));
+    // A store that only happens for some data does not cover the domain.
+    let data = SHIFT.replace(
+        "if (i + 1 < n) { y[i] = BODY; }",
+        "if (i < n && y[i] > 0.0f) { y[i] = 0.0f; }",
+    );
+    let o = prove_source(&data, "y[i] = 0 for i < n");
+    assert_eq!(o.verdict, "unknown", "{}", show(&o));
+}
