@@ -330,23 +330,17 @@ impl Exec<'_> {
             span: s.span,
             defs: false,
         });
-        for sd in upd_side {
-            self.ev.side.push(Side {
-                guard: iter_guard.clone(),
-                cond: at_t(&sd.cond),
-                what: format!("loop update: {}", sd.what),
-                span: sd.span,
-                defs: true,
-            });
-        }
-        for sd in cond_side {
-            self.ev.side.push(Side {
-                guard: tested.clone(),
-                cond: at_t(&sd.cond),
-                what: format!("loop condition: {}", sd.what),
-                span: sd.span,
-                defs: true,
-            });
+        let phases = [(upd_side, &iter_guard, "update"), (cond_side, &tested, "condition")];
+        for (sides, guard, phase) in phases {
+            for sd in sides {
+                self.ev.side.push(Side {
+                    guard: guard.clone(),
+                    cond: at_t(&sd.cond),
+                    what: format!("loop {phase}: {}", sd.what),
+                    span: sd.span,
+                    defs: true,
+                });
+            }
         }
         let mut frame = self.enc.loops.clone();
         frame.push((id, t.clone()));
