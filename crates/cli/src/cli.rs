@@ -243,6 +243,12 @@ pub struct ProveArgs {
     /// The spec: a file, or the spec text.
     #[arg(long)]
     pub spec: String,
+    /// Prove for every block size instead of one launch: the interval abstraction at every
+    /// size up to 1024, then SMT induction over the barrier loops (symbolic size, thread and
+    /// loop variable). Each obligation is reported with the method that settled it.
+    /// Example: warpsafe prove --all-sizes examples/kernels/kogge_stone_scan.cu --spec examples/specs/kogge_stone_scan.spec
+    #[arg(long)]
+    pub all_sizes: bool,
     #[command(flatten)]
     pub sym: SymArgs,
 }
@@ -497,7 +503,8 @@ pub enum BenchKind {
         format: Format,
     },
     /// The verification table: per benchmark kernel, the four safety verdicts (parametric)
-    /// and functional correctness against its spec (exact engine over a sweep of sizes).
+    /// and functional correctness against its spec (for every size where the kernel's shape
+    /// allows, else the exact engine over a sweep of sizes).
     Suite {
         /// Directory holding the example kernels.
         #[arg(long, default_value = "examples/kernels")]
@@ -511,6 +518,9 @@ pub enum BenchKind {
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        /// Also write the table as an SVG image to this file.
+        #[arg(long)]
+        svg: Option<PathBuf>,
     },
     /// Interpreter throughput (thread-instructions/s, all checks on) against native Rust.
     Interp {

@@ -221,6 +221,25 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
         Err(e) => return Err(CliError::io(std::path::Path::new(&args.spec), e)),
     };
     let spec = Spec::parse(&text).map_err(|e| CliError::usage(format!("spec: {e}")))?;
+    let l = &args.sym.launch;
+    let sizes_fixed = l.grid.is_some() || l.block.is_some() || !l.args.is_empty() || !l.lens.is_empty();
+    if !sizes_fixed {
+        let all = warpsafe_functional::prove_all_sizes(k, &spec, &warpsafe_functional::Options::default());
+        if all.verdict == "proved" {
+            match l.format {
+                Format::Json => crate::report::print_json(&all)?,
+                Format::Human => print_all_sizes(&f.file, &all),
+            }
+            return Ok(0);
+        }
+        if l.format == Format::Human {
+            println!(
+                "{}: not proved for every size ({}); checking the header's configuration",
+                f.file.name,
+                all.reason.as_deref().unwrap_or("unknown")
+            );
+        }
+    }
     let cfg = exec_config(k, &args.sym.launch, args.sym.all_blocks)?;
     let mut report =
         warpsafe_equiv::prove_spec(k, &spec, &cfg).map_err(|e| CliError::usage(e.to_string()))?;
@@ -249,10 +268,50 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
             }
             if let Some(cx) = &report.counterexample {
                 print_counterexample(cx);
+                let header = k
+                    .contract
+                    .grid_dim
+                    .zip(k.contract.block_dim)
+                    .map(|(grid, block)| warpsafe_exec::LaunchConfig {
+                        grid,
+                        block,
+                        dynamic_shared_bytes: 0,
+                    });
+                if let Some(launch) = cfg.launch.or(header) {
+                    println!(
+                        "  {}",
+                        crate::confirm::confirm(k, &launch, &cfg.scalars, cx).note
+                    );
+                }
             }
         }
     }
     Ok(code(report.exit_code()))
+}
+
+/// The all-sizes proof: assumptions, then every obligation with its method.
+pub(crate) fn print_all_sizes(file: &warpsafe_ir::SourceFile, o: &warpsafe_functional::Outcome) {
+    println!(
+        "{} against the spec: proved for every launch configuration and size ({} obligations, {:.3} s)",
+        file.name,
+        o.obligations.len(),
+        o.seconds
+    );
+    println!("  assuming:");
+    for a in &o.assumptions {
+        println!("    {a}");
+    }
+    let mut kinds: Vec<(&str, &str, usize)> = vec![];
+    for ob in &o.obligations {
+        match kinds.iter_mut().find(|(k, m, _)| *k == ob.kind && *m == ob.method) {
+            Some(e) => e.2 += 1,
+            None => kinds.push((ob.kind, ob.method, 1)),
+        }
+    }
+    println!("  proved:");
+    for (kind, method, n) in kinds {
+        println!("    {n:>3} {kind} obligation(s) by {method}");
+    }
 }
 
 /// `warpsafe bench equiv`.

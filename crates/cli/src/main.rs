@@ -1,7 +1,9 @@
 //! The `warpsafe` binary: parses arguments, calls the library crates, formats reports.
 
+mod allsizes_cmd;
 mod bench;
 mod cli;
+mod confirm;
 mod cuda_cmd;
 mod diagnostics;
 mod equiv_cmd;
@@ -33,6 +35,11 @@ fn main() -> std::process::ExitCode {
         Command::Verify(args) => verify_cmd::run(&args),
         Command::Groebner(args) => groebner_cmd::run(&args),
         Command::Equiv(args) => equiv_cmd::equiv(&args),
+        Command::Prove(args) if args.all_sizes => allsizes_cmd::run(
+            &args.file,
+            Some(std::path::Path::new(&args.spec)),
+            args.sym.launch.format,
+        ),
         Command::Prove(args) => equiv_cmd::prove(&args),
         Command::Validate(args) => validate_cmd::validate(&args),
         Command::Cuda(args) => cuda_cmd::cuda(&args),
@@ -59,7 +66,8 @@ fn main() -> std::process::ExitCode {
                 specs,
                 max_size,
                 format,
-            } => suite::bench(&kernels, &specs, max_size, format),
+                svg,
+            } => suite::bench(&kernels, &specs, max_size, format, svg.as_deref()),
             BenchKind::Equiv {
                 dir,
                 repeat,

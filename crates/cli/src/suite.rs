@@ -3,8 +3,10 @@
 //! functional correctness against the kernel's spec in `examples/specs/`, proved by the exact
 //! engine over a sweep of launch configurations and sizes ("✓ sizes ≤ B").
 //!
-//! Functional correctness for *every* size (the parametric spec proof) is not built yet; the
-//! column says which kind of proof backs each ✓.
+//! Functional correctness is first tried for *every* size ([`warpsafe_functional`]: ownership,
+//! coverage, per-thread value and accumulation invariants, all checked by SMT); kernels outside
+//! its shapes (barrier-phased algorithms) fall back to the bounded sweep. The column says which
+//! kind of proof backs each ✓, and a refutation is confirmed in the concrete interpreter.
 
 use crate::cli::Format;
 use crate::exit::{CliError, CLEAN, FINDINGS};
@@ -14,6 +16,7 @@ use crate::verify_cmd::{config_for, verdict_word};
 use std::path::Path;
 use std::time::Instant;
 use warpsafe_equiv::{BlockSel, ExecConfig, Spec};
+use warpsafe_induct::Verdict as InductVerdict;
 use warpsafe_exec::{eval_contract_expr, LaunchConfig};
 use warpsafe_ir::{Kernel, ParamId, ParamKind, ScalarType, Value};
 use warpsafe_verify::{Property, Verdict};
@@ -52,6 +55,12 @@ type Configuration = (LaunchConfig, Vec<(String, Value)>, i64);
 struct Functional {
     /// `proved`, `refuted` or `unknown`.
     verdict: &'static str,
+    /// `all sizes` (parametric proof) or `bounded` (the sweep).
+    scope: &'static str,
+    /// Why the parametric proof did not apply, when it did not.
+    parametric: Option<String>,
+    /// What the all-sizes proof assumes.
+    assumptions: Vec<String>,
     /// What backs it: the configurations checked, the counterexample, or the reason.
     detail: String,
     /// Largest size value among the configurations proved.
@@ -74,7 +83,13 @@ struct Row {
 }
 
 /// Runs the suite over the kernels in `kernels` and the specs in `specs`.
-pub fn bench(kernels: &Path, specs: &Path, max_size: i64, format: Format) -> Result<u8, CliError> {
+pub fn bench(
+    kernels: &Path,
+    specs: &Path,
+    max_size: i64,
+    format: Format,
+    svg: Option<&Path>,
+) -> Result<u8, CliError> {
     let mut rows = vec![];
     for name in SUITE {
         let loaded = source::load(&kernels.join(format!("{name}.cu")))?;
@@ -88,7 +103,7 @@ pub fn bench(kernels: &Path, specs: &Path, max_size: i64, format: Format) -> Res
         let spec_path = specs.join(format!("{name}.spec"));
         let functional = match std::fs::read_to_string(&spec_path) {
             Ok(text) => match Spec::parse(&text) {
-                Ok(spec) => sweep(k, &spec, max_size),
+                Ok(spec) => functional(k, &spec, max_size),
                 Err(e) => unknown(format!("{}: {e}", spec_path.display())),
             },
             Err(e) => unknown(format!("{}: {e}", spec_path.display())),
@@ -124,11 +139,7 @@ pub fn bench(kernels: &Path, specs: &Path, max_size: i64, format: Format) -> Res
             ]);
             for r in &rows {
                 let f = &r.functional;
-                let func = match f.verdict {
-                    "proved" => format!("✓ sizes ≤ {} ({} configs)", f.bound, f.configs),
-                    "refuted" => format!("✗ {}", f.detail),
-                    _ => format!("? {}", f.detail),
-                };
+                let func = functional_cell(f);
                 t.row(vec![
                     r.kernel.clone(),
                     r.race.clone(),
@@ -142,13 +153,134 @@ pub fn bench(kernels: &Path, specs: &Path, max_size: i64, format: Format) -> Res
             }
             println!(
                 "verification table: safety for every configuration the header allows \
-                 (parametric); functional correctness by the exact engine over a sweep of \
-                 block sizes and problem sizes (bounded)"
+                 (parametric); functional correctness for every size (parametric proof) or, \
+                 outside its shapes, by the exact engine over a sweep of sizes (bounded)"
             );
             print!("{}", t.render());
         }
     }
+    if let Some(path) = svg {
+        std::fs::write(path, render_svg(&rows)).map_err(|e| CliError::io(path, e))?;
+    }
     Ok(if failed { FINDINGS } else { CLEAN })
+}
+
+fn functional_cell(f: &Functional) -> String {
+    match (f.verdict, f.scope) {
+        ("proved", "all sizes") if f.detail.starts_with('✓') => f.detail.clone(),
+        ("proved", "all sizes") => "✓ all sizes".into(),
+        ("proved", _) => format!("✓ sizes ≤ {} ({} configs)", f.bound, f.configs),
+        ("refuted", _) => format!("✗ {}", f.detail),
+        _ => format!("? {}", f.detail),
+    }
+}
+
+/// The all-sizes proof, or the bounded sweep when the kernel is outside its shapes.
+fn functional(k: &Kernel, spec: &Spec, max_size: i64) -> Functional {
+    let start = Instant::now();
+    let p = warpsafe_functional::prove_all_sizes(k, spec, &warpsafe_functional::Options::default());
+    if p.verdict == "proved" {
+        let induction = p
+            .obligations
+            .iter()
+            .filter(|o| o.method == "induction")
+            .count();
+        return Functional {
+            verdict: "proved",
+            scope: "all sizes",
+            parametric: None,
+            assumptions: p.assumptions,
+            detail: format!(
+                "{} obligations proved ({induction} by induction over accumulation loops)",
+                p.obligations.len()
+            ),
+            bound: 0,
+            configs: 0,
+            seconds: start.elapsed().as_secs_f64(),
+        };
+    }
+    let barrier_loops = warpsafe_induct::prove_all_sizes(k, Some(spec));
+    let mut f = match &barrier_loops.verdict {
+        InductVerdict::ProvedAllSizes { domain } => Functional {
+            verdict: "proved",
+            scope: "all sizes",
+            parametric: None,
+            assumptions: vec![format!("{domain:?} block sizes, one block of n = blockDim.x")],
+            detail: barrier_loops.short(),
+            bound: 0,
+            configs: 0,
+            seconds: 0.0,
+        },
+        _ => {
+            let mut f = sweep(k, spec, max_size);
+            f.detail = format!("{}; barrier-loop induction: {}", f.detail, barrier_loops.short());
+            f
+        }
+    };
+    f.parametric = p.reason;
+    f.seconds = start.elapsed().as_secs_f64();
+    f
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The table as an SVG image: one row per kernel, ✓ green, ✗ red, ? grey.
+fn render_svg(rows: &[Row]) -> String {
+    let head = [
+        "kernel",
+        "race",
+        "divergence",
+        "bounds",
+        "overflow",
+        "functional",
+        "seconds",
+    ];
+    let widths = [190, 60, 90, 70, 80, 230, 70];
+    let row_h = 24;
+    let width: i32 = widths.iter().sum::<i32>() + 20;
+    let height = row_h * (rows.len() as i32 + 1) + 20;
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+         font-family=\"monospace\" font-size=\"13\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    );
+    let colour = |cell: &str| match cell.chars().next() {
+        Some('✓') => "#1a7f37",
+        Some('✗') => "#cf222e",
+        Some('?') => "#6e7781",
+        _ => "#24292f",
+    };
+    let mut line = |y: i32, cells: &[String], bold: bool| {
+        let mut x = 10;
+        for (c, w) in cells.iter().zip(widths) {
+            let short: String = c.chars().take((w / 8) as usize).collect();
+            out.push_str(&format!(
+                "<text x=\"{x}\" y=\"{y}\" fill=\"{}\"{}>{}</text>\n",
+                colour(c),
+                if bold { " font-weight=\"bold\"" } else { "" },
+                escape(&short)
+            ));
+            x += w;
+        }
+    };
+    line(28, &head.map(String::from), true);
+    for (i, r) in rows.iter().enumerate() {
+        let cells = [
+            r.kernel.clone(),
+            r.race.clone(),
+            r.divergence.clone(),
+            r.bounds.clone(),
+            r.overflow.clone(),
+            functional_cell(&r.functional),
+            format!("{:.2}", r.safety_seconds + r.functional.seconds),
+        ];
+        line(28 + row_h * (i as i32 + 1), &cells, false);
+    }
+    out.push_str("</svg>\n");
+    out
 }
 
 fn short(v: &Verdict) -> String {
@@ -162,6 +294,9 @@ fn short(v: &Verdict) -> String {
 fn unknown(detail: String) -> Functional {
     Functional {
         verdict: "unknown",
+        scope: "bounded",
+        parametric: None,
+        assumptions: vec![],
         detail,
         bound: 0,
         configs: 0,
@@ -339,7 +474,13 @@ fn sweep(k: &Kernel, spec: &Spec, max_size: i64) -> Functional {
             Ok(r) if r.verdict == "equal" => bound = bound.max(*size),
             Ok(r) => {
                 let what = match &r.counterexample {
-                    Some(c) => format!("{} at {}", r.verdict, serde_json::json!(c)),
+                    Some(c) => {
+                        let confirmation = crate::confirm::confirm(k, launch, scalars, c);
+                        format!(
+                            "{} at {}[{}]: spec {} vs kernel {}; {}",
+                            r.verdict, c.buffer, c.index, c.expected, c.actual, confirmation.note
+                        )
+                    }
                     None => r.reason.clone().unwrap_or_else(|| r.verdict.to_string()),
                 };
                 let verdict = if r.verdict == "unknown" {
@@ -349,6 +490,9 @@ fn sweep(k: &Kernel, spec: &Spec, max_size: i64) -> Functional {
                 };
                 return Functional {
                     verdict,
+                    scope: "bounded",
+                    parametric: None,
+                    assumptions: vec![],
                     detail: format!("{what} ({})", describe()),
                     bound,
                     configs: 0,
@@ -360,6 +504,9 @@ fn sweep(k: &Kernel, spec: &Spec, max_size: i64) -> Functional {
     }
     Functional {
         verdict: "proved",
+        scope: "bounded",
+        parametric: None,
+        assumptions: vec![],
         detail: format!("{} configurations", configs.len()),
         bound,
         configs: configs.len(),

@@ -520,26 +520,51 @@ fn groebner_explain_shows_the_dense_kernel_proved() {
 }
 
 #[test]
-fn suite_table_proves_safety_and_bounded_function_of_every_kernel() {
-    let o = warpsafe(&["bench", "suite", "--max-size", "32", "--format", "json"]);
+fn suite_table_proves_safety_and_function_of_every_kernel() {
+    let svg = std::env::temp_dir().join(format!("warpsafe-suite-{}.svg", std::process::id()));
+    let o = warpsafe(&[
+        "bench",
+        "suite",
+        "--max-size",
+        "32",
+        "--format",
+        "json",
+        "--svg",
+        svg.to_str().unwrap_or_default(),
+    ]);
     expect_exit(&o, 0);
     let rows: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON table");
     let rows = rows.as_array().expect("one row per kernel");
     assert_eq!(rows.len(), 12);
+    // The seven benchmark kernels without a barrier-phased algorithm, and the elimination
+    // kernel, are proved for every size; the others for every size up to the bound.
+    let all_sizes = [
+        "vector_add",
+        "vector_square",
+        "saxpy",
+        "scalar_mul",
+        "template_scale",
+        "matrix_transpose",
+        "matrix_mul",
+        "gauss_elim",
+    ];
     for r in rows {
         let name = r["kernel"].as_str().unwrap_or_default();
         for p in ["race", "divergence", "bounds", "overflow"] {
             assert_eq!(r[p], "✓", "{name}: {p}");
         }
         let f = &r["functional"];
-        if name == "gauss_elim" {
-            // Its spec needs modular arithmetic on symbolic inputs: honestly unknown.
-            assert_eq!(f["verdict"], "unknown", "{name}: {f}");
+        assert_eq!(f["verdict"], "proved", "{name}: {f}");
+        if all_sizes.contains(&name) {
+            assert_eq!(f["scope"], "all sizes", "{name}: {f}");
+            assert!(!f["assumptions"].as_array().is_none_or(|a| a.is_empty()), "{name}: {f}");
         } else {
-            assert_eq!(f["verdict"], "proved", "{name}: {f}");
             assert!(f["configs"].as_u64().unwrap_or(0) >= 1, "{name}: {f}");
         }
     }
+    let image = std::fs::read_to_string(&svg).expect("the SVG table");
+    assert!(image.starts_with("<svg") && image.contains("matrix_mul_tiled"), "{image}");
+    let _ = std::fs::remove_file(&svg);
 }
 
 #[test]
@@ -587,6 +612,10 @@ fn wrong_specs_are_refuted_with_a_difference() {
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(out.contains("first difference"), "{spec}: {out}");
         assert!(out.contains("input"), "{spec}: {out}");
+        assert!(
+            out.contains("(confirmed)"),
+            "the interpreter confirms {spec}: {out}"
+        );
     }
 }
 

@@ -1,0 +1,134 @@
+//! `warpsafe prove --all-sizes`: for a kernel in which each output element has one writer, the
+//! per-thread proof of [`warpsafe_functional`]; for barrier-phased scans and reductions, the
+//! interval abstraction over every block size up to 1024, then an inductive proof for every
+//! size. One line per obligation says which method settled it. JSON: the per-thread outcome
+//! when it proves the kernel, else the barrier-loop outcome.
+
+use crate::cli::Format;
+use crate::exit::{CliError, CLEAN, FINDINGS};
+use crate::report::print_json;
+use crate::source;
+use crate::verify_cmd::UNKNOWN;
+use std::path::{Path, PathBuf};
+use warpsafe_equiv::Spec;
+use warpsafe_induct::{prove_all_sizes, Method, Outcome, Verdict};
+use warpsafe_ir::SourceFile;
+
+/// Proves the first kernel of `file` race-free and (with a spec) functionally correct for
+/// every block size. Without `spec`, `examples/specs/<stem>.spec` next to the kernel's
+/// directory is used when it exists. Exit codes: 0 proved (all sizes or up to the bound),
+/// 1 refuted, 3 unknown, 2 usage or parse error.
+pub fn run(file: &Path, spec: Option<&Path>, format: Format) -> Result<u8, CliError> {
+    let loaded = source::load(file)?;
+    let k = loaded.kernel(None)?;
+    let spec = match spec {
+        Some(p) => Some(read_spec(p)?),
+        None => match default_spec(file) {
+            Some(p) => Some(read_spec(&p)?),
+            None => None,
+        },
+    };
+    if let Some(spec) = &spec {
+        let per_thread =
+            warpsafe_functional::prove_all_sizes(k, spec, &warpsafe_functional::Options::default());
+        if per_thread.verdict == "proved" {
+            match format {
+                Format::Json => print_json(&per_thread)?,
+                Format::Human => crate::equiv_cmd::print_all_sizes(&loaded.file, &per_thread),
+            }
+            return Ok(CLEAN);
+        }
+        if format == Format::Human {
+            println!(
+                "per-thread proof: unknown ({}); trying barrier-loop induction",
+                per_thread.reason.as_deref().unwrap_or("no reason")
+            );
+        }
+    }
+    let outcome = prove_all_sizes(k, spec.as_ref());
+    match format {
+        Format::Json => print_json(&outcome)?,
+        Format::Human => print_human(&outcome, &loaded.file),
+    }
+    Ok(match outcome.verdict {
+        Verdict::ProvedAllSizes { .. } | Verdict::ProvedUpTo { .. } => CLEAN,
+        Verdict::Refuted { .. } => FINDINGS,
+        Verdict::Unknown { .. } => UNKNOWN,
+    })
+}
+
+fn read_spec(p: &Path) -> Result<Spec, CliError> {
+    let text = match std::fs::read_to_string(p) {
+        Ok(t) => t,
+        Err(_) if p.to_string_lossy().contains('=') => p.to_string_lossy().into_owned(),
+        Err(e) => return Err(CliError::io(p, e)),
+    };
+    Spec::parse(&text).map_err(|e| CliError::usage(format!("spec: {e}")))
+}
+
+fn default_spec(file: &Path) -> Option<PathBuf> {
+    let stem = file.file_stem()?;
+    let dir = file.parent()?.parent()?;
+    let p = dir.join("specs").join(stem).with_extension("spec");
+    p.exists().then_some(p)
+}
+
+fn method(m: Method) -> &'static str {
+    match m {
+        Method::Induction => "induction",
+        Method::Abstraction => "abstraction",
+        Method::Bounded => "bounded",
+    }
+}
+
+fn print_human(o: &Outcome, file: &SourceFile) {
+    println!("{}: {}", o.kernel, o.short());
+    if let Verdict::Refuted {
+        span: Some(span), ..
+    } = &o.verdict
+    {
+        let line = file.line(*span);
+        println!("  at {}:{line}: {}", file.name, file.line_text(line).trim());
+    }
+    if !o.operators.is_empty() {
+        println!("  operators: {}", o.operators);
+    }
+    if let Verdict::ProvedUpTo { why_not_all, .. } = &o.verdict {
+        println!("  not proved for all sizes: {why_not_all}");
+    }
+    if let Verdict::Refuted {
+        counterexample: Some(c),
+        ..
+    } = &o.verdict
+    {
+        println!(
+            "  counterexample: blockDim.x = {}, gridDim.x = {}, n = {}: {}",
+            c.block, c.grid, c.n, c.message
+        );
+        for (name, vals) in &c.inputs {
+            let shown: Vec<String> = vals.iter().take(16).map(|v| v.to_string()).collect();
+            let more = if vals.len() > 16 { ", …" } else { "" };
+            println!("    {name} = [{}{more}]", shown.join(", "));
+        }
+    }
+    println!(
+        "  {:<12} {:<7} {:>7}  obligation",
+        "method", "result", "seconds"
+    );
+    for ob in &o.obligations {
+        let r = match ob.holds {
+            Some(true) => "✓",
+            Some(false) => "✗",
+            None => "?",
+        };
+        println!(
+            "  {:<12} {:<7} {:>7.2}  {} — {}",
+            method(ob.method),
+            r,
+            ob.seconds,
+            ob.name,
+            ob.detail
+        );
+    }
+    println!("  total {:.2} s", o.seconds);
+}

@@ -1,0 +1,637 @@
+//! The proof obligations of the induction, one z3 query each: for every barrier phase a
+//! Hoare triple (safety of its accesses, race freedom for two symbolic threads, the
+//! post-state of every written cell, the frame of every cell nobody writes), with the loop
+//! invariants as pre- and postconditions and the spec after the last phase.
+
+use super::fit::{Bound, Selector};
+use super::shape::{BarrierLoop, Phase};
+use super::smt::{check, Answer};
+use super::sym::{bv, empty, eq3, mul_small, CellFn, SVal, Sum3, Sym};
+use super::LoopInvariant;
+use crate::outcome::{Method, Obligation, SizeDomain};
+use crate::summary::Mode;
+use crate::target::unit_coefficient;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::time::Instant;
+use warpsafe_equiv::{Reduce, Spec, SpecExpr, SpecExprKind};
+use warpsafe_ir::{Kernel, MemRef, ParamKind, Stmt};
+
+const N: &str = "N";
+/// The largest block size the proof covers (CUDA allows 1024).
+pub const MAX_N: i64 = 1 << 15;
+
+type Env = Vec<Option<SVal>>;
+
+pub(super) struct Ctx<'a> {
+    pub k: &'a Kernel,
+    pub spec: &'a Spec,
+    pub mode: Mode,
+    pub domain: SizeDomain,
+    pub phases: &'a [Phase<'a>],
+    pub invs: &'a [LoopInvariant],
+    pub timeout_ms: u64,
+}
+
+/// An obligation settled without z3, or the query that settles it.
+pub(super) enum Pending {
+    Done(Obligation),
+    Query(String, Vec<String>),
+}
+
+enum Post {
+    Loop(usize),
+    Spec,
+}
+
+fn loop_sym(li: usize, var: u32) -> String {
+    format!("l{li}_{var}")
+}
+
+/// A readable description of the fitted invariants.
+pub(super) fn describe(k: &Kernel, invs: &[LoopInvariant]) -> String {
+    invs.iter()
+        .enumerate()
+        .map(|(li, inv)| {
+            let arrays: Vec<String> = inv
+                .arrays
+                .iter()
+                .map(|a| {
+                    let name = &k.shared[a.array as usize].name;
+                    let sel = match a.selector {
+                        Selector::Whole => String::new(),
+                        Selector::Row(r) => format!("[{r}]"),
+                        Selector::RowVar(p) => format!("[{}]", k.vars[p as usize].name),
+                    };
+                    format!("{name}{sel}[c] = {:?}", a.template)
+                })
+                .collect();
+            format!(
+                "loop {}: {} ({:?} bound)",
+                li + 1,
+                arrays.join(", "),
+                inv.bound
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+impl<'a> Ctx<'a> {
+    fn loops(&self) -> Vec<(usize, &'a BarrierLoop<'a>)> {
+        self.phases
+            .iter()
+            .enumerate()
+            .filter_map(|(j, p)| match p {
+                Phase::Loop(l) => Some((j, l)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn decls(&self) -> Vec<String> {
+        let mut d: Vec<String> = ["N", "t", "t2", "f"]
+            .iter()
+            .map(|s| format!("(declare-const {s} (_ BitVec 32))"))
+            .collect();
+        for (li, (_, l)) in self.loops().iter().enumerate() {
+            for c in &l.carried {
+                d.push(format!(
+                    "(declare-const {} (_ BitVec 32))",
+                    loop_sym(li, c.0)
+                ));
+            }
+        }
+        d
+    }
+
+    fn base_facts(&self) -> Vec<String> {
+        let mut f = vec![
+            format!("(bvuge {N} {})", bv(1)),
+            format!("(bvule {N} {})", bv(MAX_N)),
+            format!("(bvult t {N})"),
+            format!("(bvult t2 {N})"),
+        ];
+        if self.domain == SizeDomain::PowersOfTwo {
+            f.push(format!("(= (bvand {N} (bvsub {N} {})) {})", bv(1), bv(0)));
+        }
+        f
+    }
+
+    fn env_before(&self, j: usize, ts: &str) -> Result<Env, String> {
+        let none = |_: u32, _: &str| None;
+        let mut s = Sym::new(self.k, ts, N, self.mode, &none).replay_only();
+        let mut li = 0;
+        for p in &self.phases[..j] {
+            match p {
+                Phase::Interval(st) | Phase::Final(st) => s.block(st)?,
+                Phase::Loop(l) => {
+                    s.block(l.lets)?;
+                    s.block(l.init)?;
+                    for c in &l.carried {
+                        s.env[c.0 as usize] = Some(SVal::Int(loop_sym(li, c.0)));
+                    }
+                    li += 1;
+                }
+            }
+        }
+        Ok(s.env)
+    }
+
+    fn head_env(&self, li: usize, ts: &str) -> Result<Env, String> {
+        let (j, l) = self.loops()[li];
+        let env = self.env_before(j, ts)?;
+        let none = |_: u32, _: &str| None;
+        let mut s = Sym::new(self.k, ts, N, self.mode, &none).replay_only();
+        s.env = env;
+        s.block(l.lets)?;
+        s.block(l.init)?;
+        for c in &l.carried {
+            s.env[c.0 as usize] = Some(SVal::Int(loop_sym(li, c.0)));
+        }
+        Ok(s.env)
+    }
+
+    fn cond_at_head(&self, li: usize, ts: &str) -> Result<String, String> {
+        let (_, l) = self.loops()[li];
+        let none = |_: u32, _: &str| None;
+        let mut s = Sym::new(self.k, ts, N, self.mode, &none);
+        s.env = self.head_env(li, ts)?;
+        s.cond(l.cond)
+    }
+
+    fn head_terms(&self, li: usize) -> HashMap<u32, String> {
+        let (_, l) = self.loops()[li];
+        l.carried.iter().map(|c| (c.0, loop_sym(li, c.0))).collect()
+    }
+
+    /// The cell of `array` at `flat` under loop `li`'s invariant with carried values `terms`.
+    fn cell(
+        &self,
+        li: usize,
+        terms: &HashMap<u32, String>,
+        array: u32,
+        flat: &str,
+    ) -> Option<(String, Sum3)> {
+        let inv = &self.invs[li];
+        let fit = inv.arrays.iter().find(|a| a.array == array)?;
+        let (_, l) = self.loops()[li];
+        let v = terms.get(&l.var.0)?;
+        let row = match fit.selector {
+            Selector::Whole => None,
+            Selector::Row(r) => Some(bv(r)),
+            Selector::RowVar(p) => Some(terms.get(&p)?.clone()),
+        };
+        let (in_row, col) = match row {
+            None => ("true".to_string(), flat.to_string()),
+            Some(r) => {
+                let base = mul_small(&r, N);
+                (
+                    format!("(and (bvuge {flat} {base}) (bvult (bvsub {flat} {base}) {N}))"),
+                    format!("(bvsub {flat} {base})"),
+                )
+            }
+        };
+        let [cond, start, step, count] = fit.template.smt(&col, v, N);
+        Some((format!("(and {in_row} {cond})"), [start, step, count]))
+    }
+
+    fn constraints(&self, li: usize, terms: &HashMap<u32, String>) -> Option<String> {
+        let inv = &self.invs[li];
+        let (_, l) = self.loops()[li];
+        let v = terms.get(&l.var.0)?;
+        let mut c = vec![format!("(bvult {v} {})", bv(1 << 16))];
+        if inv.pow2 {
+            let p2 = format!(
+                "(and (not (= {v} {})) (= (bvand {v} (bvsub {v} {})) {}))",
+                bv(0),
+                bv(1),
+                bv(0)
+            );
+            c.push(if inv.zero_seen {
+                format!("(or (= {v} {}) {p2})", bv(0))
+            } else {
+                p2
+            });
+        }
+        c.push(match inv.bound {
+            Bound::HalfN => format!("(bvule (bvmul {} {v}) {N})", bv(2)),
+            Bound::N => format!("(bvule {v} {N})"),
+            Bound::TwiceN => format!("(bvult {v} (bvmul {} {N}))", bv(2)),
+        });
+        for (p, vals) in &inv.values {
+            let t = terms.get(p)?;
+            let alts: Vec<String> = vals.iter().map(|x| format!("(= {t} {})", bv(*x))).collect();
+            c.push(format!("(or {})", alts.join(" ")));
+        }
+        Some(format!("(and {})", c.join(" ")))
+    }
+
+    fn query(&self, name: String, assertions: Vec<String>) -> Pending {
+        Pending::Query(name, assertions)
+    }
+
+    fn solve(&self, name: String, assertions: Vec<String>) -> Obligation {
+        let t0 = Instant::now();
+        let mut all = self.base_facts();
+        all.extend(assertions);
+        let ans = check(&self.decls(), &all, self.timeout_ms);
+        let (holds, detail) = match ans {
+            Answer::Unsat => (
+                Some(true),
+                "proved for every block size N ≤ 32768 (symbolic N, thread and loop variable)"
+                    .to_string(),
+            ),
+            Answer::Sat => (
+                Some(false),
+                "z3 found a state that breaks it: the fitted invariant is not inductive"
+                    .to_string(),
+            ),
+            Answer::Unknown(r) => (None, r),
+        };
+        Obligation {
+            name,
+            method: Method::Induction,
+            holds,
+            detail,
+            seconds: t0.elapsed().as_secs_f64(),
+        }
+    }
+
+    /// Every obligation, in phase order, with the z3 queries run in parallel.
+    pub fn run_all(&self) -> Vec<Obligation> {
+        self.all()
+            .into_par_iter()
+            .map(|p| match p {
+                Pending::Done(o) => o,
+                Pending::Query(name, a) => self.solve(name, a),
+            })
+            .collect()
+    }
+
+    fn unsupported(&self, name: String, why: String) -> Pending {
+        Pending::Done(Obligation {
+            name,
+            method: Method::Induction,
+            holds: None,
+            detail: why,
+            seconds: 0.0,
+        })
+    }
+
+    fn all(&self) -> Vec<Pending> {
+        let mut out = vec![];
+        let loops = self.loops();
+        for (li, &(j, l)) in loops.iter().enumerate() {
+            let Phase::Interval(before) = self.phases[j - 1] else {
+                continue;
+            };
+            let prev = li.checked_sub(1);
+            let name = format!("loop {} entry", li + 1);
+            let pre_terms = prev.map(|p| self.head_terms(p));
+            let pre = |a: u32, flat: &str| match (prev, &pre_terms) {
+                (Some(p), Some(t)) => self.cell(p, t, a, flat),
+                _ => None,
+            };
+            let mut assume = vec![];
+            if let Some(p) = prev {
+                match (
+                    self.constraints(p, &self.head_terms(p)),
+                    self.cond_at_head(p, "t"),
+                ) {
+                    (Some(c), Ok(cond)) => assume.extend([c, format!("(not {cond})")]),
+                    (_, Err(e)) => {
+                        out.push(self.unsupported(name, e));
+                        continue;
+                    }
+                    (None, _) => continue,
+                }
+            }
+            let env = |ts: &str| self.env_before(j - 1, ts);
+            out.extend(self.hoare(
+                &name,
+                &env,
+                &pre,
+                &assume,
+                &[before, l.lets, l.init],
+                Post::Loop(li),
+            ));
+            let name = format!("loop {} step", li + 1);
+            let terms = self.head_terms(li);
+            let pre = |a: u32, flat: &str| self.cell(li, &terms, a, flat);
+            let conds = self
+                .cond_at_head(li, "t")
+                .and_then(|a| Ok((a, self.cond_at_head(li, "t2")?)));
+            let (c, (cond, cond2)) = match (self.constraints(li, &terms), conds) {
+                (Some(c), Ok(x)) => (c, x),
+                (_, Err(e)) => {
+                    out.push(self.unsupported(name, e));
+                    continue;
+                }
+                (None, _) => {
+                    out.push(self.unsupported(name, "a loop variable has no fitted values".into()));
+                    continue;
+                }
+            };
+            out.push(self.query(
+                format!("{name}: uniform loop condition (no barrier divergence)"),
+                vec![c.clone(), format!("(not (= {cond} {cond2}))")],
+            ));
+            let env = |ts: &str| self.head_env(li, ts);
+            out.extend(self.hoare(
+                &name,
+                &env,
+                &pre,
+                &[c, cond],
+                &[l.body, l.update],
+                Post::Loop(li),
+            ));
+        }
+        let last = loops.len() - 1;
+        let Some(Phase::Final(fin)) = self.phases.last() else {
+            return out;
+        };
+        let terms = self.head_terms(last);
+        let pre = |a: u32, flat: &str| self.cell(last, &terms, a, flat);
+        match (self.constraints(last, &terms), self.cond_at_head(last, "t")) {
+            (Some(c), Ok(cond)) => {
+                let env = |ts: &str| self.env_before(self.phases.len() - 1, ts);
+                out.extend(self.hoare(
+                    "exit",
+                    &env,
+                    &pre,
+                    &[c, format!("(not {cond})")],
+                    &[fin],
+                    Post::Spec,
+                ));
+            }
+            (_, Err(e)) => out.push(self.unsupported("exit".into(), e)),
+            (None, _) => out.push(
+                self.unsupported("exit".into(), "a loop variable has no fitted values".into()),
+            ),
+        }
+        out
+    }
+
+    fn hoare(
+        &self,
+        name: &str,
+        env: &dyn Fn(&str) -> Result<Env, String>,
+        pre: &CellFn<'_>,
+        assume: &[String],
+        stmts: &[&[Stmt]],
+        post: Post,
+    ) -> Vec<Pending> {
+        let runs: Result<Vec<Sym>, String> = ["t", "t2", "u"]
+            .iter()
+            .map(|ts| {
+                let mut s = Sym::new(self.k, ts, N, self.mode, pre);
+                s.env = env(ts)?;
+                for st in stmts {
+                    s.block(st)?;
+                }
+                Ok(s)
+            })
+            .collect();
+        let runs = match runs {
+            Ok(r) => r,
+            Err(e) => return vec![self.unsupported(name.to_string(), e)],
+        };
+        let (r1, r2, ru) = (&runs[0], &runs[1], &runs[2]);
+        let mut out = vec![];
+        let checks: Vec<&str> = r1.checks.iter().map(|(_, f)| f.as_str()).collect();
+        let mut a = assume.to_vec();
+        a.push(format!("(not (and true {}))", checks.join(" ")));
+        out.push(self.query(format!("{name}: accesses in bounds, only adjacent summaries combined, reads of described cells"), a));
+        let mut pairs = vec![];
+        for x in &r1.accesses {
+            for y in &r2.accesses {
+                if x.mem == y.mem && (x.write || y.write) {
+                    pairs.push(format!(
+                        "(and {} {} (= {} {}))",
+                        x.guard, y.guard, x.flat, y.flat
+                    ));
+                }
+            }
+        }
+        let mut a = assume.to_vec();
+        a.push("(not (= t t2))".into());
+        a.push(format!("(or false {})", pairs.join(" ")));
+        out.push(self.query(format!("{name}: race freedom"), a));
+        match post {
+            Post::Loop(li) => self.post_loop(name, li, assume, pre, r1, r2, ru, &mut out),
+            Post::Spec => self.post_spec(name, assume, r1, ru, &mut out),
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn post_loop(
+        &self,
+        name: &str,
+        li: usize,
+        assume: &[String],
+        pre: &CellFn<'_>,
+        r1: &Sym,
+        r2: &Sym,
+        ru: &Sym,
+        out: &mut Vec<Pending>,
+    ) {
+        let (_, l) = self.loops()[li];
+        let mut terms = HashMap::new();
+        let mut same = vec![];
+        for c in &l.carried {
+            match (&r1.env[c.0 as usize], &r2.env[c.0 as usize]) {
+                (Some(SVal::Int(a)), Some(SVal::Int(b))) => {
+                    terms.insert(c.0, a.clone());
+                    same.push(format!("(= {a} {b})"));
+                }
+                _ => {
+                    out.push(self.unsupported(
+                        format!("{name}: loop variables"),
+                        format!(
+                            "`{}` is not an integer here",
+                            self.k.vars[c.0 as usize].name
+                        ),
+                    ));
+                    return;
+                }
+            }
+        }
+        let mut a = assume.to_vec();
+        a.push(format!("(not (and true {}))", same.join(" ")));
+        out.push(self.query(format!("{name}: loop variables uniform"), a));
+        let Some(c) = self.constraints(li, &terms) else {
+            return;
+        };
+        let mut a = assume.to_vec();
+        a.push(format!("(not {c})"));
+        out.push(self.query(format!("{name}: loop-variable invariant"), a));
+        for fit in &self.invs[li].arrays {
+            let mem = MemRef::Shared(warpsafe_ir::ArrayId(fit.array));
+            let arr = &self.k.shared[fit.array as usize].name;
+            let Some((pcons, pval)) = self.cell(li, &terms, fit.array, "f") else {
+                continue;
+            };
+            let (w1, fin) = writes(r1, mem);
+            let mut a = assume.to_vec();
+            a.extend([pcons.clone(), w1, format!("(not {})", eq3(&fin, &pval))]);
+            out.push(self.query(
+                format!("{name}: written cells of {arr} meet the invariant"),
+                a,
+            ));
+            let (precons, preval) = pre(fit.array, "f").unwrap_or(("false".into(), empty()));
+            let mut a = assume.to_vec();
+            a.extend([
+                pcons,
+                format!("(not {})", witnessed(ru, mem)),
+                format!("(not (and {precons} {}))", eq3(&preval, &pval)),
+            ]);
+            out.push(self.query(
+                format!("{name}: cells of {arr} no thread writes already meet the invariant"),
+                a,
+            ));
+        }
+    }
+
+    fn post_spec(&self, name: &str, assume: &[String], r1: &Sym, ru: &Sym, out: &mut Vec<Pending>) {
+        for eq in &self.spec.equations {
+            let oname = format!("{name}: {} matches the spec", eq.buffer);
+            let Some(p) = self.k.param_named(&eq.buffer) else {
+                out.push(self.unsupported(oname, format!("`{}` is not a parameter", eq.buffer)));
+                continue;
+            };
+            let target = match self.spec_target(eq) {
+                Ok(t) => t,
+                Err(e) => {
+                    out.push(self.unsupported(oname, e));
+                    continue;
+                }
+            };
+            let (range, expected) = target;
+            let mem = MemRef::Global(p);
+            let (w1, fin) = writes(r1, mem);
+            let mut a = assume.to_vec();
+            a.extend([range.clone(), w1, format!("(not {})", eq3(&fin, &expected))]);
+            out.push(self.query(format!("{oname}: every written element"), a));
+            let mut a = assume.to_vec();
+            a.extend([range, format!("(not {})", witnessed(ru, mem))]);
+            out.push(self.query(format!("{oname}: every element written"), a));
+        }
+    }
+
+    /// The spec's range for the output index `f` and the summary it asks for there.
+    fn spec_target(&self, eq: &warpsafe_equiv::Equation) -> Result<(String, Sum3), String> {
+        let ([r], [idx]) = (eq.ranges.as_slice(), eq.indices.as_slice()) else {
+            return Err("only one-dimensional equations are proved by induction".into());
+        };
+        if !matches!(&idx.kind, SpecExprKind::Name(n) if *n == r.var) {
+            return Err("the output index is not the range variable".into());
+        }
+        let mut env = HashMap::new();
+        env.insert(r.var.clone(), "f".to_string());
+        let lo = match &r.lo {
+            Some(e) => self.spec_term(e, &env)?,
+            None => bv(0),
+        };
+        let hi = self.spec_term(&r.hi, &env)?;
+        let cmp = if r.inclusive { "bvsle" } else { "bvslt" };
+        let range = format!("(and (bvsle {lo} f) ({cmp} f {hi}))");
+        let expected = match &eq.value.kind {
+            SpecExprKind::Num(x) if x.parse::<f64>() == Ok(0.0) => empty(),
+            SpecExprKind::Index(_, i) if i.len() == 1 => {
+                [self.spec_term(&i[0], &env)?, bv(1), bv(1)]
+            }
+            SpecExprKind::Reduce(Reduce::Sum, rr, body) => {
+                let SpecExprKind::Index(_, i) = &body.kind else {
+                    return Err("a sum of something other than input elements".into());
+                };
+                if i.len() != 1 || !unit_coefficient(&i[0], &rr.var) {
+                    return Err("a sum whose elements are not consecutive".into());
+                }
+                let lo2 = match &rr.lo {
+                    Some(e) => self.spec_term(e, &env)?,
+                    None => bv(0),
+                };
+                let mut hi2 = self.spec_term(&rr.hi, &env)?;
+                if rr.inclusive {
+                    hi2 = format!("(bvadd {hi2} {})", bv(1));
+                }
+                let mut env2 = env.clone();
+                env2.insert(rr.var.clone(), lo2.clone());
+                let start = self.spec_term(&i[0], &env2)?;
+                let count = format!("(ite (bvslt {hi2} {lo2}) {} (bvsub {hi2} {lo2}))", bv(0));
+                [start, bv(1), count]
+            }
+            _ => return Err("the spec is not a sum of consecutive input elements".into()),
+        };
+        Ok((range, expected))
+    }
+
+    fn spec_term(&self, e: &SpecExpr, env: &HashMap<String, String>) -> Result<String, String> {
+        Ok(match &e.kind {
+            SpecExprKind::Num(n) => {
+                bv(n.parse::<i64>().map_err(|_| format!("`{n}` in an index"))?)
+            }
+            SpecExprKind::Name(n) => match (env.get(n), n.as_str()) {
+                (Some(t), _) => t.clone(),
+                (None, "blockDim.x") => N.into(),
+                (None, "gridDim.x" | "blockDim.y" | "blockDim.z" | "gridDim.y" | "gridDim.z") => {
+                    bv(1)
+                }
+                _ => match self.k.param_named(n).map(|p| self.k.param(p).kind) {
+                    Some(ParamKind::Scalar(t)) if t.is_int() => N.into(),
+                    _ => return Err(format!("unknown name `{n}`")),
+                },
+            },
+            SpecExprKind::Neg(a) => format!("(bvneg {})", self.spec_term(a, env)?),
+            SpecExprKind::Bin(op, a, b) => {
+                let (x, y) = (self.spec_term(a, env)?, self.spec_term(b, env)?);
+                let f = match op {
+                    '+' => "bvadd",
+                    '-' => "bvsub",
+                    '*' => "bvmul",
+                    '/' => "bvsdiv",
+                    '%' => "bvsrem",
+                    _ => return Err(format!("`{op}` in an index")),
+                };
+                format!("({f} {x} {y})")
+            }
+            _ => return Err("an index expression outside + - * / %".into()),
+        })
+    }
+}
+
+/// Whether thread run `r` writes cell `f` of `mem`, and the last value it writes there.
+fn writes(r: &Sym, mem: MemRef) -> (String, Sum3) {
+    let mut hits = vec![];
+    let mut val = empty();
+    for s in r.stores.iter().filter(|s| s.mem == mem) {
+        let SVal::Data(d) = &s.val else { continue };
+        let h = format!("(and {} (= {} f))", s.guard, s.flat);
+        val = [0, 1, 2].map(|i| format!("(ite {h} {} {})", d[i], val[i]));
+        hits.push(h);
+    }
+    (format!("(or false {})", hits.join(" ")), val)
+}
+
+/// Some thread writes cell `f` of `mem`: for each store of run `ru` (whose thread is the
+/// symbol `u`), the thread that store would need if its index were affine in `u` is tried
+/// as a witness, and so are threads 0 and `f`. A wrong guess only makes the obligation fail, never hold wrongly.
+fn witnessed(ru: &Sym, mem: MemRef) -> String {
+    let (wu, _) = writes(ru, mem);
+    let mut alts: Vec<String> = [bv(0), "f".to_string()]
+        .iter()
+        .map(|w| format!("(let ((u {w})) (and (bvult u {N}) {wu}))"))
+        .collect();
+    for st in ru.stores.iter().filter(|s| s.mem == mem) {
+        let b = format!("(let ((u {})) {})", bv(0), st.flat);
+        let a = format!("(bvsub (let ((u {})) {}) {b})", bv(1), st.flat);
+        let w = format!("(bvudiv (bvsub f {b}) {a})");
+        alts.push(format!(
+            "(and (not (= {a} {})) (let ((u {w})) (and (bvult u {N}) {wu})))",
+            bv(0)
+        ));
+    }
+    format!("(or false {})", alts.join(" "))
+}
