@@ -243,9 +243,12 @@ pub struct ProveArgs {
     /// The spec: a file, or the spec text.
     #[arg(long)]
     pub spec: String,
-    /// Prove for every block size instead of one launch: the interval abstraction at every
-    /// size up to 1024, then SMT induction over the barrier loops (symbolic size, thread and
-    /// loop variable). Each obligation is reported with the method that settled it.
+    /// Prove for every size instead of one launch: for kernels in which each output element
+    /// has one writer, the per-thread proof (ownership, coverage, value, accumulation-loop
+    /// induction; also what `prove` without size flags does); for barrier-phased scans and
+    /// reductions, the interval abstraction at every size up to 1024, then SMT induction over
+    /// the barrier loops (symbolic size, thread and loop variable). Each obligation is
+    /// reported with the method that settled it.
     /// Example: warpsafe prove --all-sizes examples/kernels/kogge_stone_scan.cu --spec examples/specs/kogge_stone_scan.spec
     #[arg(long)]
     pub all_sizes: bool,
