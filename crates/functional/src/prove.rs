@@ -80,6 +80,7 @@ pub fn prove_all_sizes(kernel: &Kernel, spec: &Spec, opts: &Options) -> Outcome 
     let start = Instant::now();
     let launch = Launch::new(dims_of(kernel));
     let mut assumptions = launch.describe();
+    assumptions.push("buffer parameters do not alias; floats are reals (fast-math)".into());
     assumptions.extend(kernel.contract.lengths.iter().map(|l| {
         format!(
             "len({}) == {}",
