@@ -273,10 +273,10 @@ pub struct ValidateArgs {
 /// Where F4's dense elimination step runs.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum GroebnerBackend {
-    /// Native CPU code, parallel over rows.
+    /// The gauss_elim kernel compiled natively (warpsafe native backend), parallel over rows.
     #[default]
     Cpu,
-    /// The gauss_elim kernel on a CUDA GPU.
+    /// The gauss_elim kernel's generated CUDA C on a GPU.
     Cuda,
 }
 
@@ -285,7 +285,7 @@ pub enum GroebnerBackend {
 pub struct GroebnerArgs {
     /// The polynomial system.
     pub file: PathBuf,
-    /// Monomial order (default: the file's, else grevlex): grevlex or lex.
+    /// Monomial order (default: the file's, else grevlex): grevlex, lex, or block:K (elimination order: the first K variables outweigh the rest; grevlex within each block).
     #[arg(long)]
     pub order: Option<String>,
     /// Algorithm: f4 or buchberger.
@@ -463,6 +463,16 @@ pub struct BenchArgs {
 /// The benchmarks.
 #[derive(Subcommand, Debug)]
 pub enum BenchKind {
+    /// Kogge–Stone and Blelloch scans (real and integer data) proved for every block size up
+    /// to a bound by the interval abstraction, one abstract run per size.
+    Scans {
+        /// Largest block size.
+        #[arg(long, default_value_t = 4096)]
+        bound: u32,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// `warpsafe equiv` on the benchmark families (reductions, SGEMM, softmax, attention).
     Equiv {
         /// Directory holding the families.

@@ -1,5 +1,5 @@
 //! `warpsafe groebner` and `bench groebner`: reduced Gröbner bases over F_p (F4 or
-//! Buchberger), the GPU backend of the dense step, and the proof of its kernel.
+//! Buchberger), the backend of the dense step, and the proof of its kernel.
 
 use crate::cli::{Format, GroebnerArgs, GroebnerBackend};
 use crate::exit::{CliError, CLEAN};
@@ -8,76 +8,7 @@ use serde_json::json;
 use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use warpsafe_exec::{Arg, Buffer, LaunchConfig};
-use warpsafe_groebner::{Algorithm, DenseBackend, Options, Order, System};
-use warpsafe_ir::{Kernel, Value};
-
-/// The CUDA C of F4's dense elimination step; the CPU step (`warpsafe_groebner::dense`) has
-/// the same body, and this is the kernel `--explain` proves.
-pub const GAUSS_ELIM_CU: &str = include_str!("../../../examples/kernels/gauss_elim.cu");
-
-fn gauss_kernel() -> Result<Kernel, CliError> {
-    warpsafe_cuda_front::compile(GAUSS_ELIM_CU)
-        .ok()
-        .and_then(|m| m.kernels.into_iter().next())
-        .ok_or_else(|| CliError::usage("the bundled gauss_elim kernel does not compile"))
-}
-
-/// The dense step on a GPU: every elimination step launches the `gauss_elim` kernel.
-struct CudaDense {
-    kernel: Kernel,
-}
-
-impl DenseBackend for CudaDense {
-    fn name(&self) -> &str {
-        "cuda"
-    }
-
-    fn eliminate_rows(
-        &self,
-        mat: &mut [u32],
-        nrows: usize,
-        ncols: usize,
-        pivot_row: &[u32],
-        pivot_col: usize,
-        p: u32,
-    ) {
-        let fallback = |mat: &mut [u32]| {
-            warpsafe_groebner::dense::eliminate_rows(mat, nrows, ncols, pivot_row, pivot_col, p)
-        };
-        // The kernel is written for p = 65521 and int-sized matrices.
-        let fits = p == 65521 && nrows * ncols < i32::MAX as usize;
-        if !fits || nrows == 0 {
-            return fallback(mat);
-        }
-        let block = 128u32;
-        let cfg = LaunchConfig {
-            grid: [(nrows as u32).div_ceil(block), 1, 1],
-            block: [block, 1, 1],
-            dynamic_shared_bytes: 0,
-        };
-        let args = vec![
-            Arg::Buffer(Buffer::from_u32(&mat[..nrows * ncols])),
-            Arg::Buffer(Buffer::from_u32(&pivot_row[..ncols])),
-            Arg::Scalar(Value::I32(nrows as i32)),
-            Arg::Scalar(Value::I32(ncols as i32)),
-            Arg::Scalar(Value::I32(pivot_col as i32)),
-        ];
-        match warpsafe_cuda::launch(&self.kernel, &cfg, args) {
-            Ok(out) => {
-                if let Some(Arg::Buffer(b)) = out.first() {
-                    for (dst, v) in mat.iter_mut().zip(&b.data) {
-                        *dst = *v as u32;
-                    }
-                }
-            }
-            Err(e) => {
-                eprintln!("warning: GPU elimination step failed ({e}); using the CPU step");
-                fallback(mat);
-            }
-        }
-    }
-}
+use warpsafe_groebner::{dense, Algorithm, KernelBackend, Options, Order, System};
 
 fn options(args: &GroebnerArgs) -> Result<Options, CliError> {
     let mut opts = Options {
@@ -91,18 +22,35 @@ fn options(args: &GroebnerArgs) -> Result<Options, CliError> {
                 "no CUDA device: the NVIDIA driver or a GPU is missing (use --backend cpu)",
             ));
         }
-        opts.dense = Arc::new(CudaDense {
-            kernel: gauss_kernel()?,
-        });
+        opts.dense = Arc::new(KernelBackend::cuda());
     }
     Ok(opts)
 }
 
+/// Prints the kernel F4's dense step launches (its CUDA C, generated from the same IR the CPU
+/// runs) and its parametric proof.
 fn explain() -> Result<(), CliError> {
-    let k = gauss_kernel()?;
-    println!("F4's dense elimination step is the kernel examples/kernels/gauss_elim.cu; the CPU");
-    println!("step (warpsafe_groebner::dense::eliminate_rows) runs the same body on every row.");
-    println!("Its parametric proof, for every launch and matrix size its header allows:");
+    let k = dense::contract()
+        .map_err(|e| CliError::usage(format!("the gauss_elim kernel does not build: {e}")))?;
+    println!(
+        "F4's dense elimination step is the #[kernel] `gauss_elim` ({}): one thread per row.",
+        dense::gauss_elim::source_file()
+    );
+    println!(
+        "`--backend cpu` runs its body natively (rows in parallel); `--backend cuda` launches"
+    );
+    println!("this CUDA C, generated from the same IR:");
+    match warpsafe_cuda::generate(&k) {
+        Ok(c) => {
+            for line in c.lines() {
+                println!("    {line}");
+            }
+        }
+        Err(e) => println!("    (no CUDA C: {e})"),
+    }
+    println!("Contract of every launch from F4: len(mat) = nrows * ncols, len(pivot_row) = ncols,");
+    println!("pcol < ncols, p >= 1, a one-dimensional launch. `warpsafe verify` on this kernel,");
+    println!("for every launch and every matrix size:");
     let report = warpsafe_verify::verify(&k, &warpsafe_verify::Config::for_kernel(&k));
     for p in &report.results {
         let verdict = match &p.verdict {
@@ -126,9 +74,7 @@ pub fn run(args: &GroebnerArgs) -> Result<u8, CliError> {
     let mut sys = warpsafe_groebner::parse_system(&text)
         .map_err(|e| CliError::usage(format!("{}:{e}", args.file.display())))?;
     if let Some(o) = &args.order {
-        sys.order = o
-            .parse::<Order>()
-            .map_err(|_| CliError::usage(format!("unknown order `{o}` (grevlex, lex)")))?;
+        sys.order = o.parse::<Order>().map_err(CliError::usage)?;
     }
     let algo = args.algo.parse::<Algorithm>().map_err(|_| {
         CliError::usage(format!(

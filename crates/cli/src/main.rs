@@ -16,6 +16,7 @@ mod ptx_input;
 mod report;
 mod run_cmd;
 mod sarif;
+mod scans_bench;
 mod schedules;
 mod source;
 mod suite;
@@ -61,6 +62,9 @@ fn main() -> std::process::ExitCode {
                 repeat,
                 format,
             } => verify_cmd::bench(&kernels, repeat, format),
+            BenchKind::Scans { bound, format } => {
+                scans_bench::bench(std::path::Path::new("."), bound, format)
+            }
             BenchKind::Suite {
                 kernels,
                 specs,

@@ -510,6 +510,10 @@ fn groebner_explain_shows_the_dense_kernel_proved() {
     let o = warpsafe(&["groebner", "examples/systems/katsura6.txt", "--explain"]);
     expect_exit(&o, 0);
     let stdout = String::from_utf8_lossy(&o.stdout);
+    // The kernel shown and proved is the `#[kernel]` F4 launches, with its generated CUDA C.
+    assert!(stdout.contains("#[kernel] `gauss_elim`"), "{stdout}");
+    assert!(stdout.contains("dense/kernel.rs"), "{stdout}");
+    assert!(stdout.contains("__global__ void gauss_elim("), "{stdout}");
     for property in ["race", "divergence", "bounds", "overflow"] {
         let line = stdout
             .lines()
@@ -557,13 +561,19 @@ fn suite_table_proves_safety_and_function_of_every_kernel() {
         assert_eq!(f["verdict"], "proved", "{name}: {f}");
         if all_sizes.contains(&name) {
             assert_eq!(f["scope"], "all sizes", "{name}: {f}");
-            assert!(!f["assumptions"].as_array().is_none_or(|a| a.is_empty()), "{name}: {f}");
+            assert!(
+                !f["assumptions"].as_array().is_none_or(|a| a.is_empty()),
+                "{name}: {f}"
+            );
         } else {
             assert!(f["configs"].as_u64().unwrap_or(0) >= 1, "{name}: {f}");
         }
     }
     let image = std::fs::read_to_string(&svg).expect("the SVG table");
-    assert!(image.starts_with("<svg") && image.contains("matrix_mul_tiled"), "{image}");
+    assert!(
+        image.starts_with("<svg") && image.contains("matrix_mul_tiled"),
+        "{image}"
+    );
     let _ = std::fs::remove_file(&svg);
 }
 

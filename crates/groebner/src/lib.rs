@@ -1,5 +1,6 @@
 //! Gröbner bases over prime fields F_p (p < 2^31): a Buchberger reference and Faugère's F4,
-//! whose dense elimination step is the GPU kernel `examples/kernels/gauss_elim.cu` ([`dense`]).
+//! whose dense elimination step is the warpsafe `#[kernel]` [`dense::gauss_elim`], run natively
+//! on the CPU (or on any warpsafe backend) and proved by `warpsafe verify`.
 //!
 //! ```
 //! use warpsafe_groebner::{groebner, is_groebner_basis, parse_system, Algorithm, Options};
@@ -13,7 +14,7 @@
 //! Layout, one job per module: `field` (F_p arithmetic), `monomial` (hashed exponent vectors),
 //! `order`, `poly`, `parse` (the text format, span errors), `pairs` (Gebauer–Möller),
 //! `division` and `buchberger` (the reference), `f4` (`symbolic` preprocessing, pivots-first
-//! `matrix`, sparse `reduce`), [`dense`] (the kernel-shaped elimination step), `interreduce`,
+//! `matrix`, sparse `reduce`), [`dense`] (the elimination kernel and its backends), `interreduce`,
 //! `check` ([`is_groebner_basis`], [`is_reduced`]), `systems` ([`cyclic`], [`katsura`]) and
 //! `bench` ([`bench_table`]).
 
@@ -38,7 +39,7 @@ mod systems;
 
 pub use bench::{bench_systems, bench_table, render_table, BenchRow};
 pub use check::{is_groebner_basis, is_reduced};
-pub use dense::{CpuBackend, DenseBackend};
+pub use dense::{CpuBackend, DenseBackend, DenseError, KernelBackend};
 pub use order::Order;
 pub use parse::{parse_system, ParseError};
 pub use poly::{Poly, Term};

@@ -1,4 +1,5 @@
-//! Monomial orders: graded reverse lexicographic and lexicographic.
+//! Monomial orders: graded reverse lexicographic, lexicographic, and block (elimination)
+//! orders of two grevlex blocks.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -12,21 +13,30 @@ pub enum Order {
     Grevlex,
     /// Pure lexicographic order.
     Lex,
+    /// Elimination order of two blocks: the first `k` variables, compared by grevlex, outweigh
+    /// the others (compared by grevlex when the first block ties). A Gröbner basis for it
+    /// contains one of the ideal's intersection with the ring of the other variables.
+    Block(u16),
 }
 
 impl Order {
-    /// The order's name as accepted by [`Order::from_str`].
+    /// The order's family name: `grevlex`, `lex` or `block`.
     pub fn name(self) -> &'static str {
         match self {
             Order::Grevlex => "grevlex",
             Order::Lex => "lex",
+            Order::Block(_) => "block",
         }
     }
 }
 
+/// The order as [`Order::from_str`] accepts it (`block:K` for a block order).
 impl fmt::Display for Order {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        match self {
+            Order::Block(k) => write!(f, "block:{k}"),
+            o => f.write_str(o.name()),
+        }
     }
 }
 
@@ -37,9 +47,12 @@ impl FromStr for Order {
         match s {
             "grevlex" | "degrevlex" | "dp" => Ok(Order::Grevlex),
             "lex" | "plex" | "lp" => Ok(Order::Lex),
-            _ => Err(format!(
-                "unknown monomial order `{s}` (expected grevlex or lex)"
-            )),
+            _ => match s.strip_prefix("block:").map(str::parse::<u16>) {
+                Some(Ok(k)) if k >= 1 => Ok(Order::Block(k)),
+                _ => Err(format!(
+                    "unknown monomial order `{s}` (expected grevlex, lex or block:K with K >= 1)"
+                )),
+            },
         }
     }
 }
@@ -48,19 +61,30 @@ impl FromStr for Order {
 #[inline]
 pub(crate) fn cmp_exps(order: Order, a: &[u16], da: u32, b: &[u16], db: u32) -> Ordering {
     match order {
-        Order::Grevlex => {
-            if da != db {
-                return da.cmp(&db);
-            }
-            for k in (0..a.len()).rev() {
-                if a[k] != b[k] {
-                    return b[k].cmp(&a[k]);
-                }
-            }
-            Ordering::Equal
-        }
+        Order::Grevlex => grevlex(a, da, b, db),
         Order::Lex => a.cmp(b),
+        Order::Block(k) => {
+            let k = usize::from(k).min(a.len());
+            let ((a1, a2), (b1, b2)) = (a.split_at(k), b.split_at(k));
+            let deg = |e: &[u16]| e.iter().map(|&x| u32::from(x)).sum::<u32>();
+            let (da1, db1) = (deg(a1), deg(b1));
+            grevlex(a1, da1, b1, db1).then_with(|| grevlex(a2, da - da1, b2, db - db1))
+        }
     }
+}
+
+/// Grevlex on exponent vectors of total degrees `da` and `db`.
+#[inline]
+fn grevlex(a: &[u16], da: u32, b: &[u16], db: u32) -> Ordering {
+    if da != db {
+        return da.cmp(&db);
+    }
+    for k in (0..a.len()).rev() {
+        if a[k] != b[k] {
+            return b[k].cmp(&a[k]);
+        }
+    }
+    Ordering::Equal
 }
 
 #[cfg(test)]
@@ -80,5 +104,22 @@ mod tests {
         assert_eq!(c(Order::Grevlex, &[0, 0, 2], &[1, 1, 0]), Ordering::Less);
         assert_eq!(c(Order::Grevlex, &[2, 0, 0], &[1, 1, 0]), Ordering::Greater);
         assert_eq!("lex".parse::<Order>(), Ok(Order::Lex));
+    }
+
+    #[test]
+    fn block_order_eliminates_the_first_block() {
+        let b = Order::Block(1);
+        // x outweighs any power of y and z; within a block, grevlex.
+        assert_eq!(c(b, &[1, 0, 0], &[0, 5, 5]), Ordering::Greater);
+        assert_eq!(c(b, &[1, 0, 1], &[1, 2, 0]), Ordering::Less);
+        assert_eq!(c(b, &[0, 1, 1], &[0, 2, 0]), Ordering::Less);
+        assert_eq!(c(b, &[2, 1, 0], &[2, 1, 0]), Ordering::Equal);
+        // Block(n) is grevlex.
+        let (u, v) = (&[1, 0, 1][..], &[0, 2, 0][..]);
+        assert_eq!(c(Order::Block(3), u, v), c(Order::Grevlex, u, v));
+        assert_eq!("block:2".parse::<Order>(), Ok(Order::Block(2)));
+        assert_eq!(Order::Block(2).to_string(), "block:2");
+        assert!("block:0".parse::<Order>().is_err());
+        assert!("block:x".parse::<Order>().is_err());
     }
 }

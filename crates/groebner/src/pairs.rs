@@ -140,12 +140,13 @@ impl PairSet {
     }
 
     /// Removes and returns the pairs of the next F4 step, sorted by lcm, and their sugar.
-    /// For grevlex, every pair of minimal lcm degree (normal strategy); for lex, where the
-    /// degree says little about the size of the reductions, the pairs of smallest lcm.
+    /// For grevlex, every pair of minimal lcm degree (normal strategy); for lex and block
+    /// orders, where the degree says little about the size of the reductions, the pairs of
+    /// smallest lcm.
     pub(crate) fn select_batch(&mut self, table: &MonoTable) -> (Vec<Pair>, u32) {
         let lex_min = match table.order() {
             Order::Grevlex => None,
-            Order::Lex => self
+            Order::Lex | Order::Block(_) => self
                 .pairs
                 .iter()
                 .map(|p| p.lcm)

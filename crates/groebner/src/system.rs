@@ -211,4 +211,7 @@ pub enum GroebnerError {
     /// The thread pool could not be created.
     #[error("cannot create the thread pool: {0}")]
     ThreadPool(String),
+    /// The dense elimination step failed on its backend.
+    #[error(transparent)]
+    Dense(#[from] crate::dense::DenseError),
 }

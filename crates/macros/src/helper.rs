@@ -85,6 +85,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error
         None => quote!(__result),
     };
     let shadow_body = crate::shadow::body(&f.block);
+    let native = crate::native::function(
+        &f.block,
+        &ps,
+        true,
+        &f.sig.output,
+        "The helper as plain Rust, for the native copies of the kernels that call it.",
+    );
     let attrs = &f.attrs;
     let vis = &f.vis;
     let sig = &f.sig;
@@ -115,6 +122,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error
                 #cx.exit_helper();
                 __result
             }
+
+            #native
         }
     })
 }

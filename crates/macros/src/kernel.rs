@@ -63,6 +63,14 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error
         .collect();
     let launch = launch_fns(&name_str, &launch_params);
     let shadow_body = crate::shadow::body(&f.block);
+    let native = crate::native::function(
+        &f.block,
+        &ps,
+        false,
+        &ReturnType::Default,
+        "One thread's run of the kernel, as plain Rust (what `Backend::native()` calls for \
+         every thread; the launch builtins read the running thread's indices).",
+    );
     let inputs = &f.sig.inputs;
     let vis = &f.vis;
     let docs = f.attrs.iter().filter(|a| a.path().is_ident("doc"));
@@ -80,6 +88,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error
 
             #[allow(unused, unreachable_code, clippy::all)]
             fn __type_check(#inputs) #shadow_body
+
+            #native
 
             #[allow(unused, unused_braces, clippy::all)]
             fn __record(#cx: &mut #rt::Scope) {

@@ -66,6 +66,11 @@ pub fn launch_fns(kernel: &str, params: &[LaunchParam]) -> TokenStream {
             quote!(#rt::copy_back(&__out.args, #i, #n)?;)
         })
         .collect();
+    let writable: Vec<&Ident> = params
+        .iter()
+        .filter(|p| matches!(p.ty, ParamTy::Slice { writable: true, .. }))
+        .map(|p| &p.name)
+        .collect();
     let doc = format!(
         "Launches `{kernel}` on `backend` with `grid` blocks of `block` threads; `&mut` buffers \
          receive what the kernel wrote. Error findings of the CPU checks are \
@@ -96,6 +101,10 @@ pub fn launch_fns(kernel: &str, params: &[LaunchParam]) -> TokenStream {
             #(#sig),*
         ) -> ::core::result::Result<::warpsafe::Report, ::warpsafe::LaunchError> {
             let __kernel = try_ir()?;
+            if #backend.is_native() && ::warpsafe::native::native_support(__kernel).is_none() {
+                #(let #writable = ::warpsafe::native::GlobalMut::new(&mut *#writable);)*
+                return ::warpsafe::native::run(__kernel, #cfg, &|| native(#(#names),*));
+            }
             let __args = ::std::vec![#(#args),*];
             let __out = #backend.launch_kernel(__kernel, #cfg, __args)?;
             #(#copy_back)*

@@ -11,6 +11,7 @@ mod helper;
 mod intrinsics;
 mod kernel;
 mod launch;
+mod native;
 mod shadow;
 mod signature;
 mod span;
@@ -20,8 +21,9 @@ mod types;
 use proc_macro::TokenStream;
 
 /// Turns a function written in the kernel subset of Rust into a module of the same name with
-/// `ir()`, `try_ir()`, `source_file()`, `launch(&backend, grid, block, args…)` and
-/// `launch_with(&backend, &cfg, args…)`.
+/// `ir()`, `try_ir()`, `source_file()`, `launch(&backend, grid, block, args…)`,
+/// `launch_with(&backend, &cfg, args…)` and `native(args…)` (the body as plain Rust, one
+/// thread's run, which `Backend::native()` calls for every thread).
 ///
 /// Parameters: scalars (`bool`, `i32`, `u32`, `i64`, `u64`, `f32`, `f64`) by value, `&[T]`
 /// (read-only buffer) and `&mut [T]` (written buffer, copied back after the launch).

@@ -7,12 +7,13 @@ use warpsafe_ir::{Category, Kernel};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Choice {
     Cpu,
+    Native,
     Cuda,
     Auto,
 }
 
-/// A launch target with its options; build one with [`Backend::cpu`], [`Backend::cuda`] or
-/// [`Backend::auto`] and refine it with the builder methods.
+/// A launch target with its options; build one with [`Backend::cpu`], [`Backend::native`],
+/// [`Backend::cuda`] or [`Backend::auto`] and refine it with the builder methods.
 #[derive(Clone, Debug)]
 pub struct Backend {
     choice: Choice,
@@ -36,6 +37,22 @@ impl Backend {
             choice: Choice::Cpu,
             options: Options::default(),
         }
+    }
+
+    /// The kernel body compiled as plain Rust, every thread run natively, blocks in parallel
+    /// (see [`crate::native`]); no dynamic checks. Kernels with barriers, shared memory, warp
+    /// collectives or atomics, and untyped launches of bare IR, run on the interpreter
+    /// instead (the report says why).
+    pub fn native() -> Backend {
+        Backend {
+            choice: Choice::Native,
+            ..Backend::cpu()
+        }
+    }
+
+    /// True for [`Backend::native`].
+    pub fn is_native(&self) -> bool {
+        self.choice == Choice::Native
     }
 
     /// A real GPU through CUDA; fails with [`LaunchError::Cuda`] when there is none.
@@ -99,6 +116,13 @@ impl Backend {
     ) -> Result<Launched, LaunchError> {
         match self.choice {
             Choice::Cpu => self.run_cpu(kernel, cfg, args, None),
+            Choice::Native => {
+                let why = match crate::native::native_support(kernel) {
+                    Some(w) => format!("cannot run natively: {w}; ran on the CPU interpreter"),
+                    None => "no native code for this kernel; ran on the CPU interpreter".into(),
+                };
+                self.run_cpu(kernel, cfg, args, Some(why))
+            }
             Choice::Cuda => run_cuda(kernel, cfg, args, None),
             Choice::Auto => {
                 if warpsafe_cuda::device_available() {

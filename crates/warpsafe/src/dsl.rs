@@ -1,10 +1,12 @@
 //! The kernel language: the functions a `#[kernel]` body may call.
 //!
-//! `#[kernel]` does not run these; it records them as IR. They exist so that rustc type-checks
-//! kernel bodies with Rust's own rules (the macro compiles every body a second time against
-//! these signatures) and so that IDEs see real items. Functions with a meaning for one host
-//! thread (`atomic_*`, math, `warp_size`) behave that way when a `#[kernel_fn]` is called on
-//! the host; the others panic there.
+//! `#[kernel]` records calls of these as IR. They also exist so that rustc type-checks kernel
+//! bodies with Rust's own rules (the macro compiles every body a second time against these
+//! signatures), so that IDEs see real items, and for the native backend
+//! ([`Backend::native`](crate::Backend::native)), which runs the plain-Rust copy of a kernel:
+//! there the launch builtins read the running thread's indices. Functions with a meaning for
+//! one host thread (`atomic_*`, math, `warp_size`) behave that way when a `#[kernel_fn]` is
+//! called on the host; the others panic outside a kernel.
 
 use crate::scalar::{Float, Int, Number, Scalar};
 
@@ -23,24 +25,36 @@ fn outside<T>(what: &str) -> T {
     panic!("`{what}` has a meaning only inside a #[kernel] (kernels are recorded, not called)")
 }
 
+fn idx3([x, y, z]: [u32; 3]) -> Idx3 {
+    Idx3 { x, y, z }
+}
+
+fn native_ctx(what: &str) -> crate::native::ThreadCtx {
+    crate::native::current().unwrap_or_else(|| outside(what))
+}
+
 /// `threadIdx`: this thread's index in its block.
+#[inline]
 pub fn thread_idx() -> Idx3 {
-    outside("thread_idx")
+    idx3(native_ctx("thread_idx").thread)
 }
 
 /// `blockIdx`: this block's index in the grid.
+#[inline]
 pub fn block_idx() -> Idx3 {
-    outside("block_idx")
+    idx3(native_ctx("block_idx").block)
 }
 
 /// `blockDim`: threads per block.
+#[inline]
 pub fn block_dim() -> Idx3 {
-    outside("block_dim")
+    idx3(native_ctx("block_dim").block_dim)
 }
 
 /// `gridDim`: blocks per grid.
+#[inline]
 pub fn grid_dim() -> Idx3 {
-    outside("grid_dim")
+    idx3(native_ctx("grid_dim").grid_dim)
 }
 
 /// `warpSize` (32).
@@ -50,7 +64,7 @@ pub fn warp_size() -> u32 {
 
 /// This thread's lane in its warp (linear thread index mod 32).
 pub fn lane_id() -> u32 {
-    outside("lane_id")
+    native_ctx("lane_id").linear_thread() % 32
 }
 
 /// `__syncthreads()`: block-wide barrier, reached by all threads of the block or by none.

@@ -2,8 +2,9 @@
 //!
 //! `#[kernel]` turns a function in a restricted Rust subset into warpsafe IR and a typed
 //! `launch` function. The CPU backend runs the IR in the warpsafe interpreter with every check
-//! on (races, barrier divergence, out-of-bounds, uninitialised reads, overflow); the CUDA
-//! backend runs it on a GPU.
+//! on (races, barrier divergence, out-of-bounds, uninitialised reads, overflow); the native
+//! backend runs the kernel body compiled as plain Rust, blocks in parallel ([`native`]); the
+//! CUDA backend runs it on a GPU.
 //!
 //! ```
 //! use warpsafe::prelude::*;
@@ -36,6 +37,7 @@ mod backend;
 mod build;
 mod dim;
 pub mod dsl;
+pub mod native;
 mod report;
 mod scalar;
 

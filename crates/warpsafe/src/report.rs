@@ -12,6 +12,8 @@ pub enum Engine {
     Cpu,
     /// A real GPU through CUDA (no checks).
     Cuda,
+    /// The kernel body compiled as plain Rust, run once per thread (no checks).
+    Native,
 }
 
 impl fmt::Display for Engine {
@@ -19,6 +21,7 @@ impl fmt::Display for Engine {
         f.write_str(match self {
             Engine::Cpu => "cpu",
             Engine::Cuda => "cuda",
+            Engine::Native => "native",
         })
     }
 }
@@ -32,7 +35,7 @@ pub struct Report {
     pub engine: Engine,
     /// Why this engine ran (set by [`Backend::auto`](crate::Backend::auto)).
     pub reason: Option<String>,
-    /// Findings of the CPU engine (empty for CUDA, which does not check).
+    /// Findings of the CPU engine (empty for CUDA and native runs, which do not check).
     pub findings: Vec<Finding>,
     /// Counters of the CPU engine.
     pub stats: Option<Stats>,
@@ -107,6 +110,10 @@ pub enum LaunchError {
     /// The CUDA backend failed (no driver or device, compilation, driver error).
     #[error("CUDA: {0}")]
     Cuda(String),
+    /// A thread of a native run failed (out-of-bounds index, division by zero, overflow in a
+    /// debug build, …).
+    #[error("native run: {0}")]
+    Native(String),
     /// The run finished but the checks found errors (races, out-of-bounds, divergence, …).
     #[error("{0}")]
     Findings(Box<Report>),

@@ -4,7 +4,7 @@
 //! copies pivot rows met in earlier matrices), order the columns pivots-first ([`matrix`]),
 //! reduce ([`reduce`]: the rows against the pivots — in a large field, random combinations of
 //! them, since most reduce to zero — then the D block to reduced echelon form with the dense
-//! kernel of [`crate::dense`]), and install the new elements.
+//! kernel of [`crate::dense`], launched natively by default), and install the new elements.
 
 mod matrix;
 mod reduce;
@@ -101,7 +101,7 @@ fn f4_with(
         let t = Instant::now();
         stats.zero_reductions += mat.todo.len() - ech.len();
         last_rank = ech.len();
-        let (rows, shape) = reduce::dense_finish(ech, field, opts.dense.as_ref());
+        let (rows, shape) = reduce::dense_finish(ech, field, opts.dense.as_ref())?;
         if shape.0 * shape.1 > stats.max_dense.0 * stats.max_dense.1 {
             stats.max_dense = shape;
         }

@@ -5,7 +5,7 @@
 
 use super::matrix::Matrix;
 use super::symbolic::Row;
-use crate::dense::DenseBackend;
+use crate::dense::{DenseBackend, DenseError};
 use crate::field::Field;
 use crate::poly::HPoly;
 use rayon::prelude::*;
@@ -385,11 +385,11 @@ pub(crate) fn dense_finish(
     ech: Vec<SparseRow>,
     field: Field,
     backend: &dyn DenseBackend,
-) -> (Vec<SparseRow>, (usize, usize)) {
+) -> Result<(Vec<SparseRow>, (usize, usize)), DenseError> {
     let k = ech.len();
     if k <= 1 {
         let w = ech.first().map_or(0, |r| r.cols.len());
-        return (ech, (k, w));
+        return Ok((ech, (k, w)));
     }
     let mut used: Vec<u32> = ech.iter().flat_map(|r| r.cols.iter().copied()).collect();
     used.sort_unstable();
@@ -404,7 +404,7 @@ pub(crate) fn dense_finish(
         }
         leads.push(pos(r.cols[0]));
     }
-    backend.back_substitute(&mut mat, k, w, &leads, field.p());
+    backend.back_substitute(&mut mat, k, w, &leads, field.p())?;
     let rows = (0..k)
         .map(|t| {
             let mut r = SparseRow::default();
@@ -417,7 +417,7 @@ pub(crate) fn dense_finish(
             r
         })
         .collect();
-    (rows, (k, w))
+    Ok((rows, (k, w)))
 }
 
 #[cfg(test)]
