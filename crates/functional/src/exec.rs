@@ -330,7 +330,10 @@ impl Exec<'_> {
             span: s.span,
             defs: false,
         });
-        let phases = [(upd_side, &iter_guard, "update"), (cond_side, &tested, "condition")];
+        let phases = [
+            (upd_side, &iter_guard, "update"),
+            (cond_side, &tested, "condition"),
+        ];
         for (sides, guard, phase) in phases {
             for sd in sides {
                 self.ev.side.push(Side {
@@ -382,7 +385,8 @@ impl Exec<'_> {
                     format!("loop-carried `{}` goes out of scope", decl.name),
                 );
             };
-            let Some((op, summand)) = accumulation(&new.t, sym) else {
+            let found = accumulation(&new.t, sym).or_else(|| self.nested(&new.t, sym));
+            let Some((op, summand)) = found else {
                 return unsupported(
                     s.span,
                     format!(
@@ -434,6 +438,35 @@ impl Exec<'_> {
             st.vars[v.0 as usize] = None;
         }
         Ok(())
+    }
+}
+
+impl Exec<'_> {
+    /// An inner loop accumulating into the outer loop's variable: after it the variable is
+    /// `pre + Σ_inner e`, so the outer loop adds the inner sum started from 0 — recorded as an
+    /// accumulator of its own, linked to the spec's inner reduction the same way.
+    fn nested(&mut self, new: &Term, pre: &Term) -> Option<(AccOp, Term)> {
+        let name = new.text();
+        let inner = self.ev.accs.iter().find(|a| a.sym.text() == name)?;
+        if inner.init != *pre || inner.summand.mentions(&pre.text()) {
+            return None;
+        }
+        let zero = match (inner.op, pre.sort()) {
+            (AccOp::Sum, Sort::Int) => Term::int(0),
+            (AccOp::Sum, _) => Term::int(0).to_real(),
+            (AccOp::Prod, Sort::Int) => Term::int(1),
+            (AccOp::Prod, _) => Term::int(1).to_real(),
+        };
+        let fresh = Acc {
+            sym: Term::sym(format!("{name}_from0"), pre.sort()),
+            init: zero,
+            ..inner.clone()
+        };
+        let op = fresh.op;
+        let sym = fresh.sym.clone();
+        self.ev.iter_syms.insert(sym.text());
+        self.ev.accs.push(fresh);
+        Some((op, sym))
     }
 }
 

@@ -669,6 +669,8 @@ impl Builder<'_> {
             let body = r.body.subst(&|n| (n == r.k.text()).then(|| k_spec.clone()));
             let mut c = ctx.clone();
             c.push(a.iter_guard.clone());
+            // Nested reductions of the spec mention this index: it is lo + t here.
+            c.push(r.k.eq(&k_spec));
             self.equal(
                 c,
                 a.summand.clone(),

@@ -251,3 +251,45 @@ fn reads_of_other_threads_writes_and_data_dependent_stores_are_not_proved() {
     let o = prove_source(&data, "y[i] = 0 for i < n");
     assert_eq!(o.verdict, "unknown", "{}", show(&o));
 }
+
+const BLOCK_SUMS: &str = r#"
+//--blockDim=128 --gridDim=4
+//@ arg n = 300
+//@ arg m = 4
+//@ len(a) = n * m * m
+//@ len(s) = n
+//@ requires n <= blockDim.x * gridDim.x
+//@ requires m >= 0 && m <= 1024 && n <= 2000
+__global__ void block_sums(const float* a, float* s, int n, int m)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float acc = 0.0f;
+        for (int k = 0; k < m; ++k) {
+            for (int l = 0; l < m; ++l) {
+                acc += a[(i * m + k) * m + l];
+            }
+        }
+        s[i] = acc;
+    }
+}
+"#;
+
+#[test]
+fn nested_accumulation_loops_are_proved_by_nested_induction() {
+    let spec = "s[i] = sum(k < m, sum(l < m, a[(i * m + k) * m + l])) for i < n";
+    let o = prove_source(BLOCK_SUMS, spec);
+    assert_eq!(o.verdict, "proved", "{}", show(&o));
+    assert!(
+        o.obligations
+            .iter()
+            .filter(|ob| ob.kind == "trip-count")
+            .count()
+            >= 2,
+        "{}",
+        show(&o)
+    );
+    // The inner bound off by one is caught by the inner loop's trip count.
+    let short = prove_source(&BLOCK_SUMS.replace("l < m;", "l < m - 1;"), spec);
+    assert_eq!(short.verdict, "unknown", "{}", show(&short));
+}
