@@ -222,9 +222,14 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
     };
     let spec = Spec::parse(&text).map_err(|e| CliError::usage(format!("spec: {e}")))?;
     let l = &args.sym.launch;
-    let sizes_fixed = l.grid.is_some() || l.block.is_some() || !l.args.is_empty() || !l.lens.is_empty();
+    let sizes_fixed =
+        l.grid.is_some() || l.block.is_some() || !l.args.is_empty() || !l.lens.is_empty();
     if !sizes_fixed {
-        let all = warpsafe_functional::prove_all_sizes(k, &spec, &warpsafe_functional::Options::default());
+        let all = warpsafe_functional::prove_all_sizes(
+            k,
+            &spec,
+            &warpsafe_functional::Options::default(),
+        );
         if all.verdict == "proved" {
             match l.format {
                 Format::Json => crate::report::print_json(&all)?,
@@ -303,7 +308,10 @@ pub(crate) fn print_all_sizes(file: &warpsafe_ir::SourceFile, o: &warpsafe_funct
     }
     let mut kinds: Vec<(&str, &str, usize)> = vec![];
     for ob in &o.obligations {
-        match kinds.iter_mut().find(|(k, m, _)| *k == ob.kind && *m == ob.method) {
+        match kinds
+            .iter_mut()
+            .find(|(k, m, _)| *k == ob.kind && *m == ob.method)
+        {
             Some(e) => e.2 += 1,
             None => kinds.push((ob.kind, ob.method, 1)),
         }

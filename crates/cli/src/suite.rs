@@ -16,8 +16,8 @@ use crate::verify_cmd::{config_for, verdict_word};
 use std::path::Path;
 use std::time::Instant;
 use warpsafe_equiv::{BlockSel, ExecConfig, Spec};
-use warpsafe_induct::Verdict as InductVerdict;
 use warpsafe_exec::{eval_contract_expr, LaunchConfig};
+use warpsafe_induct::Verdict as InductVerdict;
 use warpsafe_ir::{Kernel, ParamId, ParamKind, ScalarType, Value};
 use warpsafe_verify::{Property, Verdict};
 
@@ -205,7 +205,9 @@ fn functional(k: &Kernel, spec: &Spec, max_size: i64) -> Functional {
             verdict: "proved",
             scope: "all sizes",
             parametric: None,
-            assumptions: vec![format!("{domain:?} block sizes, one block of n = blockDim.x")],
+            assumptions: vec![format!(
+                "{domain:?} block sizes, one block of n = blockDim.x"
+            )],
             detail: barrier_loops.short(),
             bound: 0,
             configs: 0,
@@ -213,7 +215,11 @@ fn functional(k: &Kernel, spec: &Spec, max_size: i64) -> Functional {
         },
         _ => {
             let mut f = sweep(k, spec, max_size);
-            f.detail = format!("{}; barrier-loop induction: {}", f.detail, barrier_loops.short());
+            f.detail = format!(
+                "{}; barrier-loop induction: {}",
+                f.detail,
+                barrier_loops.short()
+            );
             f
         }
     };
