@@ -96,9 +96,14 @@ pub enum Command {
     /// compared exactly; a difference comes with a concrete input and both values. NVRTC's
     /// contraction of `a*b+c` into `fma` is reported; it is equal over the reals.
     ///
+    /// FILE is CUDA-C (`.cu`) or IR (`.json`): a `#[kernel]`'s `k::ir()` serialised with
+    /// serde_json, or `warpsafe ir FILE --format json`; IR carries no launch header, so give
+    /// the launch with flags.
+    ///
     /// Examples:
     ///   warpsafe validate examples/kernels/saxpy.cu
     ///   warpsafe validate examples/kernels/matrix_mul.cu --arg n=16 --grid 1,1 --block 16,16
+    ///   warpsafe validate saxpy.json --grid 2 --block 32 --arg n=50 --arg a=2 --len x=50 --len y=50
     ///
     /// Exit codes: 0 equal, 1 different or a finding, 3 unknown, 2 usage or parse error
     /// (NVRTC missing included).

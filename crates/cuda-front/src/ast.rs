@@ -66,6 +66,8 @@ pub struct Type {
     pub ptr: bool,
     /// True when the (pointed-to) base type is `const`.
     pub konst: bool,
+    /// True when the (pointed-to) base type is `volatile`.
+    pub volatile: bool,
     /// Where the type is written.
     pub span: Span,
 }

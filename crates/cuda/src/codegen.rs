@@ -2,8 +2,8 @@
 
 use std::fmt::Write;
 use warpsafe_ir::{
-    AtomicOp, BinOp, Builtin, Expr, ExprKind, Kernel, LogicOp, MathFn, MemRef, ParamKind,
-    ScalarType, Span, Stmt, StmtKind, UnOp, Value,
+    ArrayId, AtomicOp, BinOp, Builtin, Expr, ExprKind, Kernel, LogicOp, MathFn, MemRef, ParamId,
+    ParamKind, ScalarType, Span, Stmt, StmtKind, UnOp, Value,
 };
 
 /// A construct that has no CUDA C rendering (for example `len(x)` outside a contract).
@@ -40,11 +40,13 @@ pub fn generate(kernel: &Kernel) -> Result<String, CodegenError> {
     let params: Vec<String> = kernel
         .params
         .iter()
-        .map(|p| match p.kind {
+        .enumerate()
+        .map(|(i, p)| match p.kind {
             ParamKind::Scalar(t) => format!("{} {}", t.c_name(), p.name),
             ParamKind::Buffer { elem, writable } => format!(
-                "{}{}* __restrict__ {}",
+                "{}{}{}* __restrict__ {}",
                 if writable { "" } else { "const " },
+                volatile(kernel, MemRef::Global(ParamId(i as u32))),
                 elem.c_name(),
                 p.name
             ),
@@ -78,20 +80,31 @@ fn err<T>(message: impl Into<String>, span: Span) -> Result<T, CodegenError> {
     })
 }
 
+/// `volatile ` for memory the source reached through `volatile`: NVRTC must then perform
+/// every access, as the IR (and warp-synchronous code under lock-step) expects.
+fn volatile(k: &Kernel, mem: MemRef) -> &'static str {
+    if k.is_volatile(mem) {
+        "volatile "
+    } else {
+        ""
+    }
+}
+
 fn dims(d: &[u64]) -> String {
     d.iter().map(|n| format!("[{n}]")).collect()
 }
 
 impl Gen<'_> {
     fn body(&mut self) -> Result<String, CodegenError> {
-        for a in &self.k.shared {
+        for (i, a) in self.k.shared.iter().enumerate() {
             let (t, name) = (a.elem.c_name(), &a.name);
+            let v = volatile(self.k, MemRef::Shared(ArrayId(i as u32)));
             if a.dynamic {
                 // Like the CUDA C it came from: every `extern __shared__` array starts at the
                 // block's dynamic shared memory.
-                self.line(&format!("extern __shared__ {t} {name}[];"));
+                self.line(&format!("extern __shared__ {v}{t} {name}[];"));
             } else {
-                self.line(&format!("__shared__ {t} {name}{};", dims(&a.dims)));
+                self.line(&format!("{v}__shared__ {t} {name}{};", dims(&a.dims)));
             }
         }
         for a in &self.k.locals {
@@ -262,7 +275,12 @@ impl Gen<'_> {
                 compare,
             } => {
                 let elem = self.k.elem_type(*mem);
-                let addr = format!("&{}", self.mem(*mem, indices)?);
+                let addr = if self.k.is_volatile(*mem) {
+                    // Atomics take plain pointers; they always reach memory anyway.
+                    format!("({}*)&{}", elem.c_name(), self.mem(*mem, indices)?)
+                } else {
+                    format!("&{}", self.mem(*mem, indices)?)
+                };
                 let v = self.expr(value)?;
                 let c = compare.as_ref().map(|c| self.expr(c)).transpose()?;
                 let call = atomic_call(*op, elem, &addr, &v, c.as_deref());

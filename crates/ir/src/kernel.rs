@@ -139,6 +139,11 @@ pub struct Contract {
     pub deny: Vec<Category>,
     /// Finding categories the kernel is known to exhibit (for test corpora of buggy twins).
     pub expect: Vec<Category>,
+    /// Memory the source reaches through `volatile` (a `volatile T*` pointer or a `volatile`
+    /// array): generated code must perform every access to it, as the IR's semantics do,
+    /// rather than keep values in registers (warp-synchronous code depends on this).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub volatile: Vec<MemRef>,
 }
 
 /// `len(param) = expr`.
@@ -154,6 +159,11 @@ impl Kernel {
     /// The declaration of variable `v`.
     pub fn var(&self, v: VarId) -> &VarDecl {
         &self.vars[v.0 as usize]
+    }
+
+    /// True when the source accesses `mem` through `volatile`.
+    pub fn is_volatile(&self, mem: MemRef) -> bool {
+        self.contract.volatile.contains(&mem)
     }
 
     /// The parameter `p`.

@@ -9,10 +9,15 @@
 //!
 //! Integer arithmetic wraps as PTX defines it (no signed-overflow findings: C's undefined
 //! behaviour has been compiled away); `.approx` float operations compute as IEEE operations.
+//! The magic-number sequences NVRTC emits for `x / d` and `x % d` by a constant become exact
+//! divisions once the magic constant is proved for every operand value (`divide`, `magic`),
+//! so the symbolic executor sees `x % d` where the source has it.
 
+mod divide;
 mod emit;
 mod flat;
 mod inst;
+mod magic;
 mod memory;
 mod provenance;
 mod types;
@@ -117,10 +122,14 @@ pub fn lower_with(module: &Module, opts: &LowerOptions) -> Result<Program, Lower
         prov: &prov,
         vars: &var_names,
         read_preds: &read_preds,
+        divs: divide::Divisions::default(),
     };
     for s in &flat.steps {
         match s {
-            Step::Label(l) => cx.e.label(l),
+            Step::Label(l) => {
+                cx.e.label(l);
+                cx.divs.clear();
+            }
             Step::Instr(i) => cx.instr(i)?,
         }
     }

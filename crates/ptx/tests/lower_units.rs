@@ -174,11 +174,11 @@ fn lower_err(body: &str) -> warpsafe_ptx::LowerError {
 
 #[test]
 fn unsupported_constructs_are_errors_naming_instruction_and_line() {
-    let e = lower_err("    vote.sync.all.pred %p1, %p2, -1;\n    ret;");
+    let e = lower_err("    vote.all.pred %p1, %p2;\n    ret;");
     assert!(e.message.contains("vote"), "{e}");
     assert_eq!(e.line, 14, "{e}");
-    let e = lower_err("    bfe.u32 %r1, %r2, 0, 8;\n    ret;");
-    assert!(e.message.contains("bfe.u32"), "{e}");
+    let e = lower_err("    div.rz.f32 %f1, %f2, %f3;\n    ret;");
+    assert!(e.message.contains("div.rz.f32"), "{e}");
     let e = lower_err("    bra $L__nowhere;");
     assert!(e.message.contains("$L__nowhere"), "{e}");
     // A pointer loaded from memory has no provenance warpsafe can follow.
@@ -191,10 +191,12 @@ fn unsupported_constructs_are_errors_naming_instruction_and_line() {
         "    mov.u32 %r1, s;\n    st.shared.u32 [%r1], %r2;\n    st.shared.u64 [%r1+8], %rd1;\n    ret;",
     );
     assert!(e.message.contains("8-byte"), "{e}");
-    let e = lower_err("    bar.sync 1;\n    ret;");
-    assert!(e.message.contains("barrier 0"), "{e}");
-    let e = lower_err("    cvt.rni.s32.f32 %r1, %f1;\n    ret;");
+    let e = lower_err("    bar.sync %r1;\n    ret;");
+    assert!(e.message.contains("barrier number"), "{e}");
+    let e = lower_err("    cvt.rni.f32.f64 %f1, %f2;\n    ret;");
     assert!(e.message.contains("rni"), "{e}");
+    let e = lower_err("    mul.sat.s32 %r1, %r2, %r3;\n    ret;");
+    assert!(e.message.contains("mul.sat.s32"), "{e}");
     let e = lower_err("    add.s32 %r1, %r9, 1;\n    ret;");
     assert!(e.message.contains("%r9"), "{e}");
     let e = lower_err("    ld.shared.u16 %r1, [s];\n    ret;");

@@ -467,10 +467,13 @@ impl Lowerer<'_> {
         match (t.base, t.ptr, v) {
             (None, false, _) => Ok(Val::Void),
             (Some(ty), false, Val::Scalar(x)) => Ok(Val::Scalar(convert(x, ty).with_span(span))),
-            (Some(ty), true, Val::Ptr(p)) if ty == p.elem => Ok(Val::Ptr(PtrVal {
-                writable: p.writable && !t.konst,
-                ..p
-            })),
+            (Some(ty), true, Val::Ptr(p)) if ty == p.elem => {
+                self.mark_volatile(p.mem, t.volatile);
+                Ok(Val::Ptr(PtrVal {
+                    writable: p.writable && !t.konst,
+                    ..p
+                }))
+            }
             (_, true, Val::Ptr(_)) => err(span, "reinterpreting pointer casts are not supported"),
             (_, true, _) => err(span, "casting a number to a pointer is not supported"),
             (_, false, Val::Ptr(_)) => err(span, "casting a pointer to a number is not supported"),

@@ -79,6 +79,7 @@ impl Lowerer<'_> {
                         ),
                     );
                 }
+                self.mark_volatile(v.mem, p.ty.volatile);
                 let saved = std::mem::replace(&mut self.assigned, assigned.clone());
                 let b = self.bind_pointer_var(&p.name, v, p.ty.konst, a.span, out);
                 self.assigned = saved;

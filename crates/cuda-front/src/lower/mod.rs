@@ -93,7 +93,8 @@ pub(crate) struct Lowerer<'a> {
     pub(crate) header: bool,
 }
 
-/// Lowers every kernel of a translation unit. Kernels come back with an empty contract.
+/// Lowers every kernel of a translation unit. Kernels come back with an empty contract but
+/// for the memory they reach through `volatile`.
 pub fn lower_unit(tu: &TranslationUnit) -> Result<Vec<Kernel>, Vec<FrontError>> {
     let mut errors = Vec::new();
     let globals = match file_constants(tu) {
@@ -231,6 +232,7 @@ impl<'a> Lowerer<'a> {
             ParamKind::Scalar(base)
         };
         let id = ParamId(self.k.params.len() as u32);
+        self.mark_volatile(MemRef::Global(id), p.ty.ptr && p.ty.volatile);
         self.k.params.push(Param {
             name: p.name.clone(),
             kind,

@@ -118,6 +118,13 @@ impl Lowerer<'_> {
     }
 
     /// The binding for a pointer variable `name` initialised to `p`.
+    /// Records that the source reaches `mem` through `volatile` (see `Contract::volatile`).
+    pub(crate) fn mark_volatile(&mut self, mem: MemRef, volatile: bool) {
+        if volatile && !self.k.contract.volatile.contains(&mem) {
+            self.k.contract.volatile.push(mem);
+        }
+    }
+
     pub(crate) fn bind_pointer_var(
         &mut self,
         name: &str,

@@ -282,6 +282,7 @@ impl Lowerer<'_> {
                     ),
                 );
             }
+            self.mark_volatile(p.mem, d.base.volatile);
             let b = self.bind_pointer_var(&dc.name, p, d.base.konst, span, out)?;
             self.bind(&dc.name, b);
             return Ok(());
@@ -362,6 +363,7 @@ impl Lowerer<'_> {
             }
         };
         let mem = MemRef::Shared(id);
+        self.mark_volatile(mem, d.base.volatile);
         let b = if dc.dims.is_empty() {
             Binding::SharedScalar { mem, elem }
         } else {

@@ -305,6 +305,7 @@ impl Parser {
                         base: Some(base),
                         ptr: false,
                         konst: false,
+                        volatile: false,
                         span: t.span,
                     };
                     let arg = args.pop().map(boxed);

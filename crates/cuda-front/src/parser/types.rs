@@ -112,6 +112,7 @@ impl Parser {
         let start = self.peek().span;
         let mut storage = Storage::default();
         let (mut unsigned, mut signed, mut longs, mut int) = (false, false, 0u32, false);
+        let mut volatile = false;
         let mut word: Option<(String, Span)> = None;
         loop {
             let t = self.peek().clone();
@@ -125,8 +126,9 @@ impl Parser {
                 "const" | "constexpr" => storage.konst = true,
                 "__shared__" => storage.shared = true,
                 "extern" => storage.extern_ = true,
-                "volatile" | "__restrict__" | "__restrict" | "static" | "inline"
-                | "__forceinline__" | "__inline__" | "register" => {}
+                "volatile" => volatile = true,
+                "__restrict__" | "__restrict" | "static" | "inline" | "__forceinline__"
+                | "__inline__" | "register" => {}
                 "unsigned" => unsigned = true,
                 "signed" => signed = true,
                 "long" => longs += 1,
@@ -183,6 +185,7 @@ impl Parser {
                 base,
                 ptr: false,
                 konst: storage.konst,
+                volatile,
                 span,
             },
         ))

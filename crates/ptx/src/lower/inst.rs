@@ -1,5 +1,6 @@
 //! Translation of one PTX instruction into thread code.
 
+use super::divide::{Divisions, Rewrite};
 use super::emit::Emitter;
 use super::memory::{access_key, access_type, Layout};
 use super::provenance::Provenance;
@@ -9,6 +10,12 @@ use crate::ast::{Immediate, Instruction, Operand};
 use std::collections::HashSet;
 use warpsafe_exec::thread::code::{BinaryOp, CmpOp, Inst, MemId, Reg, UnaryOp};
 use warpsafe_ir::{AtomicOp, Builtin, Dim, MathFn, ScalarType, ShuffleKind};
+
+mod barrier;
+mod bits;
+mod round;
+mod saturate;
+mod vote;
 
 type Res<T> = Result<T, LowerError>;
 
@@ -24,6 +31,8 @@ pub(crate) struct Lowerer<'a> {
     pub vars: &'a HashSet<String>,
     /// Predicate registers that some instruction reads.
     pub read_preds: &'a HashSet<String>,
+    /// Divisions by constants recognised in the current basic block.
+    pub divs: Divisions,
 }
 
 fn has(i: &Instruction, m: &str) -> bool {
@@ -70,6 +79,10 @@ impl Lowerer<'_> {
     /// Lowers `i`, honouring its guard predicate.
     pub fn instr(&mut self, i: &Instruction) -> Res<()> {
         self.e.line = i.line;
+        let e = &self.e;
+        if let Some(rw) = self.divs.step(i, &|name| e.reg(i, name).ok()) {
+            return self.rewrite(i, rw);
+        }
         let Some(pred) = &i.pred else {
             return self.body(i);
         };
@@ -101,6 +114,9 @@ impl Lowerer<'_> {
     }
 
     fn body(&mut self, i: &Instruction) -> Res<()> {
+        if has(i, "sat") {
+            return self.saturated(i);
+        }
         match i.opcode.as_str() {
             "mov" => self.mov(i),
             "cvta" => {
@@ -120,6 +136,9 @@ impl Lowerer<'_> {
             }
             "neg" | "not" | "abs" | "cnot" | "popc" => self.unary(i),
             "bfi" => self.bfi(i),
+            "bfe" => self.bfe(i),
+            "clz" => self.clz(i),
+            "brev" => self.brev(i),
             "rcp" => {
                 let t = self.scalar(i, 0)?;
                 self.float_modifiers(i)?;
@@ -192,10 +211,7 @@ impl Lowerer<'_> {
                 self.e.emit(Inst::Exit);
                 Ok(())
             }
-            "vote" => Err(LowerError::at(
-                i,
-                "`vote.sync` is not supported yet: the thread code has no warp vote",
-            )),
+            "vote" => self.vote(i),
             "call" => Err(LowerError::at(
                 i,
                 "`call` is not supported: device functions must be inlined (NVRTC inlines them unless told not to)",
@@ -205,6 +221,45 @@ impl Lowerer<'_> {
                 format!("instruction `{}` is not supported by the PTX lowering", full_name(i, op)),
             )),
         }
+    }
+
+    /// Emits a division or remainder by a constant that [`Divisions`] proved `i` computes.
+    fn rewrite(&mut self, i: &Instruction, rw: Rewrite) -> Res<()> {
+        let d = self.dst(i, 0)?;
+        match rw {
+            Rewrite::Quot { x, ty, d: k, to } => {
+                let kd = self.e.konst(k, ty);
+                if ty == to {
+                    self.e.emit(bin(BinaryOp::Div, ty, d, x, kd));
+                } else {
+                    let q = self.e.temp();
+                    self.e.emit(bin(BinaryOp::Div, ty, q, x, kd));
+                    self.e.emit(cast(ty, to, d, q));
+                }
+            }
+            Rewrite::Rem {
+                x,
+                ty,
+                d: k,
+                negate,
+            } => {
+                let kd = self.e.konst(k, ty);
+                if negate {
+                    let r = self.e.temp();
+                    self.e.emit(bin(BinaryOp::Rem, ty, r, x, kd));
+                    self.e.emit(Inst::Unary {
+                        op: UnaryOp::Neg,
+                        ty,
+                        dst: d,
+                        a: r,
+                        checked: false,
+                    });
+                } else {
+                    self.e.emit(bin(BinaryOp::Rem, ty, d, x, kd));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn label_operand(&self, i: &Instruction) -> Res<String> {
@@ -890,9 +945,15 @@ impl Lowerer<'_> {
                     None | Some("rzi") => None,
                     Some("rmi") => Some(MathFn::Floor),
                     Some("rpi") => Some(MathFn::Ceil),
+                    Some("rni") => Some(MathFn::Round),
                     Some(m) => return unsupported(m),
                 };
                 let src = match f {
+                    Some(MathFn::Round) => {
+                        let r = self.e.temp();
+                        self.round_even(from, r, s);
+                        r
+                    }
                     Some(f) => {
                         let r = self.e.temp();
                         self.e.emit(Inst::Math {
@@ -913,9 +974,11 @@ impl Lowerer<'_> {
                     Some("rzi") => Some(MathFn::Trunc),
                     Some("rmi") => Some(MathFn::Floor),
                     Some("rpi") => Some(MathFn::Ceil),
+                    Some("rni") => Some(MathFn::Round),
                     Some(m) => return unsupported(m),
                 };
                 match f {
+                    Some(MathFn::Round) => self.round_even(from, d, s),
                     Some(f) => self.e.emit(Inst::Math {
                         f,
                         ty: from,
@@ -949,19 +1012,16 @@ impl Lowerer<'_> {
             ));
         }
         match i.operands.first() {
-            Some(Operand::Imm(Immediate::Int(0))) => {}
+            Some(Operand::Imm(Immediate::Int(0..=15))) => {}
             _ => {
                 return Err(LowerError::at(
                     i,
-                    "only barrier 0 is supported (named barriers are not)",
+                    "the barrier number must be an immediate 0..15",
                 ))
             }
         }
         if i.operands.len() > 1 {
-            return Err(LowerError::at(
-                i,
-                "barriers with a thread count (`bar.sync a, b`) are not supported",
-            ));
+            self.whole_block_count(i)?;
         }
         let id = self.e.barrier_id();
         self.e.emit(Inst::Barrier { id });
