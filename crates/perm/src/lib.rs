@@ -1,0 +1,34 @@
+//! The warpsafe permission checker (work in progress): fractional-permission annotations
+//! (`//@ thread requires Perm(a[tid], 1)`, `//@ barrier ensures …`) on CUDA-C kernels.
+//!
+//! This first part provides the annotation language (extraction from `//@` comments with
+//! byte spans, parsing, error reporting), exact permission arithmetic, C integer semantics
+//! as SMT terms, and a z3 driver. The obligation generator (coverage, barrier
+//! redistribution, split/combine, functional postconditions, uniformity) is described in
+//! `docs/permissions.md` and not implemented yet.
+//!
+//! ```
+//! let src = "//@ thread requires Perm(a[tid], 1/2)\n__global__ void k(int* a) {}\n";
+//! let ex = warpsafe_perm::extract(src).expect("annotations parse");
+//! assert_eq!(ex.annotations.len(), 1);
+//! assert_eq!(ex.annotations[0].kind, warpsafe_perm::AnnotKind::ThreadRequires);
+//! assert!(!ex.frontend_source.contains("Perm"));
+//! ```
+
+mod arith;
+mod error;
+mod extract;
+mod frac;
+mod parse;
+mod solver;
+mod syntax;
+mod term;
+
+pub use arith::{c_div, c_rem, convert, in_type, sort_of, wrap};
+pub use error::PermError;
+pub use extract::{extract, Extracted};
+pub use frac::{Frac, Share};
+pub use parse::parse_formula;
+pub use solver::{Sat, Solver};
+pub use syntax::{AnnotKind, Annotation, SpecExpr, SpecIndex, SpecKind, SpecOp};
+pub use term::{linear_in, Sort, Term};

@@ -1,0 +1,354 @@
+//! SMT terms over mathematical integers, reals, booleans and integer-indexed arrays, with
+//! the executing thread's index as a distinguished leaf so that one per-thread term can be
+//! instantiated for several threads.
+
+use std::fmt::Write as _;
+use std::rc::Rc;
+
+/// An SMT sort.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Sort {
+    /// Mathematical integers.
+    Int,
+    /// Mathematical reals (floats, by the design's convention).
+    Real,
+    /// Booleans.
+    Bool,
+    /// Arrays from integers to the element sort.
+    Array(Box<Sort>),
+}
+
+impl Sort {
+    /// The SMT-LIB spelling.
+    pub fn smt(&self) -> String {
+        match self {
+            Sort::Int => "Int".into(),
+            Sort::Real => "Real".into(),
+            Sort::Bool => "Bool".into(),
+            Sort::Array(e) => format!("(Array Int {})", e.smt()),
+        }
+    }
+}
+
+/// An SMT term. `Tid` is the index of "the" thread; `ThreadSym` is a value private to a
+/// thread, a function of its index; `Sym` is one value shared by every thread.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Term {
+    /// An integer literal.
+    Int(i128),
+    /// A raw literal (reals).
+    Lit(Rc<str>),
+    /// A boolean literal.
+    Bool(bool),
+    /// A constant shared by all threads (parameters, uniform loop variables, memory).
+    Sym(Rc<str>),
+    /// A per-thread value: an uninterpreted function of the thread term.
+    ThreadSym(Rc<str>, Box<Term>),
+    /// The executing thread's `threadIdx.x`.
+    Tid,
+    /// An operator applied to arguments.
+    App(Rc<str>, Vec<Term>),
+    /// `forall` over integer variables.
+    Forall(Vec<Rc<str>>, Box<Term>),
+}
+
+impl Term {
+    /// A shared symbol.
+    pub fn sym(name: &str) -> Term {
+        Term::Sym(name.into())
+    }
+
+    /// A per-thread symbol of the executing thread.
+    pub fn thread_sym(name: &str) -> Term {
+        Term::ThreadSym(name.into(), Box::new(Term::Tid))
+    }
+
+    /// `op(args)`.
+    pub fn app(op: &str, args: Vec<Term>) -> Term {
+        Term::App(op.into(), args)
+    }
+
+    /// An exact real literal `num/den`.
+    pub fn real(num: i128, den: i128) -> Term {
+        let body = format!("(/ {}.0 {}.0)", num.abs(), den.abs());
+        if (num < 0) != (den < 0) && num != 0 {
+            Term::Lit(format!("(- {body})").into())
+        } else {
+            Term::Lit(body.into())
+        }
+    }
+
+    /// `a + b`.
+    pub fn plus(a: Term, b: Term) -> Term {
+        match (&a, &b) {
+            (Term::Int(x), Term::Int(y)) => Term::Int(x + y),
+            (Term::Int(0), _) => b,
+            (_, Term::Int(0)) => a,
+            _ => Term::app("+", vec![a, b]),
+        }
+    }
+
+    /// `a - b`.
+    pub fn minus(a: Term, b: Term) -> Term {
+        match (&a, &b) {
+            (Term::Int(x), Term::Int(y)) => Term::Int(x - y),
+            (_, Term::Int(0)) => a,
+            _ => Term::app("-", vec![a, b]),
+        }
+    }
+
+    /// `a * b`.
+    pub fn times(a: Term, b: Term) -> Term {
+        match (&a, &b) {
+            (Term::Int(x), Term::Int(y)) => Term::Int(x * y),
+            (Term::Int(1), _) => b,
+            (_, Term::Int(1)) => a,
+            _ => Term::app("*", vec![a, b]),
+        }
+    }
+
+    /// `a == b`.
+    pub fn eq(a: Term, b: Term) -> Term {
+        Term::app("=", vec![a, b])
+    }
+
+    /// `a <= b`.
+    pub fn le(a: Term, b: Term) -> Term {
+        Term::app("<=", vec![a, b])
+    }
+
+    /// `a < b`.
+    pub fn lt(a: Term, b: Term) -> Term {
+        Term::app("<", vec![a, b])
+    }
+
+    /// `lo <= x < hi`.
+    pub fn in_range(x: Term, lo: Term, hi: Term) -> Term {
+        Term::and(vec![Term::le(lo, x.clone()), Term::lt(x, hi)])
+    }
+
+    /// Conjunction (simplifying literals).
+    pub fn and(parts: Vec<Term>) -> Term {
+        let mut out = vec![];
+        for p in parts {
+            match p {
+                Term::Bool(true) => {}
+                Term::Bool(false) => return Term::Bool(false),
+                Term::App(ref op, ref args) if &**op == "and" => out.extend(args.iter().cloned()),
+                p => out.push(p),
+            }
+        }
+        match out.len() {
+            0 => Term::Bool(true),
+            1 => out.remove(0),
+            _ => Term::app("and", out),
+        }
+    }
+
+    /// Disjunction (simplifying literals).
+    pub fn or(parts: Vec<Term>) -> Term {
+        let mut out = vec![];
+        for p in parts {
+            match p {
+                Term::Bool(false) => {}
+                Term::Bool(true) => return Term::Bool(true),
+                p => out.push(p),
+            }
+        }
+        match out.len() {
+            0 => Term::Bool(false),
+            1 => out.remove(0),
+            _ => Term::app("or", out),
+        }
+    }
+
+    /// Negation.
+    pub fn negate(a: Term) -> Term {
+        match a {
+            Term::Bool(b) => Term::Bool(!b),
+            a => Term::app("not", vec![a]),
+        }
+    }
+
+    /// `a ==> b`.
+    pub fn implies(a: Term, b: Term) -> Term {
+        match (&a, &b) {
+            (Term::Bool(true), _) => b,
+            (Term::Bool(false), _) | (_, Term::Bool(true)) => Term::Bool(true),
+            _ => Term::app("=>", vec![a, b]),
+        }
+    }
+
+    /// `if c then a else b`.
+    pub fn ite(c: Term, a: Term, b: Term) -> Term {
+        match c {
+            Term::Bool(true) => a,
+            Term::Bool(false) => b,
+            _ if a == b => a,
+            c => Term::app("ite", vec![c, a, b]),
+        }
+    }
+
+    /// `arr[idx]`.
+    pub fn select(arr: Term, idx: Term) -> Term {
+        Term::app("select", vec![arr, idx])
+    }
+
+    /// `arr` with `arr[idx] = v`.
+    pub fn store(arr: Term, idx: Term, v: Term) -> Term {
+        Term::app("store", vec![arr, idx, v])
+    }
+
+    /// Replaces the executing thread by `t` (instantiating the term for another thread).
+    pub fn for_thread(&self, t: &Term) -> Term {
+        match self {
+            Term::Tid => t.clone(),
+            Term::ThreadSym(n, arg) => Term::ThreadSym(n.clone(), Box::new(arg.for_thread(t))),
+            Term::App(op, args) => {
+                Term::App(op.clone(), args.iter().map(|a| a.for_thread(t)).collect())
+            }
+            Term::Forall(vs, body) => Term::Forall(vs.clone(), Box::new(body.for_thread(t))),
+            _ => self.clone(),
+        }
+    }
+
+    /// Replaces the shared symbol `name` by `with`.
+    pub fn replace_sym(&self, name: &str, with: &Term) -> Term {
+        match self {
+            Term::Sym(n) if &**n == name => with.clone(),
+            Term::ThreadSym(n, arg) => {
+                Term::ThreadSym(n.clone(), Box::new(arg.replace_sym(name, with)))
+            }
+            Term::App(op, args) => Term::App(
+                op.clone(),
+                args.iter().map(|a| a.replace_sym(name, with)).collect(),
+            ),
+            Term::Forall(vs, body) if !vs.iter().any(|v| &**v == name) => {
+                Term::Forall(vs.clone(), Box::new(body.replace_sym(name, with)))
+            }
+            _ => self.clone(),
+        }
+    }
+
+    /// True when the term depends on which thread evaluates it.
+    pub fn is_thread_dependent(&self) -> bool {
+        match self {
+            Term::Tid | Term::ThreadSym(..) => true,
+            Term::App(_, args) => args.iter().any(Term::is_thread_dependent),
+            Term::Forall(_, body) => body.is_thread_dependent(),
+            _ => false,
+        }
+    }
+
+    /// True when the shared symbol `name` occurs in the term.
+    pub fn mentions(&self, name: &str) -> bool {
+        match self {
+            Term::Sym(n) => &**n == name,
+            Term::ThreadSym(n, arg) => &**n == name || arg.mentions(name),
+            Term::App(_, args) => args.iter().any(|a| a.mentions(name)),
+            Term::Forall(_, body) => body.mentions(name),
+            _ => false,
+        }
+    }
+
+    /// Writes the SMT-LIB text; `Tid` is written as `tid`.
+    pub fn write_smt(&self, out: &mut String) {
+        match self {
+            Term::Int(i) if *i < 0 => {
+                let _ = write!(out, "(- {})", i.unsigned_abs());
+            }
+            Term::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+            Term::Lit(s) | Term::Sym(s) => out.push_str(s),
+            Term::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Term::Tid => out.push_str("tid"),
+            Term::ThreadSym(n, arg) => {
+                let _ = write!(out, "({n} ");
+                arg.write_smt(out);
+                out.push(')');
+            }
+            Term::App(op, args) => {
+                let _ = write!(out, "({op}");
+                for a in args {
+                    out.push(' ');
+                    a.write_smt(out);
+                }
+                out.push(')');
+            }
+            Term::Forall(vs, body) => {
+                out.push_str("(forall (");
+                for v in vs {
+                    let _ = write!(out, "({v} Int)");
+                }
+                out.push_str(") ");
+                body.write_smt(out);
+                out.push(')');
+            }
+        }
+    }
+
+    /// The SMT-LIB text.
+    pub fn smt(&self) -> String {
+        let mut s = String::new();
+        self.write_smt(&mut s);
+        s
+    }
+}
+
+/// Splits an integer term into `coeff * x + rest` for the shared symbol `x`, when the term
+/// is linear in `x` through `+`, `-` and multiplication by literals.
+pub fn linear_in(t: &Term, x: &str) -> Option<(i128, Term)> {
+    if !t.mentions(x) {
+        return Some((0, t.clone()));
+    }
+    match t {
+        Term::Sym(n) if &**n == x => Some((1, Term::Int(0))),
+        Term::App(op, args) if &**op == "+" => {
+            let mut c = 0;
+            let mut rest = Term::Int(0);
+            for a in args {
+                let (ca, ra) = linear_in(a, x)?;
+                c += ca;
+                rest = Term::plus(rest, ra);
+            }
+            Some((c, rest))
+        }
+        Term::App(op, args) if &**op == "-" && args.len() == 2 => {
+            let (ca, ra) = linear_in(&args[0], x)?;
+            let (cb, rb) = linear_in(&args[1], x)?;
+            Some((ca - cb, Term::minus(ra, rb)))
+        }
+        Term::App(op, args) if &**op == "*" && args.len() == 2 => match (&args[0], &args[1]) {
+            (Term::Int(k), e) | (e, Term::Int(k)) => {
+                let (c, r) = linear_in(e, x)?;
+                Some((c * k, Term::times(Term::Int(*k), r)))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_instantiation_renames_thread_values() {
+        let t = Term::plus(Term::Tid, Term::thread_sym("h"));
+        assert_eq!(t.smt(), "(+ tid (h tid))");
+        assert_eq!(t.for_thread(&Term::sym("t1")).smt(), "(+ t1 (h t1))");
+        assert!(!Term::sym("n").is_thread_dependent());
+    }
+
+    #[test]
+    fn linear_decomposition() {
+        let t = Term::minus(Term::plus(Term::sym("i"), Term::sym("n")), Term::Int(1));
+        let (c, rest) = linear_in(&t, "i").expect("linear");
+        assert_eq!(c, 1);
+        assert_eq!(rest.smt(), "(- n 1)");
+        let nl = Term::app("mod", vec![Term::sym("i"), Term::sym("n")]);
+        assert!(linear_in(&nl, "i").is_none());
+    }
+}

@@ -1,0 +1,16 @@
+// Right rotation by one within a block: each thread reads its left neighbour into a
+// register, waits at the barrier, then writes its own cell. Spec: a'[i] == a[(i-1) mod n].
+// Annotated with fractional permissions (see docs/permissions.md).
+//@ requires n == blockDim.x
+//@ kernel requires Perm(a[0..n], 1)
+//@ kernel ensures Perm(a[0..n], 1) && forall i in 0..n: a[i] == old(a[(i + n - 1) % n])
+//@ thread requires Perm(a[(tid + n - 1) % n], 1)
+//@ thread ensures Perm(a[tid], 1) && a[tid] == old(a[(tid + n - 1) % n])
+__global__ void rotate(int* a, int n)
+{
+    int tid = threadIdx.x;
+    int v = a[(tid + n - 1) % n];
+    //@ barrier ensures Perm(a[tid], 1)
+    __syncthreads();
+    a[tid] = v;
+}
