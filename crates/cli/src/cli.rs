@@ -131,6 +131,25 @@ pub enum Command {
     Ptx(PtxArgs),
     /// Benchmarks that print tables.
     Bench(BenchArgs),
+    /// Check a kernel's fractional-permission annotations (`//@ thread requires Perm(a[tid], 1)`,
+    /// `//@ barrier ensures …`; see docs/permissions.md) for every block size, with z3.
+    ///
+    /// Reports each obligation (access, barrier, split, functional, uniform) with its line.
+    ///
+    /// Example: warpsafe check-perm examples/perm/rotate.cu
+    ///
+    /// Exit codes: 0 verified, 1 violated, 3 unknown, 2 usage or parse error.
+    CheckPerm(PermArgs),
+}
+
+/// `warpsafe check-perm`.
+#[derive(Args, Debug)]
+pub struct PermArgs {
+    /// A `.cu` file with permission annotations.
+    pub file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
 }
 
 /// Output formats of `verify`.

@@ -12,6 +12,7 @@ mod groebner_cmd;
 mod inputs;
 mod ir_cmd;
 mod launch;
+mod perm_cmd;
 mod ptx_input;
 mod report;
 mod run_cmd;
@@ -45,6 +46,7 @@ fn main() -> std::process::ExitCode {
         Command::Validate(args) => validate_cmd::validate(&args),
         Command::Cuda(args) => cuda_cmd::cuda(&args),
         Command::Ptx(args) => cuda_cmd::ptx(&args),
+        Command::CheckPerm(args) => perm_cmd::run(&args),
         Command::Bench(b) => match b.which {
             BenchKind::Interp {
                 repeat,

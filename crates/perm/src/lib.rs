@@ -1,11 +1,12 @@
-//! The warpsafe permission checker (work in progress): fractional-permission annotations
+//! The warpsafe permission checker: fractional-permission annotations
 //! (`//@ thread requires Perm(a[tid], 1)`, `//@ barrier ensures …`) on CUDA-C kernels.
 //!
-//! This first part provides the annotation language (extraction from `//@` comments with
-//! byte spans, parsing, error reporting), exact permission arithmetic, C integer semantics
-//! as SMT terms, and a z3 driver. The obligation generator (coverage, barrier
-//! redistribution, split/combine, functional postconditions, uniformity) is described in
-//! `docs/permissions.md` and not implemented yet.
+//! The annotation language (extraction from `//@` comments with byte spans, parsing, error
+//! reporting), exact permission arithmetic, C integer semantics as SMT terms, a z3 driver,
+//! and [`check`]: symbolic execution of one arbitrary thread between top-level barriers,
+//! with the obligations access coverage, barrier redistribution, split/combine, functional
+//! postconditions and barrier uniformity (see `docs/permissions.md` for exactly what is
+//! checked and what is reported `unknown`).
 //!
 //! ```
 //! let src = "//@ thread requires Perm(a[tid], 1/2)\n__global__ void k(int* a) {}\n";
@@ -16,6 +17,7 @@
 //! ```
 
 mod arith;
+mod check;
 mod error;
 mod extract;
 mod frac;
@@ -25,6 +27,7 @@ mod syntax;
 mod term;
 
 pub use arith::{c_div, c_rem, convert, in_type, sort_of, wrap};
+pub use check::{check, Obligation, Report, Verdict, ASSUMPTIONS};
 pub use error::PermError;
 pub use extract::{extract, Extracted};
 pub use frac::{Frac, Share};

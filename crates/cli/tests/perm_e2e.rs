@@ -1,0 +1,120 @@
+//! `warpsafe check-perm` end to end: the annotated rotation kernel verifies, each broken twin
+//! is rejected with the failing check and line, exit codes and JSON.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn example(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/perm")
+        .join(name)
+}
+
+fn check_perm(name: &str, json: bool) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_warpsafe"));
+    cmd.arg("check-perm").arg(example(name));
+    if json {
+        cmd.args(["--format", "json"]);
+    }
+    cmd.output().expect("warpsafe runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn rotation_verifies() {
+    let o = check_perm("rotate.cu", false);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("verdict: verified"), "{out}");
+    assert!(
+        !out.contains("violated") && !out.contains("unknown"),
+        "{out}"
+    );
+}
+
+#[test]
+fn rotation_json_lists_every_obligation_verified() {
+    let o = check_perm("rotate.cu", true);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["verdict"], "verified");
+    let obs = v["obligations"].as_array().expect("obligations");
+    assert!(!obs.is_empty());
+    assert!(obs.iter().all(|o| o["verdict"] == "verified"));
+}
+
+#[test]
+fn broken_twins_are_rejected_with_check_and_line() {
+    let cases = [
+        ("rotate_bad_barrier_spec.cu", "access", 15),
+        ("rotate_missing_barrier.cu", "split", 7),
+        ("rotate_write_no_perm.cu", "access", 13),
+        ("rotate_bad_split.cu", "split", 6),
+        ("rotate_read_not_held.cu", "access", 12),
+        ("rotate_wrong_post.cu", "functional", 7),
+    ];
+    for (file, check, line) in cases {
+        let o = check_perm(file, true);
+        assert_eq!(o.status.code(), Some(1), "{file}: {}", stdout(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        assert_eq!(v["verdict"], "violated", "{file}");
+        let hit = v["obligations"]
+            .as_array()
+            .expect("obligations")
+            .iter()
+            .any(|o| o["verdict"] == "violated" && o["check"] == check && o["line"] == line);
+        assert!(
+            hit,
+            "{file}: expected {check} violated at line {line}: {v:#}"
+        );
+    }
+}
+
+#[test]
+fn malformed_annotation_exits_2() {
+    let dir = std::env::temp_dir().join(format!("warpsafe-perm-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let f = dir.join("bad.cu");
+    std::fs::write(
+        &f,
+        "//@ thread requires Perm(a[tid] 1)\n__global__ void k(int* a) {}\n",
+    )
+    .expect("write");
+    let o = Command::new(env!("CARGO_BIN_EXE_warpsafe"))
+        .arg("check-perm")
+        .arg(&f)
+        .output()
+        .expect("warpsafe runs");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains(":1: error"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn unsupported_kernel_exits_3() {
+    let dir = std::env::temp_dir().join(format!("warpsafe-perm-e2e3-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let f = dir.join("loop.cu");
+    std::fs::write(
+        &f,
+        "//@ kernel requires Perm(a[0..blockDim.x], 1)\n//@ thread requires Perm(a[tid], 1)\n\
+         __global__ void k(int* a)\n{\n    for (int s = 1; s < 4; s = s * 2) {\n        \
+         __syncthreads();\n    }\n}\n",
+    )
+    .expect("write");
+    let o = Command::new(env!("CARGO_BIN_EXE_warpsafe"))
+        .arg("check-perm")
+        .arg(&f)
+        .output()
+        .expect("warpsafe runs");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(3), "{out}");
+    assert!(
+        out.contains("loops with barriers are not supported yet"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

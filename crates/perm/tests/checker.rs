@@ -1,0 +1,264 @@
+//! The annotation checker on whole files: the rotation kernel verifies, each broken twin is
+//! rejected by the check that fails (with its line), and unsupported shapes are `unknown`.
+
+use warpsafe_perm::{check, Report, Verdict};
+
+fn report(src: &str) -> Report {
+    check(src).expect("checks")
+}
+
+/// The obligations with `verdict`, as `(check, line)`.
+fn with(r: &Report, verdict: Verdict) -> Vec<(&'static str, usize)> {
+    r.obligations
+        .iter()
+        .filter(|o| o.verdict == verdict)
+        .map(|o| (o.check, o.line))
+        .collect()
+}
+
+#[test]
+fn rotation_verifies() {
+    let r = report(include_str!("../../../examples/perm/rotate.cu"));
+    assert_eq!(r.verdict, Verdict::Verified, "{r:#?}");
+    for c in ["access", "barrier", "split", "functional", "uniform"] {
+        assert!(
+            r.obligations.iter().any(|o| o.check == c),
+            "no {c} obligation"
+        );
+    }
+    assert!(r.obligations.iter().all(|o| o.reason.is_none()));
+}
+
+#[test]
+fn wrong_barrier_spec_is_rejected_at_the_write() {
+    let r = report(include_str!(
+        "../../../examples/perm/rotate_bad_barrier_spec.cu"
+    ));
+    assert_eq!(r.verdict, Verdict::Violated);
+    assert!(
+        with(&r, Verdict::Violated).contains(&("access", 15)),
+        "{r:#?}"
+    );
+}
+
+#[test]
+fn reading_a_cell_the_neighbour_holds_is_rejected_at_the_read() {
+    let r = report(include_str!(
+        "../../../examples/perm/rotate_read_not_held.cu"
+    ));
+    assert_eq!(r.verdict, Verdict::Violated);
+    assert_eq!(with(&r, Verdict::Violated), vec![("access", 12)], "{r:#?}");
+}
+
+#[test]
+fn missing_barrier_is_rejected_by_the_split() {
+    let r = report(include_str!(
+        "../../../examples/perm/rotate_missing_barrier.cu"
+    ));
+    assert_eq!(r.verdict, Verdict::Violated);
+    assert!(
+        with(&r, Verdict::Violated).contains(&("split", 7)),
+        "{r:#?}"
+    );
+}
+
+#[test]
+fn write_without_permission_is_rejected() {
+    let r = report(include_str!(
+        "../../../examples/perm/rotate_write_no_perm.cu"
+    ));
+    assert_eq!(r.verdict, Verdict::Violated);
+    assert_eq!(with(&r, Verdict::Violated), vec![("access", 13)], "{r:#?}");
+}
+
+#[test]
+fn precondition_that_does_not_split_is_rejected() {
+    let r = report(include_str!("../../../examples/perm/rotate_bad_split.cu"));
+    assert_eq!(r.verdict, Verdict::Violated);
+    assert!(
+        with(&r, Verdict::Violated).contains(&("split", 6)),
+        "{r:#?}"
+    );
+}
+
+#[test]
+fn wrong_functional_postcondition_is_rejected() {
+    let r = report(include_str!("../../../examples/perm/rotate_wrong_post.cu"));
+    assert_eq!(r.verdict, Verdict::Violated);
+    assert_eq!(
+        with(&r, Verdict::Violated),
+        vec![("functional", 7)],
+        "{r:#?}"
+    );
+}
+
+#[test]
+fn kernel_postcondition_must_follow_from_the_threads() {
+    let src = include_str!("../../../examples/perm/rotate.cu").replace(
+        "forall i in 0..n: a[i] == old(a[(i + n - 1) % n])",
+        "forall i in 0..n: a[i] == old(a[i])",
+    );
+    let r = report(&src);
+    assert_ne!(r.verdict, Verdict::Verified, "{r:#?}");
+    assert!(r
+        .obligations
+        .iter()
+        .any(|o| o.check == "functional" && o.line == 6 && o.verdict != Verdict::Verified));
+}
+
+const GUARDED: &str = "//@ kernel requires Perm(a[0..blockDim.x], 1)
+//@ thread requires Perm(a[tid], 1)
+__global__ void k(int* a, int n)
+{
+    int tid = threadIdx.x;
+    if (tid < n) {
+        a[tid] = a[tid] + 1;
+    }
+}
+";
+
+#[test]
+fn guarded_access_verifies_and_its_shifted_twin_does_not() {
+    assert_eq!(report(GUARDED).verdict, Verdict::Verified);
+    let bad = report(&GUARDED.replace("a[tid] = a[tid] + 1", "a[tid + 1] = a[tid] + 1"));
+    assert_eq!(
+        with(&bad, Verdict::Violated),
+        vec![("access", 7)],
+        "{bad:#?}"
+    );
+}
+
+#[test]
+fn shared_reads_verify_and_shared_halves_do_not() {
+    let reads = "//@ kernel requires Perm(a[0..blockDim.x], 1)
+//@ thread requires Perm(a[0], read)
+__global__ void k(int* a, int* out)
+{
+    int x = a[0];
+}
+";
+    assert_eq!(report(reads).verdict, Verdict::Verified);
+    // Every thread holding 1/2 of a[0] is more than the block owns once there are 3 threads.
+    let halves = reads.replace("Perm(a[0], read)", "Perm(a[0], 1/2)");
+    assert_eq!(report(&halves).verdict, Verdict::Violated);
+    // A read needs some share; a write needs all of it.
+    let write = reads.replace("int x = a[0];", "a[0] = 1;");
+    assert_eq!(
+        with(&report(&write), Verdict::Violated),
+        vec![("access", 5)]
+    );
+}
+
+#[test]
+fn permissions_the_block_does_not_own_are_rejected() {
+    let src = "//@ kernel requires Perm(a[0..blockDim.x], 1)
+//@ thread requires Perm(a[tid + 1], 1)
+__global__ void k(int* a)
+{
+    a[threadIdx.x + 1] = 0;
+}
+";
+    let r = report(src);
+    assert_eq!(with(&r, Verdict::Violated), vec![("split", 2)], "{r:#?}");
+}
+
+#[test]
+fn loops_with_barriers_are_unknown() {
+    let src = "//@ kernel requires Perm(a[0..blockDim.x], 1)
+//@ thread requires Perm(a[tid], 1)
+__global__ void k(int* a)
+{
+    for (int s = 1; s < 4; s = s * 2) {
+        __syncthreads();
+    }
+}
+";
+    let r = report(src);
+    assert_eq!(r.verdict, Verdict::Unknown);
+    assert!(r.obligations.iter().any(|o| o
+        .reason
+        .as_deref()
+        .is_some_and(|m| m.contains("loops with barriers are not supported yet"))));
+}
+
+#[test]
+fn barrier_under_a_branch_is_unknown() {
+    let src = "//@ kernel requires Perm(a[0..blockDim.x], 1)
+//@ thread requires Perm(a[tid], 1)
+__global__ void k(int* a)
+{
+    if (threadIdx.x < 16) {
+        __syncthreads();
+    }
+}
+";
+    let r = report(src);
+    assert_eq!(r.verdict, Verdict::Unknown);
+    assert!(
+        with(&r, Verdict::Unknown).contains(&("uniform", 6)),
+        "{r:#?}"
+    );
+}
+
+#[test]
+fn malformed_amounts_and_unknown_arrays_are_errors() {
+    let src = "//@ thread requires Perm(a[tid], 2)\n__global__ void k(int* a) {}\n";
+    assert!(check(src).is_err());
+    let src = "//@ thread requires Perm(b[tid], 1)\n__global__ void k(int* a) {}\n";
+    assert!(check(src).is_err());
+}
+
+#[test]
+fn values_stored_before_a_barrier_are_not_tracked_so_the_postcondition_is_unknown() {
+    let src = "//@ kernel requires Perm(a[0..blockDim.x], 1)
+//@ thread requires Perm(a[tid], 1)
+//@ thread ensures Perm(a[tid], 1) && a[tid] == 2
+__global__ void k(int* a)
+{
+    int tid = threadIdx.x;
+    a[tid] = 1;
+    //@ barrier ensures Perm(a[tid], 1)
+    __syncthreads();
+    a[tid] = a[tid] + 1;
+}
+";
+    let r = report(src);
+    assert_eq!(r.verdict, Verdict::Unknown, "{r:#?}");
+    assert_eq!(with(&r, Verdict::Unknown), vec![("functional", 3)]);
+}
+
+#[test]
+fn files_without_kernels_or_with_frontend_errors_are_errors() {
+    assert!(check("").is_err());
+    assert!(check("//@ thread requires Perm(a[tid], 1)\n").is_err());
+    assert!(check("__global__ void k(int* a) { a[0] = ; }\n").is_err());
+}
+
+#[test]
+fn kernel_without_annotations_is_not_verified() {
+    let r = report("__global__ void k(int* a) { a[threadIdx.x] = 1; }\n");
+    assert_eq!(r.verdict, Verdict::Violated, "{r:#?}");
+    let r = report("__global__ void k(int* a) { }\n");
+    assert_eq!(r.verdict, Verdict::Unknown, "{r:#?}");
+}
+
+#[test]
+fn a_quantified_clause_naming_one_cell_twice_is_rejected() {
+    let src = "//@ kernel requires Perm(a[0..2], 1)
+//@ thread requires tid == 0 ==> forall i in 0..2: Perm(a[i - i], 1)
+__global__ void k(int* a)
+{
+    if (threadIdx.x == 0) {
+        a[0] = 1;
+    }
+}
+";
+    let r = report(src);
+    // (the access is rejected too: `i - i` cannot be solved for `i`)
+    assert!(
+        with(&r, Verdict::Violated).contains(&("split", 2)),
+        "{r:#?}"
+    );
+    let ok = src.replace("a[i - i]", "a[i]");
+    assert_eq!(report(&ok).verdict, Verdict::Verified);
+}

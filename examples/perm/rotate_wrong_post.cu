@@ -1,0 +1,15 @@
+// BROKEN TWIN of rotate.cu (wrong functional postcondition): claims a left rotation.
+// Expected: `functional` violated.
+//@ requires n == blockDim.x
+//@ kernel requires Perm(a[0..n], 1)
+//@ kernel ensures Perm(a[0..n], 1) && forall i in 0..n: a[i] == old(a[(i + 1) % n])
+//@ thread requires Perm(a[(tid + n - 1) % n], 1)
+//@ thread ensures Perm(a[tid], 1) && a[tid] == old(a[(tid + 1) % n])
+__global__ void rotate(int* a, int n)
+{
+    int tid = threadIdx.x;
+    int v = a[(tid + n - 1) % n];
+    //@ barrier ensures Perm(a[tid], 1)
+    __syncthreads();
+    a[tid] = v;
+}
