@@ -115,9 +115,20 @@ pub fn check(source: &str) -> Result<Report, PermError> {
         PermError::Frontend { message, span }
     })?;
     let kernel = module.kernels.first().ok_or(PermError::NoKernel)?;
+    check_kernel(kernel, source, &ex.annotations)
+}
+
+/// Checks `annotations` against a kernel already in IR (a `#[kernel]`'s, say): `source` is
+/// the text the kernel's and the annotations' spans point into; barrier specifications and
+/// loop invariants apply to the first barrier or loop that starts after them.
+pub fn check_kernel(
+    kernel: &Kernel,
+    source: &str,
+    annotations: &[Annotation],
+) -> Result<Report, PermError> {
     let file = SourceFile::new("input", source);
     let mut ck = Checker::new(kernel, &file);
-    let obligations = match ck.run(&ex.annotations) {
+    let obligations = match ck.run(annotations) {
         Ok(()) => std::mem::take(&mut ck.obligations),
         Err(Stop::Error(e)) => return Err(e),
         Err(Stop::Unsupported(line, why)) => {

@@ -78,6 +78,33 @@ pub fn extract(source: &str) -> Result<Extracted, PermError> {
     })
 }
 
+/// Parses one annotation given apart from CUDA-C comments (a `#[kernel]` attribute, say):
+/// `kind` is its keywords (`"barrier ensures"`), `formula` its text, which starts at byte
+/// `offset` of the source the kernel's spans point into.
+pub fn annotation(kind: &str, formula: &str, offset: usize) -> Result<Annotation, PermError> {
+    let span = Span::new(offset, offset + formula.len());
+    let words: Vec<&str> = kind.split_whitespace().collect();
+    let kind = AnnotKind::ALL
+        .iter()
+        .copied()
+        .find(|k| k.keywords().split(' ').eq(words.iter().copied()))
+        .ok_or_else(|| {
+            let expected: Vec<&str> = AnnotKind::ALL.iter().map(|k| k.keywords()).collect();
+            PermError::annotation(
+                span,
+                format!(
+                    "unknown permission annotation `{kind}`; expected one of: {}",
+                    expected.join(", ")
+                ),
+            )
+        })?;
+    Ok(Annotation {
+        kind,
+        formula: parse_formula(formula, offset)?,
+        span,
+    })
+}
+
 fn keyword_end(words: &str, keywords: &str) -> usize {
     let mut pos = 0;
     for kw in keywords.split(' ') {
@@ -105,6 +132,14 @@ mod tests {
         assert!(!ex.frontend_source.contains("Perm"));
         let f = &ex.annotations[0].formula;
         assert_eq!(&SRC[f.span.range()], "Perm(a[tid], 1)");
+    }
+
+    #[test]
+    fn annotation_given_apart_keeps_its_offset() {
+        let a = annotation("barrier ensures", "Perm(a[tid], 1)", 100).expect("parses");
+        assert_eq!(a.kind, AnnotKind::BarrierEnsures);
+        assert_eq!(a.formula.span, Span::new(100, 115));
+        assert!(annotation("barrier ensure", "Perm(a[tid], 1)", 0).is_err());
     }
 
     #[test]
