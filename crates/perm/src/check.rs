@@ -146,6 +146,21 @@ pub fn check_kernel(
     Ok(Report::new(kernel.name.clone(), obligations))
 }
 
+/// Checks annotations written as `(keywords, formula, byte offset of the formula in
+/// source)` triples, the form a `#[kernel]`'s `#[perm(...)]` attributes take, against the
+/// kernel's IR. A malformed formula is an error with its span in `source`.
+pub fn check_attributes(
+    kernel: &Kernel,
+    source: &str,
+    attributes: &[(&str, &str, usize)],
+) -> Result<Report, PermError> {
+    let annotations = attributes
+        .iter()
+        .map(|(kind, text, at)| crate::extract::annotation(kind, text, *at))
+        .collect::<Result<Vec<_>, _>>()?;
+    check_kernel(kernel, source, &annotations)
+}
+
 enum Stop {
     Error(PermError),
     Unsupported(usize, String),
