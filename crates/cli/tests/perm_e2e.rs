@@ -36,6 +36,16 @@ fn rotation_verifies() {
 }
 
 #[test]
+fn kogge_stone_and_a_uniform_branch_verify() {
+    for file in ["kogge_stone.cu", "uniform_flag.cu"] {
+        let o = check_perm(file, false);
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{file}: {out}");
+        assert!(out.contains("verdict: verified"), "{out}");
+    }
+}
+
+#[test]
 fn rotation_json_lists_every_obligation_verified() {
     let o = check_perm("rotate.cu", true);
     assert_eq!(o.status.code(), Some(0));
@@ -55,6 +65,11 @@ fn broken_twins_are_rejected_with_check_and_line() {
         ("rotate_bad_split.cu", "split", 6),
         ("rotate_read_not_held.cu", "access", 12),
         ("rotate_wrong_post.cu", "functional", 7),
+        ("kogge_stone_missing_barrier.cu", "access", 17),
+        ("kogge_stone_bad_barrier_spec.cu", "barrier", 16),
+        ("kogge_stone_bad_invariant.cu", "invariant", 13),
+        ("kogge_stone_divergent_loop.cu", "uniform", 14),
+        ("uniform_flag_racy.cu", "access", 11),
     ];
     for (file, check, line) in cases {
         let o = check_perm(file, true);
@@ -97,12 +112,11 @@ fn malformed_annotation_exits_2() {
 fn unsupported_kernel_exits_3() {
     let dir = std::env::temp_dir().join(format!("warpsafe-perm-e2e3-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let f = dir.join("loop.cu");
+    let f = dir.join("atomic.cu");
     std::fs::write(
         &f,
         "//@ kernel requires Perm(a[0..blockDim.x], 1)\n//@ thread requires Perm(a[tid], 1)\n\
-         __global__ void k(int* a)\n{\n    for (int s = 1; s < 4; s = s * 2) {\n        \
-         __syncthreads();\n    }\n}\n",
+         __global__ void k(int* a)\n{\n    atomicAdd(&a[0], 1);\n}\n",
     )
     .expect("write");
     let o = Command::new(env!("CARGO_BIN_EXE_warpsafe"))
@@ -112,9 +126,6 @@ fn unsupported_kernel_exits_3() {
         .expect("warpsafe runs");
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
     assert_eq!(o.status.code(), Some(3), "{out}");
-    assert!(
-        out.contains("loops with barriers are not supported yet"),
-        "{out}"
-    );
+    assert!(out.contains("atomics are not supported yet"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -16,6 +16,8 @@ use crate::term::{linear_in, Sort, Term};
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 use std::time::Duration;
+
+mod flow;
 use warpsafe_ir::{
     BinOp, Builtin, Dim, Expr, ExprKind, Kernel, LogicOp, MemRef, ParamKind, ScalarType,
     SourceFile, Span, Stmt, StmtKind, UnOp, Value, VarId,
@@ -64,6 +66,9 @@ pub struct Obligation {
 pub struct Report {
     /// The kernel checked.
     pub kernel: String,
+    /// How the obligations are decided: `"annotation"` (z3, from the annotations, for one
+    /// arbitrary thread or two, and every block size).
+    pub method: &'static str,
     /// Verified only when every obligation is verified; violated when any is violated.
     pub verdict: Verdict,
     /// Every obligation, in the order generated.
@@ -94,6 +99,7 @@ impl Report {
         };
         Report {
             kernel,
+            method: "annotation",
             verdict,
             obligations,
             assumptions: ASSUMPTIONS.to_vec(),
@@ -202,12 +208,11 @@ struct Access {
     pc: Term,
     line: usize,
     text: String,
-}
-
-struct Phase {
-    held: Vec<Clause>,
+    /// The permissions held where it happens, and since which line.
+    held: Rc<Vec<Clause>>,
     held_line: usize,
-    accesses: Vec<Access>,
+    /// The facts assumed where it happens (loop invariants and conditions).
+    facts: Vec<Term>,
 }
 
 struct Checker<'a> {
@@ -223,6 +228,19 @@ struct Checker<'a> {
     accesses: Vec<Access>,
     /// True while resolving against the final memory (kernel-level postconditions).
     final_mem: bool,
+    /// What the executing thread holds now, and the line that gave it.
+    held: Rc<Vec<Clause>>,
+    held_line: usize,
+    /// Facts assumed at this point of the execution (invariants, loop conditions).
+    facts: Vec<Term>,
+    /// The block's permissions (`kernel requires`).
+    kreq: Spec,
+    /// `barrier ensures` annotations by the start of the barrier they apply to.
+    barrier_specs: HashMap<u32, Vec<Annotation>>,
+    /// `invariant` annotations by the start of the loop they apply to.
+    invariants: HashMap<u32, Vec<Annotation>>,
+    /// Uniformity obligations that read memory: sound only once race freedom is proved.
+    memory_uniform: Vec<usize>,
 }
 
 /// Marker in the names of values the model does not track exactly.
@@ -281,6 +299,13 @@ impl<'a> Checker<'a> {
             stored: BTreeSet::new(),
             accesses: vec![],
             final_mem: false,
+            held: Rc::new(vec![]),
+            held_line: 0,
+            facts: vec![],
+            kreq: Spec::default(),
+            barrier_specs: HashMap::new(),
+            invariants: HashMap::new(),
+            memory_uniform: vec![],
         }
     }
 
@@ -302,6 +327,13 @@ impl<'a> Checker<'a> {
         let n = self.fresh_name(&format!("{UNTRACKED}v"));
         self.solver.declare_thread(&n, sort);
         Term::thread_sym(&n)
+    }
+
+    /// Facts about the launch, and the facts assumed at this point, for thread `t`.
+    fn context(&mut self, t: &Term) -> R<Vec<Term>> {
+        let mut out = self.assumptions(t)?;
+        out.extend(self.facts.iter().map(|f| f.for_thread(t)));
+        Ok(out)
     }
 
     /// Facts about the launch for thread `t`.
@@ -378,31 +410,10 @@ impl<'a> Checker<'a> {
                 return self.unsupported(k.span, "only one-dimensional blocks are supported");
             }
         }
-        if let Some(a) = lines(AnnotKind::Invariant).first() {
-            return self.unsupported(a.span, "loop invariants are not supported yet");
-        }
-        // Shape of the body: barriers only at the top level, no loops or returns.
-        let mut barriers = vec![];
-        for s in &k.body {
-            if matches!(s.kind, StmtKind::SyncThreads) {
-                barriers.push(s.span);
-            } else {
-                self.shape(s)?;
-            }
-        }
-        // Attach each `barrier ensures` to the next barrier after it.
-        let mut specs: Vec<Vec<&Annotation>> = vec![vec![]; barriers.len()];
-        for a in lines(AnnotKind::BarrierEnsures) {
-            match barriers.iter().position(|b| b.lo >= a.span.hi) {
-                Some(i) => specs[i].push(a),
-                None => {
-                    return Err(Stop::Error(PermError::annotation(
-                        a.span,
-                        "`barrier ensures` must come right before a top-level `__syncthreads()`",
-                    )))
-                }
-            }
-        }
+        self.anchor(
+            &lines(AnnotKind::BarrierEnsures),
+            &lines(AnnotKind::Invariant),
+        )?;
         let tid = Term::Tid;
         let kreq = self.resolve_all(&lines(AnnotKind::KernelRequires), false)?;
         let thread_dep = |c: &Clause| {
@@ -415,12 +426,19 @@ impl<'a> Checker<'a> {
         if kreq.clauses.iter().any(thread_dep) {
             return self.unsupported(k.span, "`kernel requires` must not mention the thread");
         }
+        self.kreq = kreq.clone();
         let treq = self.resolve_all(&lines(AnnotKind::ThreadRequires), false)?;
         let treq_line = lines(AnnotKind::ThreadRequires)
             .first()
             .map_or(0, |a| self.line(a.span));
         // (c) the thread preconditions split the kernel precondition.
-        self.redistribution("split", treq_line, "thread requires", &treq, &kreq)?;
+        self.redistribution(
+            "split",
+            treq_line,
+            "thread requires",
+            &treq,
+            &Term::Bool(true),
+        )?;
         if !treq.facts.is_empty() {
             self.note(
                 "split",
@@ -430,95 +448,39 @@ impl<'a> Checker<'a> {
                 "functional facts in thread preconditions are not checked yet",
             );
         }
-        // Symbolic execution, phase by phase.
-        let mut phases = vec![];
-        let mut held = treq.clauses.clone();
-        let mut held_line = treq_line;
-        let mut bi = 0;
-        for s in &k.body {
-            if matches!(s.kind, StmtKind::SyncThreads) {
-                phases.push(Phase {
-                    held: std::mem::take(&mut held),
-                    held_line,
-                    accesses: std::mem::take(&mut self.accesses),
-                });
-                let line = self.line(s.span);
-                let spec = self.resolve_all(&specs[bi], true)?;
-                if !spec.facts.is_empty() {
-                    self.note(
-                        "barrier",
-                        line,
-                        "functional facts of `barrier ensures`".into(),
-                        Verdict::Unknown,
-                        "functional facts in barrier specs are not checked yet",
-                    );
-                }
-                // (b) the barrier only redistributes the block's permissions.
-                self.redistribution("barrier", line, "barrier ensures", &spec, &kreq)?;
-                // (e) reached by every thread.
-                self.note(
-                    "uniform",
-                    line,
-                    "barrier reached by every thread (top level, no loop/return/branch around it)"
-                        .into(),
-                    Verdict::Verified,
-                    "",
-                );
-                held = spec.clauses;
-                held_line = line;
-                // Memory after the barrier: the launch values unless some thread may have
-                // stored to the array before.
-                let names: Vec<String> = self.views.keys().cloned().collect();
-                for name in names {
-                    let base = if self.stored.contains(&name) {
-                        let n = self.fresh_name(&format!("{UNTRACKED}m{bi}_"));
-                        let n = format!("{n}_{name}");
-                        let elem = self.arrays[&name].1;
-                        self.solver
-                            .declare(&n, Sort::Array(Box::new(sort_of(elem))));
-                        Term::sym(&n)
-                    } else {
-                        Term::sym(&format!("old_{name}"))
-                    };
-                    self.views.insert(name, base);
-                }
-                bi += 1;
+        // Symbolic execution of one thread; barriers and loops check as they go.
+        self.held = Rc::new(treq.clauses.clone());
+        self.held_line = treq_line;
+        self.exec_block(&k.body, &Term::Bool(true))?;
+        let held: Vec<Clause> = self.held.as_ref().clone();
+        // (a) every access is covered by a permission held where it happens.
+        let base = self.assumptions(&tid)?;
+        for acc in std::mem::take(&mut self.accesses) {
+            let need = if acc.write {
+                Share::Exact(Frac::ONE)
             } else {
-                self.exec(s, &Term::Bool(true))?;
-            }
+                Share::Read
+            };
+            let cov = self.covered(&acc.held, &acc.array, &acc.idx, need);
+            let mut facts = base.clone();
+            facts.extend(acc.facts.iter().cloned());
+            facts.push(acc.pc.clone());
+            facts.push(Term::negate(cov));
+            let what = format!(
+                "{} `{}` covered by the permissions held since line {}",
+                if acc.write { "write" } else { "read" },
+                acc.text,
+                acc.held_line
+            );
+            let fail = if acc.write {
+                "some thread writes without holding permission 1 on the location"
+            } else {
+                "some thread reads without holding a positive permission on the location"
+            };
+            self.decide("access", acc.line, what, facts, fail);
         }
-        phases.push(Phase {
-            held: held.clone(),
-            held_line,
-            accesses: std::mem::take(&mut self.accesses),
-        });
-        // (a) every access is covered by a permission held in its phase.
-        let asm = self.assumptions(&tid)?;
-        for ph in &phases {
-            for acc in &ph.accesses {
-                let need = if acc.write {
-                    Share::Exact(Frac::ONE)
-                } else {
-                    Share::Read
-                };
-                let cov = self.covered(&ph.held, &acc.array, &acc.idx, need);
-                let mut facts = asm.clone();
-                facts.push(acc.pc.clone());
-                facts.push(Term::negate(cov));
-                let what = format!(
-                    "{} `{}` covered by the permissions held since line {}",
-                    if acc.write { "write" } else { "read" },
-                    acc.text,
-                    ph.held_line
-                );
-                let fail = if acc.write {
-                    "some thread writes without holding permission 1 on the location"
-                } else {
-                    "some thread reads without holding a positive permission on the location"
-                };
-                self.decide("access", acc.line, what, facts, fail);
-            }
-        }
+        let mut asm = base;
+        asm.extend(self.facts.iter().cloned());
         // Postconditions.
         let tens_annots = lines(AnnotKind::ThreadEnsures);
         let tens_line = tens_annots.first().map_or(0, |a| self.line(a.span));
@@ -609,41 +571,8 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+        self.race_dependent_uniformity();
         Ok(())
-    }
-
-    /// Rejects constructs outside the supported fragment.
-    fn shape(&self, s: &Stmt) -> R<()> {
-        match &s.kind {
-            StmtKind::SyncThreads => self.unsupported(
-                s.span,
-                "barrier under a branch: uniformity is not established (not supported yet)",
-            ),
-            StmtKind::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                for t in then_body.iter().chain(else_body) {
-                    self.shape(t)?;
-                }
-                Ok(())
-            }
-            StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
-                if contains_barrier(std::slice::from_ref(s)) {
-                    self.unsupported(s.span, "loops with barriers are not supported yet")
-                } else {
-                    self.unsupported(s.span, "loops are not supported yet")
-                }
-            }
-            StmtKind::Return | StmtKind::Break | StmtKind::Continue => {
-                self.unsupported(s.span, "`return`/`break`/`continue` are not supported yet")
-            }
-            StmtKind::SyncWarp { .. } | StmtKind::Shuffle { .. } | StmtKind::Atomic { .. } => {
-                self.unsupported(s.span, "warp intrinsics and atomics are not supported yet")
-            }
-            _ => Ok(()),
-        }
     }
 
     /// Per-location bound (b)/(c): shares of two distinct threads never exceed 1 together
@@ -655,12 +584,15 @@ impl<'a> Checker<'a> {
         line: usize,
         label: &str,
         spec: &Spec,
-        kreq: &Spec,
+        pc: &Term,
     ) -> R<()> {
+        let kreq = self.kreq.clone();
         let t1 = Term::sym("t1");
         let t2 = Term::sym("t2");
-        let mut base = self.assumptions(&t1)?;
-        base.extend(self.assumptions(&t2)?);
+        let mut base = self.context(&t1)?;
+        base.extend(self.context(&t2)?);
+        base.push(pc.for_thread(&t1));
+        base.push(pc.for_thread(&t2));
         base.push(Term::negate(Term::eq(t1.clone(), t2.clone())));
         let cs = &spec.clauses;
         for i in 0..cs.len() {
@@ -694,7 +626,8 @@ impl<'a> Checker<'a> {
             }
         }
         // Within one thread: two clauses on one location must not exceed 1 together.
-        let asm = self.assumptions(&Term::Tid)?;
+        let mut asm = self.context(&Term::Tid)?;
+        asm.push(pc.clone());
         for i in 0..cs.len() {
             for j in i + 1..cs.len() {
                 let (a, b) = (&cs[i], &cs[j]);
@@ -1165,6 +1098,9 @@ impl<'a> Checker<'a> {
                     pc: pc.clone(),
                     line: self.line(s.span),
                     text,
+                    held: self.held.clone(),
+                    held_line: self.held_line,
+                    facts: self.facts.clone(),
                 });
                 self.stored.insert(name.clone());
                 let view = self.views[&name].clone();
@@ -1175,19 +1111,30 @@ impl<'a> Checker<'a> {
                 cond,
                 then_body,
                 else_body,
+            } => self.branch(cond, then_body, else_body, pc)?,
+            StmtKind::SyncThreads => self.barrier(s, pc)?,
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
             } => {
-                let c = self.eval(cond, pc)?;
-                let pt = Term::and(vec![pc.clone(), c.clone()]);
-                let pe = Term::and(vec![pc.clone(), Term::negate(c)]);
-                for t in then_body {
-                    self.exec(t, &pt)?;
-                }
-                for t in else_body {
-                    self.exec(t, &pe)?;
-                }
+                self.exec_block(init, pc)?;
+                self.exec_loop(s, cond.as_ref(), body, update, pc)?;
             }
+            StmtKind::While { cond, body } => self.exec_loop(s, Some(cond), body, &[], pc)?,
             StmtKind::Assume(_) | StmtKind::Assert(_) => {}
-            _ => return self.unsupported(s.span, "statement not supported yet"),
+            StmtKind::DoWhile { .. } => {
+                return self.unsupported(s.span, "`do`/`while` loops are not supported yet")
+            }
+            StmtKind::Return | StmtKind::Break | StmtKind::Continue => {
+                return self
+                    .unsupported(s.span, "`return`/`break`/`continue` are not supported yet")
+            }
+            StmtKind::SyncWarp { .. } | StmtKind::Shuffle { .. } | StmtKind::Atomic { .. } => {
+                return self
+                    .unsupported(s.span, "warp intrinsics and atomics are not supported yet")
+            }
         }
         Ok(())
     }
@@ -1313,6 +1260,9 @@ impl<'a> Checker<'a> {
                     pc: pc.clone(),
                     line: self.line(e.span),
                     text,
+                    held: self.held.clone(),
+                    held_line: self.held_line,
+                    facts: self.facts.clone(),
                 });
                 Term::select(self.views[&name].clone(), idx)
             }

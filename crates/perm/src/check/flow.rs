@@ -1,0 +1,575 @@
+//! Control flow of the one-thread execution: barriers (uniformity, redistribution, the
+//! memory after them), branches around barriers, and loops (invariants, the values a loop
+//! may change, loop variables every thread agrees on).
+
+use super::{contains_barrier, Checker, Clause, Obligation, Spec, Stop, R, UNTRACKED};
+use crate::arith::sort_of;
+use crate::check::Verdict;
+use crate::error::PermError;
+use crate::syntax::Annotation;
+use crate::term::{Sort, Term};
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+use warpsafe_ir::{Expr, Stmt, StmtKind, VarId};
+
+/// The execution state a loop analysis may have to roll back to.
+struct Snapshot {
+    env: HashMap<VarId, Term>,
+    views: HashMap<String, Term>,
+    held: Rc<Vec<Clause>>,
+    held_line: usize,
+    facts: Vec<Term>,
+    stored: BTreeSet<String>,
+    accesses: usize,
+    obligations: usize,
+    memory_uniform: usize,
+}
+
+/// What one loop is: its parts and what its body may change.
+struct Loop<'s> {
+    line: usize,
+    cond: &'s Expr,
+    body: &'s [Stmt],
+    update: &'s [Stmt],
+    invariant: Vec<Annotation>,
+    /// Variables live before the loop that the body or update assigns.
+    mods: Vec<VarId>,
+    /// Arrays the body or update stores to.
+    stored: BTreeSet<String>,
+    barriers: bool,
+}
+
+impl Checker<'_> {
+    /// Executes a block for the executing thread under the path condition `pc`.
+    pub(super) fn exec_block(&mut self, block: &[Stmt], pc: &Term) -> R<()> {
+        block.iter().try_for_each(|s| self.exec(s, pc))
+    }
+
+    /// Attaches each `barrier ensures` to the first barrier, and each `invariant` to the
+    /// first loop, that starts after it.
+    pub(super) fn anchor(&mut self, specs: &[&Annotation], invs: &[&Annotation]) -> R<()> {
+        let (mut barriers, mut loops) = (vec![], vec![]);
+        anchors(&self.k.body, &mut barriers, &mut loops);
+        barriers.sort_unstable();
+        loops.sort_unstable();
+        self.barrier_specs = attach(
+            specs,
+            &barriers,
+            "`barrier ensures` must come before a `__syncthreads()`",
+        )?;
+        self.invariants = attach(invs, &loops, "`invariant` must come before a loop")?;
+        Ok(())
+    }
+
+    /// A `__syncthreads()` under `pc`: (e) every thread or none reaches it; (b) its
+    /// specification only redistributes the block's permissions; afterwards the thread holds
+    /// what the specification gives, and memory other threads may have written is unknown.
+    pub(super) fn barrier(&mut self, s: &Stmt, pc: &Term) -> R<()> {
+        let line = self.line(s.span);
+        self.uniform(
+            line,
+            "barrier reached by every thread of the block or by none".into(),
+            pc,
+            &Term::Bool(true),
+        )?;
+        let annots = self
+            .barrier_specs
+            .get(&s.span.lo)
+            .cloned()
+            .unwrap_or_default();
+        let refs: Vec<&Annotation> = annots.iter().collect();
+        let spec = self.resolve_all(&refs, true)?;
+        if !spec.facts.is_empty() {
+            self.note(
+                "barrier",
+                line,
+                "functional facts of `barrier ensures`".into(),
+                Verdict::Unknown,
+                "functional facts in barrier specs are not checked yet",
+            );
+        }
+        self.redistribution("barrier", line, "barrier ensures", &spec, pc)?;
+        self.held = Rc::new(spec.clauses);
+        self.held_line = line;
+        self.forget_memory("b");
+        Ok(())
+    }
+
+    /// Replaces the view of every array some thread may have stored to by an untracked
+    /// memory shared by all threads.
+    fn forget_memory(&mut self, tag: &str) {
+        for name in self.stored.clone() {
+            let n = self.fresh_name(&format!("{UNTRACKED}m{tag}"));
+            let n = format!("{n}_{name}");
+            let elem = self.arrays[&name].1;
+            self.solver
+                .declare(&n, Sort::Array(Box::new(sort_of(elem))));
+            self.views.insert(name, Term::sym(&n));
+        }
+    }
+
+    /// `if (cond) then else`. Without barriers inside, both branches run with their path
+    /// conditions. With one, both start from the same permissions and memory and the results
+    /// merge under the condition: the barrier's uniformity obligation makes every thread of
+    /// the block take the same branch.
+    pub(super) fn branch(
+        &mut self,
+        cond: &Expr,
+        then_body: &[Stmt],
+        else_body: &[Stmt],
+        pc: &Term,
+    ) -> R<()> {
+        let c = self.eval(cond, pc)?;
+        let pt = Term::and(vec![pc.clone(), c.clone()]);
+        let pe = Term::and(vec![pc.clone(), Term::negate(c.clone())]);
+        if !contains_barrier(then_body) && !contains_barrier(else_body) {
+            self.exec_block(then_body, &pt)?;
+            return self.exec_block(else_body, &pe);
+        }
+        let (held0, line0, views0) = (self.held.clone(), self.held_line, self.views.clone());
+        self.exec_block(then_body, &pt)?;
+        let then_held = std::mem::replace(&mut self.held, held0);
+        let then_line = std::mem::replace(&mut self.held_line, line0);
+        let then_views = std::mem::replace(&mut self.views, views0);
+        self.exec_block(else_body, &pe)?;
+        let guarded = |cl: &Clause, g: &Term| {
+            let mut cl = cl.clone();
+            cl.guard = Term::and(vec![g.clone(), cl.guard]);
+            cl
+        };
+        let not_c = Term::negate(c.clone());
+        let mut merged: Vec<Clause> = then_held.iter().map(|cl| guarded(cl, &c)).collect();
+        merged.extend(self.held.iter().map(|cl| guarded(cl, &not_c)));
+        self.held = Rc::new(merged);
+        self.held_line = self.held_line.max(then_line);
+        for (name, tv) in then_views {
+            let ev = self.views[&name].clone();
+            if ev != tv {
+                self.views.insert(name, Term::ite(c.clone(), tv, ev));
+            }
+        }
+        Ok(())
+    }
+
+    /// Obligation (e): `cond` has one value in every thread of the block that satisfies
+    /// `assume`. A condition that reads memory relies on race freedom (see
+    /// [`Checker::race_dependent_uniformity`]).
+    pub(super) fn uniform(
+        &mut self,
+        line: usize,
+        what: String,
+        cond: &Term,
+        assume: &Term,
+    ) -> R<()> {
+        if cond.is_thread_dependent() {
+            let (t1, t2) = (Term::sym("t1"), Term::sym("t2"));
+            let mut facts = self.pair_context(&t1, &t2, assume)?;
+            facts.push(Term::negate(Term::eq(
+                cond.for_thread(&t1),
+                cond.for_thread(&t2),
+            )));
+            self.decide(
+                "uniform",
+                line,
+                what,
+                facts,
+                "two threads of one block disagree on it: some reach the barrier and some do not",
+            );
+        } else {
+            self.note("uniform", line, what, Verdict::Verified, "");
+        }
+        if cond.smt().contains("(select ") {
+            self.memory_uniform.push(self.obligations.len() - 1);
+        }
+        Ok(())
+    }
+
+    /// The facts of two distinct threads `t1`, `t2` that both satisfy `assume`.
+    fn pair_context(&mut self, t1: &Term, t2: &Term, assume: &Term) -> R<Vec<Term>> {
+        let mut facts = self.context(t1)?;
+        facts.extend(self.context(t2)?);
+        facts.push(Term::negate(Term::eq(t1.clone(), t2.clone())));
+        facts.push(assume.for_thread(t1));
+        facts.push(assume.for_thread(t2));
+        Ok(facts)
+    }
+
+    /// True when z3 proves `value` the same in every thread satisfying `pc`.
+    fn same_in_every_thread(&mut self, value: &Term, pc: &Term) -> R<bool> {
+        if !value.is_thread_dependent() {
+            return Ok(true);
+        }
+        let (t1, t2) = (Term::sym("t1"), Term::sym("t2"));
+        let mut facts = self.pair_context(&t1, &t2, pc)?;
+        facts.push(Term::negate(Term::eq(
+            value.for_thread(&t1),
+            value.for_thread(&t2),
+        )));
+        Ok(self.solver.check(&facts) == crate::solver::Sat::Unsat)
+    }
+
+    /// Uniformity that reads memory assumes every read is race-free: while an access,
+    /// barrier or split obligation is not verified, such a uniformity proof does not count.
+    pub(super) fn race_dependent_uniformity(&mut self) {
+        let open = self
+            .obligations
+            .iter()
+            .find(|o| {
+                matches!(o.check, "access" | "barrier" | "split" | "invariant")
+                    && o.verdict != Verdict::Verified
+            })
+            .map(|o| (o.check, o.line, o.verdict));
+        let Some((check, line, verdict)) = open else {
+            return;
+        };
+        for &i in &self.memory_uniform {
+            let o: &mut Obligation = &mut self.obligations[i];
+            if o.verdict == Verdict::Verified {
+                o.verdict = Verdict::Unknown;
+                o.reason = Some(format!(
+                    "the condition reads memory, and race freedom is not established \
+                     ({check} obligation at line {line} is {})",
+                    verdict.as_str()
+                ));
+            }
+        }
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            env: self.env.clone(),
+            views: self.views.clone(),
+            held: self.held.clone(),
+            held_line: self.held_line,
+            facts: self.facts.clone(),
+            stored: self.stored.clone(),
+            accesses: self.accesses.len(),
+            obligations: self.obligations.len(),
+            memory_uniform: self.memory_uniform.len(),
+        }
+    }
+
+    fn restore(&mut self, s: Snapshot) {
+        self.env = s.env;
+        self.views = s.views;
+        self.held = s.held;
+        self.held_line = s.held_line;
+        self.facts = s.facts;
+        self.stored = s.stored;
+        self.accesses.truncate(s.accesses);
+        self.obligations.truncate(s.obligations);
+        self.memory_uniform.truncate(s.memory_uniform);
+    }
+
+    /// A `for`/`while` loop (after its `init`). The loop head is summarised by its
+    /// `invariant` (permissions the thread keeps, facts), or, without one, by the
+    /// permissions held on entry; every variable the loop assigns is replaced by an
+    /// arbitrary value there. A loop with a barrier must be uniform: it is reached by all
+    /// threads or none, its condition is the same in every thread, and the variables it
+    /// assigns are inferred uniform when z3 proves them equal across threads on entry and
+    /// after an iteration (otherwise they are per-thread and the proof retried).
+    pub(super) fn exec_loop(
+        &mut self,
+        s: &Stmt,
+        cond: Option<&Expr>,
+        body: &[Stmt],
+        update: &[Stmt],
+        pc: &Term,
+    ) -> R<()> {
+        let Some(cond) = cond else {
+            return self.unsupported(s.span, "loops without a condition are not supported yet");
+        };
+        let mut assigned_vars = BTreeSet::new();
+        let mut stored = BTreeSet::new();
+        for b in [body, update] {
+            self.effects(b, &mut assigned_vars, &mut stored);
+        }
+        let lp = Loop {
+            line: self.line(s.span),
+            cond,
+            body,
+            update,
+            invariant: self.invariants.get(&s.span.lo).cloned().unwrap_or_default(),
+            mods: assigned_vars
+                .into_iter()
+                .filter(|v| self.env.contains_key(v))
+                .collect(),
+            stored,
+            barriers: contains_barrier(body) || contains_barrier(update),
+        };
+        if lp.barriers {
+            self.uniform(
+                lp.line,
+                "loop with barriers reached by every thread of the block or by none".into(),
+                pc,
+                &Term::Bool(true),
+            )?;
+        }
+        let mut uniform: BTreeSet<VarId> = if lp.barriers {
+            lp.mods.iter().copied().collect()
+        } else {
+            BTreeSet::new()
+        };
+        loop {
+            let snap = self.snapshot();
+            let not_uniform = self.loop_pass(&lp, &uniform, pc)?;
+            if not_uniform.is_empty() {
+                return Ok(());
+            }
+            self.restore(snap);
+            for v in not_uniform {
+                uniform.remove(&v);
+            }
+        }
+    }
+
+    /// One analysis of a loop with the variables in `uniform` taken to be the same in every
+    /// thread; returns those that are not (then nothing it concluded counts).
+    fn loop_pass(&mut self, lp: &Loop, uniform: &BTreeSet<VarId>, pc: &Term) -> R<Vec<VarId>> {
+        let invariant: Vec<&Annotation> = lp.invariant.iter().collect();
+        let tracked = !invariant.is_empty();
+        let mut not_uniform: Vec<VarId> = vec![];
+        for v in uniform {
+            let value = self.env[v].clone();
+            if !self.same_in_every_thread(&value, pc)? {
+                not_uniform.push(*v);
+            }
+        }
+        if !not_uniform.is_empty() {
+            return Ok(not_uniform);
+        }
+        let entry_spec = if tracked {
+            Some(self.resolve_all(&invariant, true)?)
+        } else {
+            None
+        };
+        let entry_held = self.held.clone();
+        // The head of an arbitrary iteration.
+        for v in &lp.mods {
+            let var = self.k.var(*v);
+            let sort = sort_of(var.ty);
+            let prefix = if tracked { "h_" } else { UNTRACKED };
+            let n = self.fresh_name(&format!("{prefix}{}_", var.name));
+            let value = if uniform.contains(v) {
+                self.solver.declare(&n, sort);
+                Term::sym(&n)
+            } else {
+                self.solver.declare_thread(&n, sort);
+                Term::thread_sym(&n)
+            };
+            self.env.insert(*v, value);
+        }
+        self.stored.extend(lp.stored.iter().cloned());
+        if lp.barriers {
+            self.forget_memory("h");
+        } else {
+            let saved = std::mem::replace(&mut self.stored, lp.stored.clone());
+            self.forget_memory("h");
+            self.stored = saved;
+        }
+        let head_spec = if tracked {
+            Some(self.resolve_all(&invariant, true)?)
+        } else {
+            None
+        };
+        let head_perms = head_spec.as_ref().filter(|s| !s.clauses.is_empty());
+        if let (Some(entry), Some(_)) = (&entry_spec, head_perms) {
+            self.invariant_holds(lp.line, "on entry", entry, pc, true)?;
+        } else if let Some(entry) = &entry_spec {
+            self.invariant_holds(lp.line, "on entry", entry, pc, false)?;
+        }
+        if let Some(spec) = head_perms {
+            self.held = Rc::new(spec.clauses.clone());
+            self.held_line = lp.line;
+        }
+        if let Some(spec) = &head_spec {
+            self.facts.extend(spec.facts.iter().cloned());
+        }
+        let head_facts = self.facts.len();
+        let (head_env, head_views) = (self.env.clone(), self.views.clone());
+        let (head_held, head_line) = (self.held.clone(), self.held_line);
+        let c = self.eval(lp.cond, pc)?;
+        if lp.barriers {
+            self.uniform(
+                lp.line,
+                "loop condition the same in every thread".into(),
+                &c,
+                pc,
+            )?;
+        }
+        self.facts.push(c.clone());
+        self.exec_block(lp.body, pc)?;
+        self.exec_block(lp.update, pc)?;
+        // The back edge: the invariant (or the entry permissions) again, uniform variables
+        // still uniform.
+        if tracked {
+            let spec = self.resolve_all(&invariant, true)?;
+            self.invariant_holds(
+                lp.line,
+                "after an iteration",
+                &spec,
+                pc,
+                head_perms.is_some(),
+            )?;
+        }
+        if head_perms.is_none() && !Rc::ptr_eq(&self.held, &entry_held) {
+            let entry = Spec {
+                clauses: entry_held.as_ref().clone(),
+                ..Spec::default()
+            };
+            self.invariant_holds(lp.line, "after an iteration", &entry, pc, true)?;
+        }
+        for v in uniform {
+            let value = self.env[v].clone();
+            if !self.same_in_every_thread(&value, pc)? {
+                not_uniform.push(*v);
+            }
+        }
+        if !not_uniform.is_empty() {
+            return Ok(not_uniform);
+        }
+        // The exit: the head of the last iteration, with the condition false.
+        self.facts.truncate(head_facts);
+        self.facts.push(Term::negate(c));
+        self.env = head_env;
+        self.views = head_views;
+        self.held = head_held;
+        self.held_line = head_line;
+        Ok(vec![])
+    }
+
+    /// The loop head's summary holds here: with `perms`, each of its permissions is held;
+    /// its facts are true; the array elements its facts read are held.
+    fn invariant_holds(
+        &mut self,
+        line: usize,
+        when: &str,
+        spec: &Spec,
+        pc: &Term,
+        perms: bool,
+    ) -> R<()> {
+        let mut base = self.context(&Term::Tid)?;
+        base.push(pc.clone());
+        let held = self.held.clone();
+        if perms {
+            for c in &spec.clauses {
+                let (guard, loc) = self.instance(c, &Term::Tid, "i");
+                let cov = self.covered(&held, &c.array, &loc, c.share);
+                let mut facts = base.clone();
+                facts.extend(guard);
+                facts.push(Term::negate(cov));
+                self.decide(
+                    "invariant",
+                    line,
+                    format!("`{}` held {when}", c.text),
+                    facts,
+                    "the thread does not hold a permission the loop invariant claims",
+                );
+            }
+        }
+        for (arr, idx, g) in &spec.reads {
+            let cov = self.covered(&held, arr, idx, crate::frac::Share::Read);
+            let mut facts = base.clone();
+            facts.push(g.clone());
+            facts.push(Term::negate(cov));
+            self.decide(
+                "invariant",
+                line,
+                format!("the invariant reads `{arr}` only where the thread holds permission"),
+                facts,
+                "the invariant reads a location the thread holds no permission on",
+            );
+        }
+        for f in &spec.facts {
+            let mut facts = base.clone();
+            facts.push(Term::negate(f.clone()));
+            self.decide(
+                "invariant",
+                line,
+                format!("the invariant's facts hold {when}"),
+                facts,
+                "some thread reaches the loop head where the invariant is false",
+            );
+        }
+        Ok(())
+    }
+
+    /// The variables `block` assigns and the arrays it stores to.
+    fn effects(&self, block: &[Stmt], vars: &mut BTreeSet<VarId>, arrays: &mut BTreeSet<String>) {
+        for s in block {
+            match &s.kind {
+                StmtKind::Let { var, .. } | StmtKind::Assign { var, .. } => {
+                    vars.insert(*var);
+                }
+                StmtKind::Store { mem, .. } => {
+                    arrays.insert(self.k.mem_name(*mem).to_string());
+                }
+                StmtKind::If {
+                    then_body,
+                    else_body,
+                    ..
+                } => {
+                    self.effects(then_body, vars, arrays);
+                    self.effects(else_body, vars, arrays);
+                }
+                StmtKind::For {
+                    init, update, body, ..
+                } => {
+                    for b in [init, update, body] {
+                        self.effects(b, vars, arrays);
+                    }
+                }
+                StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => {
+                    self.effects(body, vars, arrays);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Each annotation keyed by the first of `starts` after it.
+fn attach(
+    annots: &[&Annotation],
+    starts: &[u32],
+    misplaced: &str,
+) -> R<HashMap<u32, Vec<Annotation>>> {
+    let mut out: HashMap<u32, Vec<Annotation>> = HashMap::new();
+    for a in annots {
+        let Some(&at) = starts.iter().find(|&&lo| lo >= a.span.hi) else {
+            return Err(Stop::Error(PermError::annotation(a.span, misplaced)));
+        };
+        out.entry(at).or_default().push((*a).clone());
+    }
+    Ok(out)
+}
+
+/// Start offsets of the barriers and of the loops in `block`, in any nesting.
+fn anchors(block: &[Stmt], barriers: &mut Vec<u32>, loops: &mut Vec<u32>) {
+    for s in block {
+        match &s.kind {
+            StmtKind::SyncThreads => barriers.push(s.span.lo),
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                anchors(then_body, barriers, loops);
+                anchors(else_body, barriers, loops);
+            }
+            StmtKind::For {
+                init, update, body, ..
+            } => {
+                loops.push(s.span.lo);
+                for b in [init, update, body] {
+                    anchors(b, barriers, loops);
+                }
+            }
+            StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => {
+                loops.push(s.span.lo);
+                anchors(body, barriers, loops);
+            }
+            _ => {}
+        }
+    }
+}
