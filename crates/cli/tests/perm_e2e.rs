@@ -36,8 +36,8 @@ fn rotation_verifies() {
 }
 
 #[test]
-fn kogge_stone_and_a_uniform_branch_verify() {
-    for file in ["kogge_stone.cu", "uniform_flag.cu"] {
+fn kogge_stone_tree_reduction_and_a_uniform_branch_verify() {
+    for file in ["kogge_stone.cu", "reduce_tree.cu", "uniform_flag.cu"] {
         let o = check_perm(file, false);
         let out = stdout(&o);
         assert_eq!(o.status.code(), Some(0), "{file}: {out}");
@@ -70,6 +70,7 @@ fn broken_twins_are_rejected_with_check_and_line() {
         ("kogge_stone_bad_invariant.cu", "invariant", 13),
         ("kogge_stone_divergent_loop.cu", "uniform", 14),
         ("uniform_flag_racy.cu", "access", 11),
+        ("reduce_tree_bad_barrier_spec.cu", "barrier", 21),
     ];
     for (file, check, line) in cases {
         let o = check_perm(file, true);

@@ -383,3 +383,36 @@ __global__ void k(int* a)
     let ok = src.replace("a[i - i]", "a[i]");
     assert_eq!(report(&ok).verdict, Verdict::Verified);
 }
+
+#[test]
+fn tree_reduction_verifies_with_permissions_per_step() {
+    let src = include_str!("../../../examples/perm/reduce_tree.cu");
+    let r = report(src);
+    assert_eq!(r.verdict, Verdict::Verified, "{r:#?}");
+    // Without the barrier at the end of a step, the next step's shares are never handed out.
+    let racy = src.replace(
+        "        //@ barrier ensures tid < s / 2 ==> Perm(a[tid], 1) && Perm(a[tid + s / 2], read)\n        __syncthreads();\n",
+        "",
+    );
+    assert_ne!(racy, src);
+    let r = report(&racy);
+    assert_eq!(r.verdict, Verdict::Violated, "{r:#?}");
+    assert!(
+        r.obligations.iter().any(|o| o.check == "invariant"
+            && o.what.contains("after an iteration")
+            && o.verdict == Verdict::Violated),
+        "{r:#?}"
+    );
+}
+
+#[test]
+fn tree_reduction_with_the_current_steps_shares_is_rejected() {
+    let r = report(include_str!(
+        "../../../examples/perm/reduce_tree_bad_barrier_spec.cu"
+    ));
+    assert_eq!(r.verdict, Verdict::Violated);
+    assert!(
+        with(&r, Verdict::Violated).contains(&("barrier", 21)),
+        "{r:#?}"
+    );
+}
