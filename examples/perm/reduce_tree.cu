@@ -5,7 +5,7 @@
 // hands out the next step's shares. See docs/permissions.md.
 //@ requires n == blockDim.x
 //@ kernel requires Perm(a[0..n], 1)
-//@ kernel ensures Perm(a[0..n], 1)
+// (no `kernel ensures`: after the last step the threads hold no share of `a`)
 //@ thread requires Perm(a[tid], 1)
 __global__ void reduce_tree(int* a, int n)
 {

@@ -536,18 +536,33 @@ impl<'a> Checker<'a> {
         }
         self.final_mem = true;
         let kens = self.resolve_all(&kens_annots, true)?;
+        // (c) the threads' postconditions combine into the kernel's: each permission of
+        // `kernel ensures` is one thread's `thread ensures` permission.
+        let tq = Term::sym("tq");
+        let tq_in_block = Term::and(self.assumptions(&tq)?);
         for c in &kens.clauses {
+            if thread_dep(c) {
+                return self.unsupported(k.span, "`kernel ensures` must not mention the thread");
+            }
             let (guard, loc) = self.instance(c, &tid, "k");
-            let cov = self.covered(&kreq.clauses, &c.array, &loc, c.share);
+            let cov = self
+                .covered(&tens.clauses, &c.array, &loc, c.share)
+                .for_thread(&tq);
             let mut facts = asm.clone();
             facts.extend(guard);
-            facts.push(Term::negate(cov));
+            facts.push(Term::Forall(
+                vec!["tq".into()],
+                Box::new(Term::implies(tq_in_block.clone(), Term::negate(cov))),
+            ));
             self.decide(
                 "split",
                 kens_line,
-                format!("`kernel ensures {}` covered by `kernel requires`", c.text),
+                format!(
+                    "`kernel ensures {}` is some thread's `thread ensures` permission",
+                    c.text
+                ),
                 facts,
-                "the kernel postcondition claims a permission the block never held",
+                "the kernel postcondition claims a permission no thread ends with",
             );
         }
         if !kens.facts.is_empty() {

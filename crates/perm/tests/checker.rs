@@ -416,3 +416,19 @@ fn tree_reduction_with_the_current_steps_shares_is_rejected() {
         "{r:#?}"
     );
 }
+
+#[test]
+fn the_kernel_postcondition_must_combine_from_the_threads_postconditions() {
+    let src = include_str!("../../../examples/perm/rotate.cu");
+    let halves = src.replace(
+        "//@ thread ensures Perm(a[tid], 1)",
+        "//@ thread ensures Perm(a[tid], 1/2)",
+    );
+    assert_ne!(halves, src);
+    let r = report(&halves);
+    assert_eq!(r.verdict, Verdict::Violated, "{r:#?}");
+    assert!(
+        with(&r, Verdict::Violated).contains(&("split", 6)),
+        "{r:#?}"
+    );
+}
