@@ -37,7 +37,12 @@ fn rotation_verifies() {
 
 #[test]
 fn kogge_stone_tree_reduction_and_a_uniform_branch_verify() {
-    for file in ["kogge_stone.cu", "reduce_tree.cu", "uniform_flag.cu"] {
+    for file in [
+        "kogge_stone.cu",
+        "reduce_tree.cu",
+        "shift_add.cu",
+        "uniform_flag.cu",
+    ] {
         let o = check_perm(file, false);
         let out = stdout(&o);
         assert_eq!(o.status.code(), Some(0), "{file}: {out}");
@@ -71,6 +76,7 @@ fn broken_twins_are_rejected_with_check_and_line() {
         ("kogge_stone_divergent_loop.cu", "uniform", 14),
         ("uniform_flag_racy.cu", "access", 11),
         ("reduce_tree_bad_barrier_spec.cu", "barrier", 21),
+        ("shift_add_wrong_fact.cu", "barrier", 18),
     ];
     for (file, check, line) in cases {
         let o = check_perm(file, true);

@@ -237,6 +237,8 @@ struct Checker<'a> {
     kreq: Spec,
     /// `barrier ensures` annotations by the start of the barrier they apply to.
     barrier_specs: HashMap<u32, Vec<Annotation>>,
+    /// `barrier requires` annotations by the start of the barrier they apply to.
+    barrier_gives: HashMap<u32, Vec<Annotation>>,
     /// `invariant` annotations by the start of the loop they apply to.
     invariants: HashMap<u32, Vec<Annotation>>,
     /// Uniformity obligations that read memory: sound only once race freedom is proved.
@@ -304,6 +306,7 @@ impl<'a> Checker<'a> {
             facts: vec![],
             kreq: Spec::default(),
             barrier_specs: HashMap::new(),
+            barrier_gives: HashMap::new(),
             invariants: HashMap::new(),
             memory_uniform: vec![],
         }
@@ -411,6 +414,7 @@ impl<'a> Checker<'a> {
             }
         }
         self.anchor(
+            &lines(AnnotKind::BarrierRequires),
             &lines(AnnotKind::BarrierEnsures),
             &lines(AnnotKind::Invariant),
         )?;
@@ -590,9 +594,8 @@ impl<'a> Checker<'a> {
         Ok(())
     }
 
-    /// Per-location bound (b)/(c): shares of two distinct threads never exceed 1 together
-    /// (exact shares pairwise disjoint, `read` never meets `1`), and each clause lies within
-    /// what the block owns (`kernel requires` clauses with share 1).
+    /// (b)/(c) without a statement of what is given up: the clauses are consistent across
+    /// threads and lie within what the block owns.
     fn redistribution(
         &mut self,
         check: &'static str,
@@ -601,7 +604,20 @@ impl<'a> Checker<'a> {
         spec: &Spec,
         pc: &Term,
     ) -> R<()> {
-        let kreq = self.kreq.clone();
+        self.pairwise_disjoint(check, line, label, spec, pc)?;
+        self.within_block(check, line, label, spec, pc)
+    }
+
+    /// Per-location bound: shares of two distinct threads never exceed 1 together (exact
+    /// shares pairwise disjoint, `read` never meets `1`), nor do two clauses of one thread.
+    fn pairwise_disjoint(
+        &mut self,
+        check: &'static str,
+        line: usize,
+        label: &str,
+        spec: &Spec,
+        pc: &Term,
+    ) -> R<()> {
         let t1 = Term::sym("t1");
         let t2 = Term::sym("t2");
         let mut base = self.context(&t1)?;
@@ -707,6 +723,22 @@ impl<'a> Checker<'a> {
                 "one thread holds more than 1 of a location",
             );
         }
+        Ok(())
+    }
+
+    /// Every clause lies within what the block owns (`kernel requires` clauses of share 1).
+    fn within_block(
+        &mut self,
+        check: &'static str,
+        line: usize,
+        label: &str,
+        spec: &Spec,
+        pc: &Term,
+    ) -> R<()> {
+        let kreq = self.kreq.clone();
+        let mut asm = self.context(&Term::Tid)?;
+        asm.push(pc.clone());
+        let cs = &spec.clauses;
         for c in cs {
             let (g, loc) = self.instance(c, &Term::Tid, "z");
             let kc: Vec<Clause> = kreq

@@ -14,7 +14,11 @@ pub enum AnnotKind {
     ThreadRequires,
     /// `thread ensures`: what each thread holds, and knows, when it ends.
     ThreadEnsures,
-    /// `barrier ensures`: what each thread holds after the next `__syncthreads()`.
+    /// `barrier requires`: what each thread gives up, and knows, at the next
+    /// `__syncthreads()`.
+    BarrierRequires,
+    /// `barrier ensures`: what each thread holds, and knows, after the next
+    /// `__syncthreads()`.
     BarrierEnsures,
     /// `invariant`: what holds at the head of the next loop, every iteration.
     Invariant,
@@ -28,17 +32,19 @@ impl AnnotKind {
             AnnotKind::KernelEnsures => "kernel ensures",
             AnnotKind::ThreadRequires => "thread requires",
             AnnotKind::ThreadEnsures => "thread ensures",
+            AnnotKind::BarrierRequires => "barrier requires",
             AnnotKind::BarrierEnsures => "barrier ensures",
             AnnotKind::Invariant => "invariant",
         }
     }
 
     /// Every kind, in the order their keywords are tried.
-    pub const ALL: [AnnotKind; 6] = [
+    pub const ALL: [AnnotKind; 7] = [
         AnnotKind::KernelRequires,
         AnnotKind::KernelEnsures,
         AnnotKind::ThreadRequires,
         AnnotKind::ThreadEnsures,
+        AnnotKind::BarrierRequires,
         AnnotKind::BarrierEnsures,
         AnnotKind::Invariant,
     ];

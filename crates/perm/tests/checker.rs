@@ -432,3 +432,59 @@ fn the_kernel_postcondition_must_combine_from_the_threads_postconditions() {
         "{r:#?}"
     );
 }
+
+const SHIFT_ADD: &str = include_str!("../../../examples/perm/shift_add.cu");
+
+#[test]
+fn facts_given_up_at_a_barrier_establish_what_the_neighbour_is_told() {
+    let r = report(SHIFT_ADD);
+    assert_eq!(r.verdict, Verdict::Verified, "{r:#?}");
+    assert!(r.obligations.iter().any(|o| o.check == "barrier"
+        && o.what.contains("establish `barrier ensures`")
+        && o.verdict == Verdict::Verified));
+}
+
+#[test]
+fn a_fact_given_up_that_is_false_is_rejected_at_the_barrier() {
+    let r = report(include_str!(
+        "../../../examples/perm/shift_add_wrong_fact.cu"
+    ));
+    assert_eq!(r.verdict, Verdict::Violated);
+    assert!(
+        with(&r, Verdict::Violated).contains(&("barrier", 18)),
+        "{r:#?}"
+    );
+}
+
+#[test]
+fn a_fact_received_that_nobody_gave_is_rejected() {
+    let src = SHIFT_ADD.replace(" && a[tid] == old(a[tid]) + 1\n", "\n");
+    assert_ne!(src, SHIFT_ADD);
+    let r = report(&src);
+    assert_eq!(r.verdict, Verdict::Violated, "{r:#?}");
+    assert!(r.obligations.iter().any(|o| o.check == "barrier"
+        && o.what.contains("establish `barrier ensures`")
+        && o.verdict == Verdict::Violated));
+}
+
+#[test]
+fn a_permission_received_that_nobody_gave_up_is_rejected() {
+    let src = SHIFT_ADD.replace(
+        "barrier requires Perm(a[tid], 1) && Perm(b[tid], 1) &&",
+        "barrier requires Perm(a[tid], 1) &&",
+    );
+    assert_ne!(src, SHIFT_ADD);
+    let r = report(&src);
+    assert_eq!(r.verdict, Verdict::Violated, "{r:#?}");
+    let bad: Vec<&str> = r
+        .obligations
+        .iter()
+        .filter(|o| o.verdict == Verdict::Violated)
+        .map(|o| o.what.as_str())
+        .collect();
+    assert_eq!(
+        bad,
+        vec!["`barrier ensures Perm(b[tid], 1)` given up by some thread"],
+        "{r:#?}"
+    );
+}

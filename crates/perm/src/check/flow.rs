@@ -47,11 +47,21 @@ impl Checker<'_> {
 
     /// Attaches each `barrier ensures` to the first barrier, and each `invariant` to the
     /// first loop, that starts after it.
-    pub(super) fn anchor(&mut self, specs: &[&Annotation], invs: &[&Annotation]) -> R<()> {
+    pub(super) fn anchor(
+        &mut self,
+        gives: &[&Annotation],
+        specs: &[&Annotation],
+        invs: &[&Annotation],
+    ) -> R<()> {
         let (mut barriers, mut loops) = (vec![], vec![]);
         anchors(&self.k.body, &mut barriers, &mut loops);
         barriers.sort_unstable();
         loops.sort_unstable();
+        self.barrier_gives = attach(
+            gives,
+            &barriers,
+            "`barrier requires` must come before a `__syncthreads()`",
+        )?;
         self.barrier_specs = attach(
             specs,
             &barriers,
@@ -62,8 +72,11 @@ impl Checker<'_> {
     }
 
     /// A `__syncthreads()` under `pc`: (e) every thread or none reaches it; (b) its
-    /// specification only redistributes the block's permissions; afterwards the thread holds
-    /// what the specification gives, and memory other threads may have written is unknown.
+    /// specification only redistributes: what the threads receive (`barrier ensures`) is
+    /// consistent and was given up by some thread (`barrier requires`; without one, every
+    /// thread gives up all it holds and the block's permissions are redistributed); the
+    /// facts received follow from the facts every thread gives up. Afterwards the thread
+    /// holds what it received and knows the received facts.
     pub(super) fn barrier(&mut self, s: &Stmt, pc: &Term) -> R<()> {
         let line = self.line(s.span);
         self.uniform(
@@ -72,26 +85,216 @@ impl Checker<'_> {
             pc,
             &Term::Bool(true),
         )?;
-        let annots = self
-            .barrier_specs
-            .get(&s.span.lo)
-            .cloned()
-            .unwrap_or_default();
-        let refs: Vec<&Annotation> = annots.iter().collect();
-        let spec = self.resolve_all(&refs, true)?;
-        if !spec.facts.is_empty() {
-            self.note(
+        let lookup = |m: &HashMap<u32, Vec<Annotation>>| m.get(&s.span.lo).cloned();
+        let gives = lookup(&self.barrier_gives);
+        let receives = lookup(&self.barrier_specs).unwrap_or_default();
+        let receives: Vec<&Annotation> = receives.iter().collect();
+        if let Some(gives) = &gives {
+            let gives: Vec<&Annotation> = gives.iter().collect();
+            let given = self.resolve_all(&gives, true)?;
+            self.holds_here(
                 "barrier",
                 line,
-                "functional facts of `barrier ensures`".into(),
-                Verdict::Unknown,
-                "functional facts in barrier specs are not checked yet",
+                "before the barrier (given up there)",
+                &given,
+                pc,
+            )?;
+        }
+        // The memory every thread sees after the barrier: tracked when facts describe it.
+        let described = gives.is_some() && has_facts(&receives);
+        if described {
+            self.name_memory(line);
+        } else {
+            self.forget_memory("b");
+        }
+        let spec = self.resolve_all(&receives, true)?;
+        match &gives {
+            Some(g) => {
+                let g: Vec<&Annotation> = g.iter().collect();
+                let given = self.resolve_all(&g, true)?;
+                self.received_was_given("barrier", line, &spec, &given, pc)?;
+                self.pairwise_disjoint("barrier", line, "barrier ensures", &spec, pc)?;
+                self.received_facts(line, &spec, &given, pc)?;
+            }
+            None => {
+                self.redistribution("barrier", line, "barrier ensures", &spec, pc)?;
+                if !spec.facts.is_empty() {
+                    self.note(
+                        "barrier",
+                        line,
+                        "facts of `barrier ensures`".into(),
+                        Verdict::Unknown,
+                        "facts after a barrier need a `barrier requires` that gives them",
+                    );
+                }
+            }
+        }
+        self.held = Rc::new(spec.clauses.clone());
+        self.held_line = line;
+        if described {
+            self.facts.extend(spec.facts.iter().cloned());
+        }
+        Ok(())
+    }
+
+    /// Names the memory after the barrier at `line`: one shared array per array some thread
+    /// may have stored to.
+    fn name_memory(&mut self, line: usize) {
+        for name in self.stored.clone() {
+            let n = self.fresh_name(&format!("m{line}_"));
+            let n = format!("{n}_{name}");
+            let elem = self.arrays[&name].1;
+            self.solver
+                .declare(&n, Sort::Array(Box::new(sort_of(elem))));
+            self.views.insert(name, Term::sym(&n));
+        }
+    }
+
+    /// `spec` holds in the executing thread's current state: its permissions are held, the
+    /// array elements its facts read are held, its facts are true.
+    pub(super) fn holds_here(
+        &mut self,
+        check: &'static str,
+        line: usize,
+        when: &str,
+        spec: &Spec,
+        pc: &Term,
+    ) -> R<()> {
+        let mut base = self.context(&Term::Tid)?;
+        base.push(pc.clone());
+        let held = self.held.clone();
+        for c in &spec.clauses {
+            let (guard, loc) = self.instance(c, &Term::Tid, "i");
+            let cov = self.covered(&held, &c.array, &loc, c.share);
+            let mut facts = base.clone();
+            facts.extend(guard);
+            facts.push(Term::negate(cov));
+            self.decide(
+                check,
+                line,
+                format!("`{}` held {when}", c.text),
+                facts,
+                "the thread does not hold a permission the annotation claims",
             );
         }
-        self.redistribution("barrier", line, "barrier ensures", &spec, pc)?;
-        self.held = Rc::new(spec.clauses);
-        self.held_line = line;
-        self.forget_memory("b");
+        for (arr, idx, g) in &spec.reads {
+            let cov = self.covered(&held, arr, idx, crate::frac::Share::Read);
+            let mut facts = base.clone();
+            facts.push(g.clone());
+            facts.push(Term::negate(cov));
+            self.decide(
+                check,
+                line,
+                format!("the facts {when} read `{arr}` only where the thread holds permission"),
+                facts,
+                "the annotation reads a location the thread holds no permission on",
+            );
+        }
+        for f in &spec.facts {
+            let mut facts = base.clone();
+            facts.push(Term::negate(f.clone()));
+            self.decide(
+                check,
+                line,
+                format!("the facts {when} hold"),
+                facts,
+                "some thread gets here in a state where the annotation's facts are false",
+            );
+        }
+        Ok(())
+    }
+
+    /// (b) Every permission received at the barrier was given up there by some thread: a
+    /// share of 1 (or any exact share) needs a thread that gave up 1, a `read` share one that
+    /// gave up a positive share (with the pairwise check, the received shares never add up
+    /// to more than was given).
+    fn received_was_given(
+        &mut self,
+        check: &'static str,
+        line: usize,
+        spec: &Spec,
+        given: &Spec,
+        pc: &Term,
+    ) -> R<()> {
+        let t1 = Term::sym("t1");
+        let tq = Term::sym("tq");
+        let mut base = self.context(&t1)?;
+        base.push(pc.for_thread(&t1));
+        let mut tq_here = self.context(&tq)?;
+        tq_here.push(pc.for_thread(&tq));
+        let tq_here = Term::and(tq_here);
+        for c in &spec.clauses {
+            let (guard, loc) = self.instance(c, &t1, "g");
+            let need = match c.share {
+                crate::frac::Share::Read => crate::frac::Share::Read,
+                crate::frac::Share::Exact(_) => crate::frac::Share::Exact(crate::frac::Frac::ONE),
+            };
+            let cov = self
+                .covered(&given.clauses, &c.array, &loc, need)
+                .for_thread(&tq);
+            let mut facts = base.clone();
+            facts.extend(guard);
+            facts.push(Term::Forall(
+                vec!["tq".into()],
+                Box::new(Term::implies(tq_here.clone(), Term::negate(cov))),
+            ));
+            self.decide(
+                check,
+                line,
+                format!("`barrier ensures {}` given up by some thread", c.text),
+                facts,
+                "a thread receives a permission no thread gave up at the barrier",
+            );
+        }
+        Ok(())
+    }
+
+    /// (d) at a barrier: the facts received follow from the facts every thread gave up, over
+    /// the memory after the barrier (which agrees with each thread's view on what it held),
+    /// and read only what is received.
+    fn received_facts(&mut self, line: usize, spec: &Spec, given: &Spec, pc: &Term) -> R<()> {
+        let mut base = self.context(&Term::Tid)?;
+        base.push(pc.clone());
+        for (arr, idx, g) in &spec.reads {
+            let cov = self.covered(&spec.clauses, arr, idx, crate::frac::Share::Read);
+            let mut facts = base.clone();
+            facts.push(g.clone());
+            facts.push(Term::negate(cov));
+            self.decide(
+                "barrier",
+                line,
+                format!(
+                    "`barrier ensures` reads `{arr}` only where the thread receives permission"
+                ),
+                facts,
+                "the barrier specification reads a location the thread receives no permission on",
+            );
+        }
+        if spec.facts.is_empty() {
+            return Ok(());
+        }
+        let tq = Term::sym("tq");
+        let mut tq_here = self.context(&tq)?;
+        tq_here.push(pc.for_thread(&tq));
+        let tq_here = Term::and(tq_here);
+        let mut hyps = base;
+        for f in &given.facts {
+            hyps.push(Term::Forall(
+                vec!["tq".into()],
+                Box::new(Term::implies(tq_here.clone(), f.for_thread(&tq))),
+            ));
+        }
+        for f in &spec.facts {
+            let mut facts = hyps.clone();
+            facts.push(Term::negate(f.clone()));
+            self.decide(
+                "barrier",
+                line,
+                "the facts given up by every thread establish `barrier ensures`".into(),
+                facts,
+                "the facts given up at the barrier do not imply what a thread is told after it",
+            );
+        }
         Ok(())
     }
 
@@ -526,6 +729,21 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// True when some annotation states a fact, not only permissions.
+fn has_facts(annots: &[&Annotation]) -> bool {
+    fn facts(f: &crate::syntax::SpecExpr) -> bool {
+        use crate::syntax::{SpecKind, SpecOp};
+        match &f.kind {
+            SpecKind::Perm(..) => false,
+            SpecKind::Binary(SpecOp::And, a, b) => facts(a) || facts(b),
+            SpecKind::Binary(SpecOp::Implies, _, b) => facts(b),
+            SpecKind::Forall(_, _, _, b) => facts(b),
+            _ => true,
+        }
+    }
+    annots.iter().any(|a| facts(&a.formula))
 }
 
 /// Each annotation keyed by the first of `starts` after it.
