@@ -443,15 +443,25 @@ impl<'a> Checker<'a> {
             &treq,
             &Term::Bool(true),
         )?;
-        if !treq.facts.is_empty() {
-            self.note(
-                "split",
-                treq_line,
-                "functional facts of `thread requires`".into(),
-                Verdict::Unknown,
-                "functional facts in thread preconditions are not checked yet",
-            );
+        // The kernel precondition's facts are assumed; the threads' facts must follow from
+        // them, read only what the thread holds, and are then assumed for the thread.
+        if kreq.facts.iter().any(Term::is_thread_dependent) {
+            return self.unsupported(k.span, "`kernel requires` must not mention the thread");
         }
+        self.facts.extend(kreq.facts.iter().cloned());
+        let treq_spec = Spec {
+            clauses: vec![],
+            ..treq.clone()
+        };
+        self.held = Rc::new(treq.clauses.clone());
+        self.holds_here(
+            "split",
+            treq_line,
+            "at launch (`thread requires`)",
+            &treq_spec,
+            &Term::Bool(true),
+        )?;
+        self.facts.extend(treq.facts.iter().cloned());
         // Symbolic execution of one thread; barriers and loops check as they go.
         self.held = Rc::new(treq.clauses.clone());
         self.held_line = treq_line;

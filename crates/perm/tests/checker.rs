@@ -488,3 +488,30 @@ fn a_permission_received_that_nobody_gave_up_is_rejected() {
         "{r:#?}"
     );
 }
+
+const FACTS_AT_LAUNCH: &str = "//@ requires n == blockDim.x
+//@ kernel requires Perm(a[0..n], 1) && forall i in 0..n: old(a[i]) > 0
+//@ thread requires Perm(a[tid], 1) && a[tid] > 0
+//@ thread ensures Perm(a[tid], 1) && a[tid] > 1
+__global__ void inc(int* a, int n)
+{
+    a[threadIdx.x] = a[threadIdx.x] + 1;
+}
+";
+
+#[test]
+fn thread_precondition_facts_follow_from_the_kernels_and_are_assumed() {
+    let r = report(FACTS_AT_LAUNCH);
+    assert_eq!(r.verdict, Verdict::Verified, "{r:#?}");
+    let weak = report(&FACTS_AT_LAUNCH.replace("old(a[i]) > 0", "old(a[i]) >= 0"));
+    assert_eq!(
+        with(&weak, Verdict::Violated),
+        vec![("split", 3)],
+        "{weak:#?}"
+    );
+    let unowned = report(&FACTS_AT_LAUNCH.replace("a[tid] > 0", "a[tid] > 0 && a[0] > 0"));
+    assert!(
+        with(&unowned, Verdict::Violated).contains(&("split", 3)),
+        "{unowned:#?}"
+    );
+}
