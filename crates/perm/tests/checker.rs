@@ -515,3 +515,27 @@ fn thread_precondition_facts_follow_from_the_kernels_and_are_assumed() {
         "{unowned:#?}"
     );
 }
+
+#[test]
+fn a_loop_under_a_branch_changes_nothing_for_threads_that_skip_it() {
+    let src = "//@ kernel requires Perm(a[0..blockDim.x], 1)
+//@ thread requires Perm(a[tid], 1)
+__global__ void k(int* a)
+{
+    int i = threadIdx.x;
+    if (threadIdx.x == 0) {
+        //@ invariant i >= 0
+        while (i < 10) {
+            i = i + 1;
+        }
+    }
+    a[i] = 1;
+}
+";
+    // Thread 0 leaves the loop with i >= 10 and writes a cell it does not hold; every other
+    // thread writes its own cell.
+    let r = report(src);
+    assert_eq!(with(&r, Verdict::Violated), vec![("access", 12)], "{r:#?}");
+    let fixed = report(&src.replace("    a[i] = 1;\n", "    a[threadIdx.x] = i;\n"));
+    assert_eq!(fixed.verdict, Verdict::Verified, "{fixed:#?}");
+}

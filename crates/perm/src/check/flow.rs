@@ -132,7 +132,11 @@ impl Checker<'_> {
         self.held = Rc::new(spec.clauses.clone());
         self.held_line = line;
         if described {
-            self.facts.extend(spec.facts.iter().cloned());
+            let learnt = spec
+                .facts
+                .iter()
+                .map(|f| Term::implies(pc.clone(), f.clone()));
+            self.facts.extend(learnt);
         }
         Ok(())
     }
@@ -330,16 +334,20 @@ impl Checker<'_> {
             return self.exec_block(else_body, &pe);
         }
         let (held0, line0, views0) = (self.held.clone(), self.held_line, self.views.clone());
+        let facts0 = self.facts.len();
         self.exec_block(then_body, &pt)?;
         let then_held = std::mem::replace(&mut self.held, held0);
         let then_line = std::mem::replace(&mut self.held_line, line0);
         let then_views = std::mem::replace(&mut self.views, views0);
+        let then_facts = self.facts.split_off(facts0);
         self.exec_block(else_body, &pe)?;
-        let guarded = |cl: &Clause, g: &Term| {
-            let mut cl = cl.clone();
-            cl.guard = Term::and(vec![g.clone(), cl.guard]);
-            cl
-        };
+        let else_facts = self.facts.split_off(facts0);
+        // What a branch learnt (facts received at its barriers) holds only on that branch.
+        for (g, learnt) in [(&c, then_facts), (&Term::negate(c.clone()), else_facts)] {
+            if !learnt.is_empty() {
+                self.facts.push(Term::implies(g.clone(), Term::and(learnt)));
+            }
+        }
         let not_c = Term::negate(c.clone());
         let mut merged: Vec<Clause> = then_held.iter().map(|cl| guarded(cl, &c)).collect();
         merged.extend(self.held.iter().map(|cl| guarded(cl, &not_c)));
@@ -547,6 +555,7 @@ impl Checker<'_> {
             None
         };
         let entry_held = self.held.clone();
+        let (entry_env, entry_views) = (self.env.clone(), self.views.clone());
         // The head of an arbitrary iteration.
         for v in &lp.mods {
             let var = self.k.var(*v);
@@ -586,7 +595,11 @@ impl Checker<'_> {
             self.held_line = lp.line;
         }
         if let Some(spec) = &head_spec {
-            self.facts.extend(spec.facts.iter().cloned());
+            let assumed = spec
+                .facts
+                .iter()
+                .map(|f| Term::implies(pc.clone(), f.clone()));
+            self.facts.extend(assumed);
         }
         let head_facts = self.facts.len();
         let (head_env, head_views) = (self.env.clone(), self.views.clone());
@@ -600,7 +613,7 @@ impl Checker<'_> {
                 pc,
             )?;
         }
-        self.facts.push(c.clone());
+        self.facts.push(Term::implies(pc.clone(), c.clone()));
         self.exec_block(lp.body, pc)?;
         self.exec_block(lp.update, pc)?;
         // The back edge: the invariant (or the entry permissions) again, uniform variables
@@ -632,11 +645,36 @@ impl Checker<'_> {
             return Ok(not_uniform);
         }
         // The exit: the head of the last iteration, with the condition false.
+        // A thread for which `pc` is false never ran the loop: it keeps its values.
         self.facts.truncate(head_facts);
-        self.facts.push(Term::negate(c));
-        self.env = head_env;
-        self.views = head_views;
-        self.held = head_held;
+        self.facts.push(Term::implies(pc.clone(), Term::negate(c)));
+        let always = *pc == Term::Bool(true);
+        let merge = |head: Term, entry: Option<&Term>| match entry {
+            Some(e) if !always && *e != head => Term::ite(pc.clone(), head, e.clone()),
+            _ => head,
+        };
+        self.env = head_env
+            .into_iter()
+            .map(|(v, t)| {
+                let t = merge(t, entry_env.get(&v));
+                (v, t)
+            })
+            .collect();
+        self.views = head_views
+            .into_iter()
+            .map(|(n, t)| {
+                let t = merge(t, entry_views.get(&n));
+                (n, t)
+            })
+            .collect();
+        if always || Rc::ptr_eq(&head_held, &entry_held) {
+            self.held = head_held;
+        } else {
+            let mut merged: Vec<Clause> = head_held.iter().map(|cl| guarded(cl, pc)).collect();
+            let not_pc = Term::negate(pc.clone());
+            merged.extend(entry_held.iter().map(|cl| guarded(cl, &not_pc)));
+            self.held = Rc::new(merged);
+        }
         self.held_line = head_line;
         Ok(vec![])
     }
@@ -729,6 +767,13 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// The clause, applying only where `g` holds.
+fn guarded(cl: &Clause, g: &Term) -> Clause {
+    let mut cl = cl.clone();
+    cl.guard = Term::and(vec![g.clone(), cl.guard]);
+    cl
 }
 
 /// True when some annotation states a fact, not only permissions.
