@@ -1283,9 +1283,15 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
+            // `&&`, `||` and `?:` evaluate their later operands only when needed: loads there
+            // happen under the condition that selects them.
             ExprKind::Logical(op, a, b) => {
                 let a = self.eval(a, pc)?;
-                let b = self.eval(b, pc)?;
+                let when = match op {
+                    LogicOp::And => a.clone(),
+                    LogicOp::Or => Term::negate(a.clone()),
+                };
+                let b = self.eval(b, &Term::and(vec![pc.clone(), when]))?;
                 match op {
                     LogicOp::And => Term::and(vec![a, b]),
                     LogicOp::Or => Term::or(vec![a, b]),
@@ -1298,8 +1304,8 @@ impl<'a> Checker<'a> {
             }
             ExprKind::Select(c, a, b) => {
                 let c = self.eval(c, pc)?;
-                let a = self.eval(a, pc)?;
-                let b = self.eval(b, pc)?;
+                let a = self.eval(a, &Term::and(vec![pc.clone(), c.clone()]))?;
+                let b = self.eval(b, &Term::and(vec![pc.clone(), Term::negate(c.clone())]))?;
                 Term::ite(c, a, b)
             }
             ExprKind::Load(m, indices) => {

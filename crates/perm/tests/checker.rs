@@ -539,3 +539,24 @@ __global__ void k(int* a)
     let fixed = report(&src.replace("    a[i] = 1;\n", "    a[threadIdx.x] = i;\n"));
     assert_eq!(fixed.verdict, Verdict::Verified, "{fixed:#?}");
 }
+
+#[test]
+fn loads_in_conditional_operands_happen_only_when_selected() {
+    let src = include_str!("../../../examples/perm/kogge_stone.cu");
+    let ternary = src.replace(
+        "        int v = 0;\n        if (tid >= offset) {\n            v = a[tid - offset];\n        }\n",
+        "        int v = tid >= offset ? a[tid - offset] : 0;\n",
+    );
+    assert_ne!(ternary, src);
+    assert_eq!(report(&ternary).verdict, Verdict::Verified);
+    let short = src.replace(
+        "        int v = 0;\n        if (tid >= offset) {\n            v = a[tid - offset];\n        }\n",
+        "        int v = (tid >= offset && a[tid - offset] > 0) ? 1 : 0;\n",
+    );
+    assert_eq!(report(&short).verdict, Verdict::Verified);
+    let eager = src.replace(
+        "        int v = 0;\n        if (tid >= offset) {\n            v = a[tid - offset];\n        }\n",
+        "        int v = (a[tid - offset] > 0 && tid >= offset) ? 1 : 0;\n",
+    );
+    assert_eq!(report(&eager).verdict, Verdict::Violated);
+}
