@@ -1,0 +1,237 @@
+//! Executing statements and evaluating expressions for one symbolic thread, recording
+//! every memory access with the permissions held where it happens.
+
+use super::{Access, Checker, R};
+use crate::arith::{c_div, c_rem, convert, sort_of, wrap};
+use crate::term::Term;
+use warpsafe_ir::{
+    BinOp, Builtin, Dim, Expr, ExprKind, LogicOp, MemRef, ScalarType, Span, Stmt, StmtKind, UnOp,
+    Value,
+};
+
+impl Checker<'_> {
+    pub(super) fn exec(&mut self, s: &Stmt, pc: &Term) -> R<()> {
+        match &s.kind {
+            StmtKind::Let { var, init } => {
+                let v = match init {
+                    Some(e) => self.eval(e, pc)?,
+                    None => self.untracked(sort_of(self.k.var(*var).ty)),
+                };
+                let old = self.env.get(var).cloned();
+                let v = match old {
+                    Some(o) => Term::ite(pc.clone(), v, o),
+                    None => v,
+                };
+                self.env.insert(*var, v);
+            }
+            StmtKind::Assign { var, value } => {
+                let v = self.eval(value, pc)?;
+                let old = match self.env.get(var).cloned() {
+                    Some(o) => o,
+                    None => self.untracked(sort_of(self.k.var(*var).ty)),
+                };
+                self.env.insert(*var, Term::ite(pc.clone(), v, old));
+            }
+            StmtKind::Store {
+                mem,
+                indices,
+                value,
+            } => {
+                let [i] = indices.as_slice() else {
+                    return self
+                        .unsupported(s.span, "multi-dimensional arrays are not supported yet");
+                };
+                let (name, _) = self.array_of(*mem, s.span)?;
+                let idx = self.eval(i, pc)?;
+                let v = self.eval(value, pc)?;
+                let text = self.file_text(s.span).trim().to_string();
+                self.accesses.push(Access {
+                    write: true,
+                    array: name.clone(),
+                    idx: idx.clone(),
+                    pc: pc.clone(),
+                    line: self.line(s.span),
+                    text,
+                    held: self.held.clone(),
+                    held_line: self.held_line,
+                    facts: self.facts.clone(),
+                });
+                self.stored.insert(name.clone());
+                let view = self.views[&name].clone();
+                let new = Term::ite(pc.clone(), Term::store(view.clone(), idx, v), view);
+                self.views.insert(name, new);
+            }
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            } => self.branch(cond, then_body, else_body, pc)?,
+            StmtKind::SyncThreads => self.barrier(s, pc)?,
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => {
+                self.exec_block(init, pc)?;
+                self.exec_loop(s, cond.as_ref(), body, update, pc)?;
+            }
+            StmtKind::While { cond, body } => self.exec_loop(s, Some(cond), body, &[], pc)?,
+            StmtKind::Assume(_) | StmtKind::Assert(_) => {}
+            StmtKind::DoWhile { .. } => {
+                return self.unsupported(s.span, "`do`/`while` loops are not supported yet")
+            }
+            StmtKind::Return | StmtKind::Break | StmtKind::Continue => {
+                return self
+                    .unsupported(s.span, "`return`/`break`/`continue` are not supported yet")
+            }
+            StmtKind::SyncWarp { .. } | StmtKind::Shuffle { .. } | StmtKind::Atomic { .. } => {
+                return self
+                    .unsupported(s.span, "warp intrinsics and atomics are not supported yet")
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn array_of(&self, m: MemRef, span: Span) -> R<(String, ScalarType)> {
+        match m {
+            MemRef::Local(_) => self.unsupported(span, "local arrays are not supported yet"),
+            _ => {
+                let name = self.k.mem_name(m).to_string();
+                let ty = self.k.elem_type(m);
+                if let MemRef::Shared(a) = m {
+                    if self.k.shared[a.0 as usize].dims.len() != 1 {
+                        return self
+                            .unsupported(span, "multi-dimensional arrays are not supported yet");
+                    }
+                }
+                Ok((name, ty))
+            }
+        }
+    }
+
+    /// The value of an IR expression for the executing thread; loads are recorded as
+    /// read accesses under `pc`.
+    pub(super) fn eval(&mut self, e: &Expr, pc: &Term) -> R<Term> {
+        let ty = e.ty;
+        Ok(match &e.kind {
+            ExprKind::Const(v) => match *v {
+                Value::Bool(b) => Term::Bool(b),
+                Value::F32(_) | Value::F64(_) => {
+                    let f = v.as_f64();
+                    if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e18 {
+                        Term::real(f as i128, 1)
+                    } else {
+                        return self.unsupported(
+                            e.span,
+                            "non-integral float constants are not supported yet",
+                        );
+                    }
+                }
+                _ => match v.as_i128() {
+                    Some(i) => Term::Int(i),
+                    None => return self.unsupported(e.span, "constant"),
+                },
+            },
+            ExprKind::Var(v) => match self.env.get(v).cloned() {
+                Some(t) => t,
+                None => self.untracked(sort_of(ty)),
+            },
+            ExprKind::Param(p) => Term::sym(&format!("p_{}", self.k.param(*p).name)),
+            ExprKind::Builtin(b) => match b {
+                Builtin::ThreadIdx(Dim::X) => Term::Tid,
+                Builtin::BlockDim(Dim::X) => Term::sym("bdx"),
+                Builtin::BlockIdx(Dim::X) => Term::sym("bix"),
+                _ => {
+                    return self.unsupported(e.span, "only 1-D blocks are supported (x dimension)")
+                }
+            },
+            ExprKind::Unary(op, a) => {
+                let a = self.eval(a, pc)?;
+                match op {
+                    UnOp::Neg => wrap(Term::app("-", vec![a]), ty),
+                    UnOp::Not => Term::negate(a),
+                    UnOp::BitNot => {
+                        return self.unsupported(e.span, "bitwise operators are not supported yet")
+                    }
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let float = a.ty.is_float();
+                let a = self.eval(a, pc)?;
+                let b = self.eval(b, pc)?;
+                match op {
+                    BinOp::Add => wrap(Term::plus(a, b), ty),
+                    BinOp::Sub => wrap(Term::minus(a, b), ty),
+                    BinOp::Mul => wrap(Term::times(a, b), ty),
+                    BinOp::Div if float => Term::app("/", vec![a, b]),
+                    BinOp::Div => wrap(c_div(a, b), ty),
+                    BinOp::Rem if !float => wrap(c_rem(a, b), ty),
+                    BinOp::Eq => Term::eq(a, b),
+                    BinOp::Ne => Term::negate(Term::eq(a, b)),
+                    BinOp::Lt => Term::lt(a, b),
+                    BinOp::Le => Term::le(a, b),
+                    BinOp::Gt => Term::lt(b, a),
+                    BinOp::Ge => Term::le(b, a),
+                    BinOp::Min => Term::ite(Term::le(a.clone(), b.clone()), a, b),
+                    BinOp::Max => Term::ite(Term::le(a.clone(), b.clone()), b, a),
+                    _ => {
+                        return self.unsupported(e.span, "bitwise operators are not supported yet")
+                    }
+                }
+            }
+            // `&&`, `||` and `?:` evaluate their later operands only when needed: loads there
+            // happen under the condition that selects them.
+            ExprKind::Logical(op, a, b) => {
+                let a = self.eval(a, pc)?;
+                let when = match op {
+                    LogicOp::And => a.clone(),
+                    LogicOp::Or => Term::negate(a.clone()),
+                };
+                let b = self.eval(b, &Term::and(vec![pc.clone(), when]))?;
+                match op {
+                    LogicOp::And => Term::and(vec![a, b]),
+                    LogicOp::Or => Term::or(vec![a, b]),
+                }
+            }
+            ExprKind::Cast(a) => {
+                let from = a.ty;
+                let a = self.eval(a, pc)?;
+                convert(a, from, ty)
+            }
+            ExprKind::Select(c, a, b) => {
+                let c = self.eval(c, pc)?;
+                let a = self.eval(a, &Term::and(vec![pc.clone(), c.clone()]))?;
+                let b = self.eval(b, &Term::and(vec![pc.clone(), Term::negate(c.clone())]))?;
+                Term::ite(c, a, b)
+            }
+            ExprKind::Load(m, indices) => {
+                let [i] = indices.as_slice() else {
+                    return self
+                        .unsupported(e.span, "multi-dimensional arrays are not supported yet");
+                };
+                let (name, _) = self.array_of(*m, e.span)?;
+                let idx = self.eval(i, pc)?;
+                let text = self.file_text(e.span).trim().to_string();
+                self.accesses.push(Access {
+                    write: false,
+                    array: name.clone(),
+                    idx: idx.clone(),
+                    pc: pc.clone(),
+                    line: self.line(e.span),
+                    text,
+                    held: self.held.clone(),
+                    held_line: self.held_line,
+                    facts: self.facts.clone(),
+                });
+                Term::select(self.views[&name].clone(), idx)
+            }
+            ExprKind::Call(..) | ExprKind::BufferLen(_) => {
+                return self.unsupported(
+                    e.span,
+                    "math calls and buffer lengths are not supported yet",
+                )
+            }
+        })
+    }
+}

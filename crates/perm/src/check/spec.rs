@@ -1,0 +1,313 @@
+//! Resolving annotations: formulas to permission clauses, facts and the array elements
+//! they read, against the executing thread's state.
+
+use super::{Checker, Clause, Spec, R};
+use crate::arith::{c_div, c_rem};
+use crate::error::PermError;
+use crate::frac::{Frac, Share};
+use crate::syntax::{Annotation, SpecExpr, SpecIndex, SpecKind, SpecOp};
+use crate::term::{Sort, Term};
+use std::collections::HashMap;
+use std::rc::Rc;
+use warpsafe_ir::{ParamKind, Span, VarId};
+
+impl Checker<'_> {
+    pub(super) fn resolve_all(&mut self, annots: &[&Annotation], locals: bool) -> R<Spec> {
+        let mut spec = Spec::default();
+        for a in annots {
+            self.resolve(&a.formula, &Term::Bool(true), None, locals, &mut spec)?;
+        }
+        Ok(spec)
+    }
+
+    pub(super) fn file_text(&self, span: Span) -> String {
+        self.file
+            .text
+            .get(span.range())
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    pub(super) fn resolve(
+        &mut self,
+        f: &SpecExpr,
+        guard: &Term,
+        bound: Option<&(Rc<str>, Term, Term)>,
+        locals: bool,
+        spec: &mut Spec,
+    ) -> R<()> {
+        let mut binds = HashMap::new();
+        if let Some((v, _, _)) = bound {
+            binds.insert(v.to_string(), Term::Sym(v.clone()));
+        }
+        self.resolve_in(f, guard, bound, locals, spec, &mut binds)
+    }
+
+    pub(super) fn resolve_in(
+        &mut self,
+        f: &SpecExpr,
+        guard: &Term,
+        bound: Option<&(Rc<str>, Term, Term)>,
+        locals: bool,
+        spec: &mut Spec,
+        binds: &mut HashMap<String, Term>,
+    ) -> R<()> {
+        let plain_forall = matches!(f.kind, SpecKind::Forall(..)) && bound.is_none();
+        if !has_perm(f) && !plain_forall {
+            let fact = self.spec_term(f, locals, binds, &mut spec.reads, guard)?;
+            let mut fact = Term::implies(guard.clone(), fact);
+            if let Some((v, lo, hi)) = bound {
+                fact = Term::Forall(
+                    vec![v.clone()],
+                    Box::new(Term::implies(
+                        Term::in_range(Term::Sym(v.clone()), lo.clone(), hi.clone()),
+                        fact,
+                    )),
+                );
+            }
+            spec.facts.push(fact);
+            return Ok(());
+        }
+        match &f.kind {
+            SpecKind::Binary(SpecOp::And, a, b) => {
+                self.resolve_in(a, guard, bound, locals, spec, binds)?;
+                self.resolve_in(b, guard, bound, locals, spec, binds)
+            }
+            SpecKind::Binary(SpecOp::Implies, c, body) => {
+                let ct = self.spec_term(c, locals, binds, &mut spec.reads, guard)?;
+                let g = Term::and(vec![guard.clone(), ct]);
+                self.resolve_in(body, &g, bound, locals, spec, binds)
+            }
+            SpecKind::Forall(v, lo, hi, body) if bound.is_none() => {
+                let lo = self.spec_term(lo, locals, binds, &mut spec.reads, guard)?;
+                let hi = self.spec_term(hi, locals, binds, &mut spec.reads, guard)?;
+                let n: Rc<str> = self.fresh_name(&format!("q_{v}_")).into();
+                self.solver.declare(&n, Sort::Int);
+                let prev = binds.insert(v.clone(), Term::Sym(n.clone()));
+                let b = (n, lo, hi);
+                let r = self.resolve_in(body, guard, Some(&b), locals, spec, binds);
+                match prev {
+                    Some(p) => binds.insert(v.clone(), p),
+                    None => binds.remove(v),
+                };
+                r
+            }
+            SpecKind::Perm(loc, amount) => {
+                let share = self.share(amount)?;
+                let SpecKind::Access(name, idx) = &loc.kind else {
+                    return Err(PermError::annotation(loc.span, "expected an array element").into());
+                };
+                if !self.arrays.contains_key(name) {
+                    return Err(PermError::annotation(
+                        loc.span,
+                        format!("`{name}` is not an array of the kernel"),
+                    )
+                    .into());
+                }
+                if idx.len() != 1 {
+                    return self
+                        .unsupported(loc.span, "multi-dimensional arrays are not supported yet");
+                }
+                let text = self.file_text(f.span);
+                match &idx[0] {
+                    SpecIndex::At(e) => {
+                        let t = self.spec_term(e, locals, binds, &mut spec.reads, guard)?;
+                        spec.clauses.push(Clause {
+                            array: name.clone(),
+                            guard: guard.clone(),
+                            bound: bound.cloned(),
+                            idx: t,
+                            share,
+                            text,
+                        });
+                    }
+                    SpecIndex::Range(lo, hi) => {
+                        if bound.is_some() {
+                            return self.unsupported(
+                                f.span,
+                                "a range inside `forall` is not supported yet",
+                            );
+                        }
+                        let lo = self.spec_term(lo, locals, binds, &mut spec.reads, guard)?;
+                        let hi = self.spec_term(hi, locals, binds, &mut spec.reads, guard)?;
+                        let n = self.fresh_name("r_");
+                        self.solver.declare(&n, Sort::Int);
+                        spec.clauses.push(Clause {
+                            array: name.clone(),
+                            guard: guard.clone(),
+                            bound: Some((n.as_str().into(), lo, hi)),
+                            idx: Term::sym(&n),
+                            share,
+                            text,
+                        });
+                    }
+                }
+                Ok(())
+            }
+            _ => self.unsupported(
+                f.span,
+                "permissions under `||`, `!`, `?:` or nested `forall` are not supported yet",
+            ),
+        }
+    }
+
+    pub(super) fn share(&self, amount: &SpecExpr) -> R<Share> {
+        let bad = || -> R<Share> {
+            Err(PermError::annotation(
+                amount.span,
+                "a permission amount is `1`, `p/q` (0 < p/q <= 1) or `read`",
+            )
+            .into())
+        };
+        let frac = match &amount.kind {
+            SpecKind::Ident(s) if s == "read" => return Ok(Share::Read),
+            SpecKind::Int(1) => Frac::new(1, 1),
+            SpecKind::Binary(SpecOp::Div, p, q) => match (&p.kind, &q.kind) {
+                (SpecKind::Int(p), SpecKind::Int(q)) => {
+                    match (i64::try_from(*p), i64::try_from(*q)) {
+                        (Ok(p), Ok(q)) => Frac::new(p, q),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        match frac {
+            Some(q) if q.is_positive() && q.is_valid() => Ok(Share::Exact(q)),
+            _ => bad(),
+        }
+    }
+
+    /// An annotation term: parameters, `tid`, sizes, bound variables, locals (barrier specs
+    /// and postconditions), current array elements and `old` elements.
+    pub(super) fn spec_term(
+        &mut self,
+        e: &SpecExpr,
+        locals: bool,
+        binds: &HashMap<String, Term>,
+        reads: &mut Vec<(String, Term, Term)>,
+        guard: &Term,
+    ) -> R<Term> {
+        self.spec_term_at(e, locals, binds, reads, guard, false)
+    }
+
+    pub(super) fn spec_term_at(
+        &mut self,
+        e: &SpecExpr,
+        locals: bool,
+        binds: &HashMap<String, Term>,
+        reads: &mut Vec<(String, Term, Term)>,
+        guard: &Term,
+        old: bool,
+    ) -> R<Term> {
+        let go = |s: &mut Self, x: &SpecExpr, reads: &mut Vec<(String, Term, Term)>| {
+            s.spec_term_at(x, locals, binds, reads, guard, old)
+        };
+        Ok(match &e.kind {
+            SpecKind::Int(v) => Term::Int(*v),
+            SpecKind::Bool(b) => Term::Bool(*b),
+            SpecKind::Ident(n) => {
+                if let Some(t) = binds.get(n) {
+                    t.clone()
+                } else if n == "tid" {
+                    Term::Tid
+                } else if self
+                    .k
+                    .params
+                    .iter()
+                    .any(|p| &p.name == n && matches!(p.kind, ParamKind::Scalar(_)))
+                {
+                    Term::sym(&format!("p_{n}"))
+                } else if let Some(t) = self.local_named(n).filter(|_| locals) {
+                    t
+                } else {
+                    return Err(PermError::annotation(e.span, format!("unknown name `{n}`")).into());
+                }
+            }
+            SpecKind::Member(a, b) => match (a.as_str(), b.as_str()) {
+                ("threadIdx", "x") => Term::Tid,
+                ("blockDim", "x") => Term::sym("bdx"),
+                ("blockIdx", "x") => Term::sym("bix"),
+                _ => return self.unsupported(e.span, "only the x dimension is supported"),
+            },
+            SpecKind::Not(a) => Term::negate(go(self, a, reads)?),
+            SpecKind::Neg(a) => Term::app("-", vec![go(self, a, reads)?]),
+            SpecKind::Cond(c, a, b) => {
+                let c = go(self, c, reads)?;
+                let a = go(self, a, reads)?;
+                Term::ite(c, a, go(self, b, reads)?)
+            }
+            SpecKind::Binary(op, a, b) => {
+                let a = go(self, a, reads)?;
+                let b = go(self, b, reads)?;
+                match op {
+                    SpecOp::Implies => Term::implies(a, b),
+                    SpecOp::Or => Term::or(vec![a, b]),
+                    SpecOp::And => Term::and(vec![a, b]),
+                    SpecOp::Eq => Term::eq(a, b),
+                    SpecOp::Ne => Term::negate(Term::eq(a, b)),
+                    SpecOp::Lt => Term::lt(a, b),
+                    SpecOp::Le => Term::le(a, b),
+                    SpecOp::Gt => Term::lt(b, a),
+                    SpecOp::Ge => Term::le(b, a),
+                    SpecOp::Add => Term::plus(a, b),
+                    SpecOp::Sub => Term::minus(a, b),
+                    SpecOp::Mul => Term::times(a, b),
+                    SpecOp::Div => c_div(a, b),
+                    SpecOp::Rem => c_rem(a, b),
+                }
+            }
+            SpecKind::Access(name, idx) => {
+                if !self.arrays.contains_key(name) {
+                    return Err(PermError::annotation(
+                        e.span,
+                        format!("`{name}` is not an array of the kernel"),
+                    )
+                    .into());
+                }
+                let [SpecIndex::At(i)] = idx.as_slice() else {
+                    return self.unsupported(e.span, "only one-dimensional elements are supported");
+                };
+                let i = go(self, i, reads)?;
+                if old {
+                    Term::select(Term::sym(&format!("old_{name}")), i)
+                } else if self.final_mem {
+                    Term::select(self.views[name].clone(), i)
+                } else {
+                    if binds.values().any(|b| i.smt().contains(&b.smt())) {
+                        return self.unsupported(
+                            e.span,
+                            "array elements under `forall` are only supported in `kernel ensures`",
+                        );
+                    }
+                    reads.push((name.clone(), i.clone(), guard.clone()));
+                    Term::select(self.views[name].clone(), i)
+                }
+            }
+            SpecKind::Old(a) => self.spec_term_at(a, locals, binds, reads, guard, true)?,
+            SpecKind::Perm(..) | SpecKind::Forall(..) => {
+                return self.unsupported(e.span, "permissions or `forall` inside a term");
+            }
+        })
+    }
+
+    pub(super) fn local_named(&self, n: &str) -> Option<Term> {
+        (0..self.k.vars.len())
+            .rev()
+            .map(|i| VarId(i as u32))
+            .find(|v| self.k.var(*v).name == n && self.env.contains_key(v))
+            .and_then(|v| self.env.get(&v).cloned())
+    }
+}
+
+fn has_perm(f: &SpecExpr) -> bool {
+    match &f.kind {
+        SpecKind::Perm(..) => true,
+        SpecKind::Not(a) | SpecKind::Neg(a) | SpecKind::Old(a) => has_perm(a),
+        SpecKind::Binary(_, a, b) => has_perm(a) || has_perm(b),
+        SpecKind::Cond(a, b, c) => has_perm(a) || has_perm(b) || has_perm(c),
+        SpecKind::Forall(_, a, b, c) => has_perm(a) || has_perm(b) || has_perm(c),
+        _ => false,
+    }
+}
