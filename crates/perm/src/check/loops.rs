@@ -127,18 +127,25 @@ impl Checker<'_> {
         }
     }
 
+    /// The variables of `candidates` whose current values z3 does not prove the same in
+    /// every thread satisfying `pc`.
+    fn not_uniform(&mut self, candidates: &BTreeSet<VarId>, pc: &Term) -> R<Vec<VarId>> {
+        let mut out = vec![];
+        for v in candidates {
+            let value = self.env[v].clone();
+            if !self.same_in_every_thread(&value, pc)? {
+                out.push(*v);
+            }
+        }
+        Ok(out)
+    }
+
     /// One analysis of a loop with the variables in `uniform` taken to be the same in every
     /// thread; returns those that are not (then nothing it concluded counts).
     fn loop_pass(&mut self, lp: &Loop, uniform: &BTreeSet<VarId>, pc: &Term) -> R<Vec<VarId>> {
         let invariant: Vec<&Annotation> = lp.invariant.iter().collect();
         let tracked = !invariant.is_empty();
-        let mut not_uniform: Vec<VarId> = vec![];
-        for v in uniform {
-            let value = self.env[v].clone();
-            if !self.same_in_every_thread(&value, pc)? {
-                not_uniform.push(*v);
-            }
-        }
+        let not_uniform = self.not_uniform(uniform, pc)?;
         if !not_uniform.is_empty() {
             return Ok(not_uniform);
         }
@@ -227,12 +234,7 @@ impl Checker<'_> {
             };
             self.holds_here("invariant", lp.line, "after an iteration", &entry, pc)?;
         }
-        for v in uniform {
-            let value = self.env[v].clone();
-            if !self.same_in_every_thread(&value, pc)? {
-                not_uniform.push(*v);
-            }
-        }
+        let not_uniform = self.not_uniform(uniform, pc)?;
         if !not_uniform.is_empty() {
             return Ok(not_uniform);
         }
