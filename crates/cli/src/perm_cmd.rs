@@ -44,6 +44,12 @@ pub fn run(args: &PermArgs) -> Result<u8, CliError> {
                 if let Some(r) = &o.reason {
                     println!("{:<11} {:<10} {:>5}  {:<9}   -> {r}", "", "", "", "");
                 }
+                if let Some(c) = &o.counterexample {
+                    println!(
+                        "{:<11} {:<10} {:>5}  {:<9}   -> counterexample: {c}",
+                        "", "", "", ""
+                    );
+                }
             }
             println!(
                 "method annotation: each obligation is proved by z3 from the annotations, for one \

@@ -62,6 +62,9 @@ pub struct Obligation {
     pub verdict: Verdict,
     /// Why it is violated or unknown.
     pub reason: Option<String>,
+    /// For a violated obligation: the threads, launch and values z3 found
+    /// (`tid = 3, blockDim.x = 4, n = 4`).
+    pub counterexample: Option<String>,
 }
 
 /// The result of checking a file's first kernel.
@@ -148,6 +151,7 @@ pub fn check_kernel(
                 what: "the kernel is in the supported fragment".into(),
                 verdict: Verdict::Unknown,
                 reason: Some(why),
+                counterexample: None,
             });
             obs
         }
@@ -246,6 +250,9 @@ struct Checker<'a> {
     invariants: HashMap<u32, Vec<Annotation>>,
     /// Uniformity obligations that read memory: sound only once race freedom is proved.
     memory_uniform: Vec<usize>,
+    /// The constants a counterexample shows: threads, launch, parameters, uniform loop
+    /// variables.
+    shown: Vec<String>,
 }
 
 /// Marker in the names of values the model does not track exactly.
@@ -257,11 +264,15 @@ impl<'a> Checker<'a> {
         for v in ["tid", "t1", "t2", "tq", "bdx", "bix"] {
             solver.declare(v, Sort::Int);
         }
+        let mut shown: Vec<String> = ["tid", "t1", "t2", "bdx", "bix"].map(String::from).to_vec();
         let mut arrays = HashMap::new();
         let mut views = HashMap::new();
         for (i, p) in k.params.iter().enumerate() {
             match p.kind {
-                ParamKind::Scalar(t) => solver.declare(&format!("p_{}", p.name), sort_of(t)),
+                ParamKind::Scalar(t) => {
+                    solver.declare(&format!("p_{}", p.name), sort_of(t));
+                    shown.push(format!("p_{}", p.name));
+                }
                 ParamKind::Buffer { elem, .. } => {
                     let m = MemRef::Global(warpsafe_ir::ParamId(i as u32));
                     arrays.insert(p.name.clone(), (m, elem));
@@ -299,6 +310,7 @@ impl<'a> Checker<'a> {
             barrier_gives: HashMap::new(),
             invariants: HashMap::new(),
             memory_uniform: vec![],
+            shown,
         }
     }
 
@@ -361,7 +373,7 @@ impl<'a> Checker<'a> {
         facts: Vec<Term>,
         fail: &str,
     ) {
-        let sat = self.solver.check(&facts);
+        let (sat, model) = self.solver.check_with_model(&facts, &self.shown);
         let untracked = facts.iter().any(|f| f.smt().contains(UNTRACKED));
         let (verdict, reason) = match sat {
             Sat::Unsat => (Verdict::Verified, None),
@@ -374,12 +386,14 @@ impl<'a> Checker<'a> {
             Sat::Sat => (Verdict::Violated, Some(fail.to_string())),
             Sat::Unknown(r) => (Verdict::Unknown, Some(r)),
         };
+        let counterexample = (verdict == Verdict::Violated).then(|| describe(&model));
         self.obligations.push(Obligation {
             check,
             line,
             what,
             verdict,
             reason,
+            counterexample,
         });
     }
 
@@ -390,6 +404,7 @@ impl<'a> Checker<'a> {
             what,
             verdict,
             reason: (verdict != Verdict::Verified).then(|| r.to_string()),
+            counterexample: None,
         });
     }
 
@@ -609,4 +624,33 @@ fn contains_barrier(b: &[Stmt]) -> bool {
         StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => contains_barrier(body),
         _ => false,
     })
+}
+
+/// A model as the user reads it: `tid = 3, blockDim.x = 4, n = 4, offset = 2`.
+fn describe(model: &[(String, String)]) -> String {
+    let parts: Vec<String> = model
+        .iter()
+        .map(|(name, value)| {
+            let shown = match name.as_str() {
+                "bdx" => "blockDim.x".to_string(),
+                "bix" => "blockIdx.x".to_string(),
+                n if n.starts_with("p_") => n[2..].to_string(),
+                n if n.starts_with("h_") => n[2..]
+                    .trim_end_matches(|c: char| c.is_ascii_digit())
+                    .trim_end_matches('_')
+                    .to_string(),
+                n => n.to_string(),
+            };
+            let value = value
+                .strip_prefix("(- ")
+                .and_then(|v| v.strip_suffix(')'))
+                .map_or_else(|| value.clone(), |v| format!("-{v}"));
+            format!("{shown} = {value}")
+        })
+        .collect();
+    if parts.is_empty() {
+        "any launch".to_string()
+    } else {
+        parts.join(", ")
+    }
 }

@@ -80,38 +80,93 @@ impl Solver {
 
     /// Decides whether all `facts` can hold together.
     pub fn check(&self, facts: &[Term]) -> Sat {
-        let script = self.script(facts);
-        let ms = self.timeout.as_millis().max(1);
-        let hard = self.timeout.as_secs() * 2 + 2;
-        let child = Command::new("z3")
-            .args(["-smt2", "-in", &format!("-t:{ms}"), &format!("-T:{hard}")])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn();
-        let mut child = match child {
-            Ok(c) => c,
-            Err(e) => return Sat::Unknown(format!("cannot start z3: {e}")),
-        };
-        if let Some(mut stdin) = child.stdin.take() {
-            if let Err(e) = stdin.write_all(script.as_bytes()) {
-                return Sat::Unknown(format!("cannot talk to z3: {e}"));
-            }
+        self.check_with_model(facts, &[]).0
+    }
+
+    /// Like [`Solver::check`], and when satisfiable the model's values of those of the
+    /// constants `names` the facts mention, as SMT-LIB text (`3`, `(- 1)`, `true`).
+    pub fn check_with_model(
+        &self,
+        facts: &[Term],
+        names: &[String],
+    ) -> (Sat, Vec<(String, String)>) {
+        let mut script = self.script(facts);
+        let asked: Vec<&String> = names
+            .iter()
+            .filter(|n| {
+                self.decls
+                    .get(n.as_str())
+                    .is_some_and(|(args, _)| args.is_empty())
+                    && mentions_word(&script, n)
+            })
+            .collect();
+        if !asked.is_empty() {
+            let list: Vec<&str> = asked.iter().map(|n| n.as_str()).collect();
+            script.push_str(&format!("(get-value ({}))\n", list.join(" ")));
         }
-        let out = match child.wait_with_output() {
-            Ok(o) => o,
-            Err(e) => return Sat::Unknown(format!("z3 failed: {e}")),
+        let text = match self.run(&script) {
+            Ok(t) => t,
+            Err(why) => return (Sat::Unknown(why), vec![]),
         };
-        let text = String::from_utf8_lossy(&out.stdout);
-        match text.lines().next().map(str::trim) {
+        let sat = match text.lines().next().map(str::trim) {
             Some("unsat") => Sat::Unsat,
             Some("sat") => Sat::Sat,
             Some("unknown") => Sat::Unknown("the solver gave up (unknown)".into()),
             Some("timeout") => Sat::Unknown("solver timeout".into()),
             Some(other) => Sat::Unknown(format!("unexpected solver output `{other}`")),
             None => Sat::Unknown("solver timeout".into()),
-        }
+        };
+        let model = if sat == Sat::Sat {
+            asked
+                .iter()
+                .filter_map(|n| value_of(&text, n).map(|v| (n.to_string(), v)))
+                .collect()
+        } else {
+            vec![]
+        };
+        (sat, model)
     }
+
+    /// Runs z3 on `script`, returning its standard output.
+    fn run(&self, script: &str) -> Result<String, String> {
+        let ms = self.timeout.as_millis().max(1);
+        let hard = self.timeout.as_secs() * 2 + 2;
+        let mut child = Command::new("z3")
+            .args(["-smt2", "-in", &format!("-t:{ms}"), &format!("-T:{hard}")])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start z3: {e}"))?;
+        if let Some(mut stdin) = child.stdin.take() {
+            stdin
+                .write_all(script.as_bytes())
+                .map_err(|e| format!("cannot talk to z3: {e}"))?;
+        }
+        let out = child
+            .wait_with_output()
+            .map_err(|e| format!("z3 failed: {e}"))?;
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+}
+
+/// The value z3 printed for `name` in a `get-value` answer: the balanced text after
+/// `(name `.
+fn value_of(text: &str, name: &str) -> Option<String> {
+    let key = format!("({name} ");
+    let at = text.find(&key)? + key.len();
+    let mut depth = 0i32;
+    let mut out = String::new();
+    for c in text[at..].chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => break,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        out.push(c);
+    }
+    Some(out.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 fn mentions_word(text: &str, word: &str) -> bool {
@@ -138,6 +193,18 @@ mod tests {
         ];
         assert_eq!(s.check(&q), Sat::Unsat);
         assert_eq!(s.check(&[Term::lt(x, Term::Int(3))]), Sat::Sat);
+    }
+
+    #[test]
+    fn satisfiable_queries_come_with_the_values_asked_for() {
+        let mut s = Solver::new(Duration::from_secs(5));
+        s.declare("x", Sort::Int);
+        s.declare("y", Sort::Int);
+        let x = Term::sym("x");
+        let q = [Term::eq(x, Term::Int(-4))];
+        let (sat, model) = s.check_with_model(&q, &["x".to_string(), "y".to_string()]);
+        assert_eq!(sat, Sat::Sat);
+        assert_eq!(model, vec![("x".to_string(), "(- 4)".to_string())]);
     }
 
     #[test]

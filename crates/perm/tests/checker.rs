@@ -560,3 +560,47 @@ fn loads_in_conditional_operands_happen_only_when_selected() {
     );
     assert_eq!(report(&eager).verdict, Verdict::Violated);
 }
+
+#[test]
+fn every_violated_obligation_names_threads_and_launch() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/perm");
+    let mut violated = 0;
+    for entry in std::fs::read_dir(dir).expect("examples/perm") {
+        let path = entry.expect("entry").path();
+        let src = std::fs::read_to_string(&path).expect("readable");
+        for o in report(&src).obligations {
+            if o.verdict == Verdict::Violated {
+                violated += 1;
+                let c = o.counterexample.as_deref().unwrap_or_default();
+                assert!(c.contains("blockDim.x = "), "{}: {o:?}", path.display());
+            } else {
+                assert!(o.counterexample.is_none(), "{}: {o:?}", path.display());
+            }
+        }
+    }
+    assert!(violated >= 10);
+}
+
+#[test]
+fn the_counterexample_of_a_divergent_loop_names_two_threads_that_disagree() {
+    let r = report(include_str!(
+        "../../../examples/perm/kogge_stone_divergent_loop.cu"
+    ));
+    let o = r
+        .obligations
+        .iter()
+        .find(|o| o.verdict == Verdict::Violated)
+        .expect("violated");
+    let c = o.counterexample.as_deref().expect("counterexample");
+    let value = |name: &str| -> i64 {
+        let at = c.find(&format!("{name} = ")).expect(name) + name.len() + 3;
+        c[at..]
+            .split(',')
+            .next()
+            .and_then(|v| v.trim().parse().ok())
+            .expect("number")
+    };
+    let (t1, t2, offset) = (value("t1"), value("t2"), value("offset"));
+    // `offset <= tid` holds in one thread and not in the other.
+    assert_ne!(offset <= t1, offset <= t2, "{c}");
+}

@@ -164,6 +164,7 @@ impl Checker<'_> {
             let n = self.fresh_name(&format!("{prefix}{}_", var.name));
             let value = if uniform.contains(v) {
                 self.solver.declare(&n, sort);
+                self.shown.push(n.clone());
                 Term::sym(&n)
             } else {
                 self.solver.declare_thread(&n, sort);
