@@ -261,10 +261,12 @@ const UNTRACKED: &str = "u__";
 impl<'a> Checker<'a> {
     fn new(k: &'a Kernel, file: &'a SourceFile) -> Checker<'a> {
         let mut solver = Solver::new(Duration::from_secs(10));
-        for v in ["tid", "t1", "t2", "tq", "bdx", "bix"] {
+        for v in ["tid", "t1", "t2", "tq", "bdx", "bix", "gdx"] {
             solver.declare(v, Sort::Int);
         }
-        let mut shown: Vec<String> = ["tid", "t1", "t2", "bdx", "bix"].map(String::from).to_vec();
+        let mut shown: Vec<String> = ["tid", "t1", "t2", "bdx", "gdx", "bix"]
+            .map(String::from)
+            .to_vec();
         let mut arrays = HashMap::new();
         let mut views = HashMap::new();
         for (i, p) in k.params.iter().enumerate() {
@@ -348,7 +350,8 @@ impl<'a> Checker<'a> {
             Term::le(Term::Int(1), bdx.clone()),
             Term::le(bdx.clone(), Term::Int(1024)),
             Term::in_range(t.clone(), Term::Int(0), bdx),
-            Term::le(Term::Int(0), Term::sym("bix")),
+            Term::in_range(Term::sym("bix"), Term::Int(0), Term::sym("gdx")),
+            Term::le(Term::sym("gdx"), Term::Int(i128::from(i32::MAX))),
         ];
         for p in &self.k.params {
             if let ParamKind::Scalar(ty) = p.kind {
@@ -634,6 +637,7 @@ fn describe(model: &[(String, String)]) -> String {
             let shown = match name.as_str() {
                 "bdx" => "blockDim.x".to_string(),
                 "bix" => "blockIdx.x".to_string(),
+                "gdx" => "gridDim.x".to_string(),
                 n if n.starts_with("p_") => n[2..].to_string(),
                 n if n.starts_with("h_") => n[2..]
                     .trim_end_matches(|c: char| c.is_ascii_digit())

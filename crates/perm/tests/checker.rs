@@ -604,3 +604,28 @@ fn the_counterexample_of_a_divergent_loop_names_two_threads_that_disagree() {
     // `offset <= tid` holds in one thread and not in the other.
     assert_ne!(offset <= t1, offset <= t2, "{c}");
 }
+
+#[test]
+fn the_double_buffered_kogge_stone_verifies_and_without_the_swap_it_does_not() {
+    let src = include_str!("../../../examples/perm/kogge_stone_double_buffer.cu");
+    let r = report(src);
+    assert_eq!(r.verdict, Verdict::Verified, "{r:#?}");
+    // Without swapping the rows, each step writes the row every thread is reading.
+    let no_swap = src.replace("        pout = 1 - pout;\n        pin = 1 - pout;\n", "");
+    assert_ne!(no_swap, src);
+    let r = report(&no_swap);
+    assert_eq!(r.verdict, Verdict::Violated, "{r:#?}");
+    assert!(
+        r.obligations
+            .iter()
+            .any(|o| o.check == "access" && o.verdict == Verdict::Violated),
+        "{r:#?}"
+    );
+    // Without the overflow precondition, the global index may wrap and leave the segment.
+    let wraps = src.replace(
+        "//@ requires (unsigned long long)blockDim.x * gridDim.x <= 2147483647\n",
+        "",
+    );
+    assert_ne!(wraps, src);
+    assert_eq!(report(&wraps).verdict, Verdict::Violated);
+}

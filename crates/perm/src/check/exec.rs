@@ -5,8 +5,7 @@ use super::{Access, Checker, R};
 use crate::arith::{c_div, c_rem, convert, sort_of, wrap};
 use crate::term::Term;
 use warpsafe_ir::{
-    BinOp, Builtin, Dim, Expr, ExprKind, LogicOp, MemRef, ScalarType, Span, Stmt, StmtKind, UnOp,
-    Value,
+    BinOp, Builtin, Dim, Expr, ExprKind, LogicOp, MemRef, Span, Stmt, StmtKind, UnOp, Value,
 };
 
 impl Checker<'_> {
@@ -37,12 +36,7 @@ impl Checker<'_> {
                 indices,
                 value,
             } => {
-                let [i] = indices.as_slice() else {
-                    return self
-                        .unsupported(s.span, "multi-dimensional arrays are not supported yet");
-                };
-                let (name, _) = self.array_of(*mem, s.span)?;
-                let idx = self.eval(i, pc)?;
+                let (name, idx) = self.element(*mem, indices, pc, s.span)?;
                 let v = self.eval(value, pc)?;
                 let text = self.file_text(s.span).trim().to_string();
                 self.accesses.push(Access {
@@ -93,21 +87,44 @@ impl Checker<'_> {
         Ok(())
     }
 
-    pub(super) fn array_of(&self, m: MemRef, span: Span) -> R<(String, ScalarType)> {
-        match m {
-            MemRef::Local(_) => self.unsupported(span, "local arrays are not supported yet"),
-            _ => {
-                let name = self.k.mem_name(m).to_string();
-                let ty = self.k.elem_type(m);
-                if let MemRef::Shared(a) = m {
-                    if self.k.shared[a.0 as usize].dims.len() != 1 {
-                        return self
-                            .unsupported(span, "multi-dimensional arrays are not supported yet");
-                    }
-                }
-                Ok((name, ty))
-            }
+    /// The array an access names and its row-major flat index.
+    fn element(&mut self, m: MemRef, indices: &[Expr], pc: &Term, span: Span) -> R<(String, Term)> {
+        if let MemRef::Local(_) = m {
+            return self.unsupported(span, "local arrays are not supported yet");
         }
+        let name = self.k.mem_name(m).to_string();
+        let mut parts = vec![];
+        for i in indices {
+            parts.push(self.eval(i, pc)?);
+        }
+        let idx = self.flatten(&name, parts, span)?;
+        Ok((name, idx))
+    }
+
+    /// The row-major flat index of `array[i0][i1]…` (in bounds by assumption).
+    pub(super) fn flatten(&self, array: &str, parts: Vec<Term>, span: Span) -> R<Term> {
+        let extents: Vec<u64> = match self.arrays.get(array).map(|a| a.0) {
+            Some(MemRef::Shared(a)) => self.k.shared[a.0 as usize].dims.clone(),
+            _ => vec![0],
+        };
+        if parts.len() != extents.len() {
+            return self.unsupported(
+                span,
+                format!(
+                    "`{array}` has {} dimension(s) but is indexed with {}",
+                    extents.len(),
+                    parts.len()
+                ),
+            );
+        }
+        let mut parts = parts.into_iter().zip(extents);
+        let Some((mut flat, _)) = parts.next() else {
+            return self.unsupported(span, "an array access without an index");
+        };
+        for (i, extent) in parts {
+            flat = Term::plus(Term::times(flat, Term::Int(i128::from(extent))), i);
+        }
+        Ok(flat)
     }
 
     /// The value of an IR expression for the executing thread; loads are recorded as
@@ -142,6 +159,7 @@ impl Checker<'_> {
                 Builtin::ThreadIdx(Dim::X) => Term::Tid,
                 Builtin::BlockDim(Dim::X) => Term::sym("bdx"),
                 Builtin::BlockIdx(Dim::X) => Term::sym("bix"),
+                Builtin::GridDim(Dim::X) => Term::sym("gdx"),
                 _ => {
                     return self.unsupported(e.span, "only 1-D blocks are supported (x dimension)")
                 }
@@ -206,12 +224,7 @@ impl Checker<'_> {
                 Term::ite(c, a, b)
             }
             ExprKind::Load(m, indices) => {
-                let [i] = indices.as_slice() else {
-                    return self
-                        .unsupported(e.span, "multi-dimensional arrays are not supported yet");
-                };
-                let (name, _) = self.array_of(*m, e.span)?;
-                let idx = self.eval(i, pc)?;
+                let (name, idx) = self.element(*m, indices, pc, e.span)?;
                 let text = self.file_text(e.span).trim().to_string();
                 self.accesses.push(Access {
                     write: false,

@@ -104,19 +104,28 @@ impl Checker<'_> {
                     )
                     .into());
                 }
-                if idx.len() != 1 {
-                    return self
-                        .unsupported(loc.span, "multi-dimensional arrays are not supported yet");
-                }
                 let text = self.file_text(f.span);
-                match &idx[0] {
+                // Every index but the last is one element; the last may be a range.
+                let Some((last, outer)) = idx.split_last() else {
+                    return Err(PermError::annotation(loc.span, "expected an index").into());
+                };
+                let mut prefix = vec![];
+                for i in outer {
+                    let SpecIndex::At(e) = i else {
+                        return self.unsupported(loc.span, "only the last index may be a range");
+                    };
+                    prefix.push(self.spec_term(e, locals, binds, &mut spec.reads, guard)?);
+                }
+                match last {
                     SpecIndex::At(e) => {
                         let t = self.spec_term(e, locals, binds, &mut spec.reads, guard)?;
+                        prefix.push(t);
+                        let idx = self.flatten(name, prefix, loc.span)?;
                         spec.clauses.push(Clause {
                             array: name.clone(),
                             guard: guard.clone(),
                             bound: bound.cloned(),
-                            idx: t,
+                            idx,
                             share,
                             text,
                         });
@@ -132,11 +141,13 @@ impl Checker<'_> {
                         let hi = self.spec_term(hi, locals, binds, &mut spec.reads, guard)?;
                         let n = self.fresh_name("r_");
                         self.solver.declare(&n, Sort::Int);
+                        prefix.push(Term::sym(&n));
+                        let idx = self.flatten(name, prefix, loc.span)?;
                         spec.clauses.push(Clause {
                             array: name.clone(),
                             guard: guard.clone(),
                             bound: Some((n.as_str().into(), lo, hi)),
-                            idx: Term::sym(&n),
+                            idx,
                             share,
                             text,
                         });
@@ -229,6 +240,7 @@ impl Checker<'_> {
                 ("threadIdx", "x") => Term::Tid,
                 ("blockDim", "x") => Term::sym("bdx"),
                 ("blockIdx", "x") => Term::sym("bix"),
+                ("gridDim", "x") => Term::sym("gdx"),
                 _ => return self.unsupported(e.span, "only the x dimension is supported"),
             },
             SpecKind::Not(a) => Term::negate(go(self, a, reads)?),
@@ -266,10 +278,14 @@ impl Checker<'_> {
                     )
                     .into());
                 }
-                let [SpecIndex::At(i)] = idx.as_slice() else {
-                    return self.unsupported(e.span, "only one-dimensional elements are supported");
-                };
-                let i = go(self, i, reads)?;
+                let mut parts = vec![];
+                for i in idx {
+                    let SpecIndex::At(i) = i else {
+                        return self.unsupported(e.span, "a range is only allowed inside `Perm`");
+                    };
+                    parts.push(go(self, i, reads)?);
+                }
+                let i = self.flatten(name, parts, e.span)?;
                 if old {
                     Term::select(Term::sym(&format!("old_{name}")), i)
                 } else if self.final_mem {
