@@ -629,3 +629,36 @@ fn the_double_buffered_kogge_stone_verifies_and_without_the_swap_it_does_not() {
     assert_ne!(wraps, src);
     assert_eq!(report(&wraps).verdict, Verdict::Violated);
 }
+
+const NESTED: &str = "//@ requires n == blockDim.x
+//@ kernel requires Perm(a[0..n], 1)
+//@ thread requires Perm(a[tid], 1)
+//@ thread ensures Perm(a[tid], 1)
+__global__ void twice(int* a, int n, int rounds)
+{
+    int tid = threadIdx.x;
+    //@ invariant Perm(a[tid], 1)
+    for (int r = 0; r < rounds; r++) {
+        //@ invariant offset >= 1 && Perm(a[tid], 1)
+        for (int offset = 1; offset < n; offset *= 2) {
+            //@ barrier ensures Perm(a[tid], read) && (tid >= offset ==> Perm(a[tid - offset], read))
+            __syncthreads();
+            int v = 0;
+            if (tid >= offset) {
+                v = a[tid - offset];
+            }
+            //@ barrier ensures Perm(a[tid], 1)
+            __syncthreads();
+            a[tid] = a[tid] + v;
+        }
+    }
+}
+";
+
+#[test]
+fn nested_barrier_loops_verify_and_a_thread_dependent_outer_bound_diverges() {
+    let r = report(NESTED);
+    assert_eq!(r.verdict, Verdict::Verified, "{r:#?}");
+    let r = report(&NESTED.replace("r < rounds", "r < tid"));
+    assert_eq!(with(&r, Verdict::Violated), vec![("uniform", 9)], "{r:#?}");
+}
