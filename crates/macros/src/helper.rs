@@ -17,9 +17,10 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error
             "`#[kernel_fn]` takes no arguments",
         ));
     }
-    let f: ItemFn = syn::parse2(item)?;
+    let mut f: ItemFn = syn::parse2(item)?;
+    let mut gen = Gen::new(f.sig.ident.to_string(), true);
+    crate::perm::reject(&mut f, &mut gen.errors);
     let name = &f.sig.ident;
-    let mut gen = Gen::new(name.to_string(), true);
     let ps = params(&f.sig, &mut gen.errors);
     let ret = match &f.sig.output {
         ReturnType::Default => None,

@@ -14,10 +14,11 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error
     if !attr.is_empty() {
         return Err(Error::new_spanned(attr, "`#[kernel]` takes no arguments"));
     }
-    let f: ItemFn = syn::parse2(item)?;
+    let mut f: ItemFn = syn::parse2(item)?;
+    let mut gen = Gen::new(f.sig.ident.to_string(), false);
+    let annotations = crate::perm::strip(&mut f, &mut gen.errors);
     let name = &f.sig.ident;
     let name_str = name.to_string();
-    let mut gen = Gen::new(name_str.clone(), false);
     let ps = params(&f.sig, &mut gen.errors);
     if let ReturnType::Type(_, t) = &f.sig.output {
         gen.errors.push(Error::new_spanned(
@@ -75,6 +76,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error
     let vis = &f.vis;
     let docs = f.attrs.iter().filter(|a| a.path().is_ident("doc"));
     let kspan = ir_span(&f.sig.ident);
+    let permissions = crate::perm::table(&annotations);
     let ir_doc = format!(
         "The IR of `{name_str}`, built on first use (panics if it cannot be built; see `try_ir`)."
     );
@@ -119,6 +121,14 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Error
             /// The Rust source file the kernel is written in.
             pub fn source_file() -> &'static str {
                 ::core::file!()
+            }
+
+            /// The kernel's `#[perm(...)]` permission annotations, in source order: the
+            /// checker's keywords (`"barrier ensures"`, …), the formula, and the byte offset of
+            /// the formula text in `source_file()` (the measure of the IR's spans), as
+            /// `warpsafe_perm::check_attributes` takes them.
+            pub fn permissions() -> &'static [(&'static str, &'static str, usize)] {
+                #permissions
             }
 
             #launch

@@ -12,6 +12,7 @@ mod intrinsics;
 mod kernel;
 mod launch;
 mod native;
+mod perm;
 mod shadow;
 mod signature;
 mod span;
@@ -21,7 +22,7 @@ mod types;
 use proc_macro::TokenStream;
 
 /// Turns a function written in the kernel subset of Rust into a module of the same name with
-/// `ir()`, `try_ir()`, `source_file()`, `launch(&backend, grid, block, args…)`,
+/// `ir()`, `try_ir()`, `source_file()`, `permissions()`, `launch(&backend, grid, block, args…)`,
 /// `launch_with(&backend, &cfg, args…)` and `native(args…)` (the body as plain Rust, one
 /// thread's run, which `Backend::native()` calls for every thread).
 ///
@@ -37,6 +38,36 @@ use proc_macro::TokenStream;
 /// log2 log10 sin cos tan tanh floor ceil round trunc powf mul_add min max clamp len`, and calls
 /// to `#[kernel_fn]` helpers. The body is also compiled as plain Rust against `warpsafe::dsl`,
 /// so rustc checks its types. Anything else is a compile error at the construct.
+///
+/// Permission annotations (checked by `warpsafe_perm::check_attributes`; the formula language
+/// is that of the CUDA-C `//@` annotations, `docs/permissions.md`) are `#[perm(key =
+/// "formula", …)]` attributes, each with one or more pairs:
+///
+/// - on the function, written *after* `#[kernel]` (before it, rustc rejects the unknown
+///   attribute): `kernel_requires`, `kernel_ensures`, `thread_requires`, `thread_ensures`;
+/// - on a `sync_threads();` statement: `barrier_requires`, `barrier_ensures`;
+/// - on a `for`, `while` or `loop` statement: `invariant`.
+///
+/// ```ignore
+/// #[kernel]
+/// #[perm(kernel_requires = "Perm(a[0..blockDim.x], 1)")]
+/// #[perm(thread_requires = "Perm(a[tid], 1)", thread_ensures = "Perm(a[tid], 1)")]
+/// fn shift(a: &mut [i32]) {
+///     let tid = thread_idx().x;
+///     let v = a[tid];
+///     #[perm(barrier_ensures = "Perm(a[tid], 1)")]
+///     sync_threads();
+///     a[tid] = v + 1;
+/// }
+/// ```
+///
+/// The macro removes them before reading the body, so they change neither the IR nor the
+/// generated code, and lists them in the module's `permissions()`: the checker's keywords
+/// (`"thread requires"`, …), the formula, and the byte offset of the formula text in
+/// `source_file()`, measured as the IR's spans are. A wrong key, a value that is not a string
+/// literal (or contains escape sequences, which would break the offsets), a barrier key on
+/// anything but `sync_threads();`, an `invariant` on anything but a loop, and any `#[perm]` in
+/// a `#[kernel_fn]` helper are compile errors at the attribute.
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     kernel::expand(attr.into(), item.into())

@@ -439,6 +439,18 @@ impl<'a> Checker<'a> {
             return self.unsupported(k.span, "`kernel requires` must not mention the thread");
         }
         self.kreq = kreq.clone();
+        // `requires(...)` at the top of a `#[kernel]`'s body is a precondition, assumed
+        // for every check (the header's `//@ requires` already is).
+        for s in k
+            .body
+            .iter()
+            .take_while(|s| matches!(s.kind, StmtKind::Assume(_)))
+        {
+            if let StmtKind::Assume(e) = &s.kind {
+                let v = self.eval(e, &Term::Bool(true))?;
+                self.facts.push(v);
+            }
+        }
         let treq = self.resolve_all(&lines(AnnotKind::ThreadRequires), false)?;
         let treq_line = lines(AnnotKind::ThreadRequires)
             .first()

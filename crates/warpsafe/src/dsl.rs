@@ -7,6 +7,45 @@
 //! there the launch builtins read the running thread's indices. Functions with a meaning for
 //! one host thread (`atomic_*`, math, `warp_size`) behave that way when a `#[kernel_fn]` is
 //! called on the host; the others panic outside a kernel.
+//!
+//! # Permission annotations
+//!
+//! A kernel can carry fractional-permission annotations (the formula language of the CUDA-C
+//! `//@` annotations in `docs/permissions.md`: `Perm(a[tid], 1)`, `Perm(a[0..n], read)`,
+//! `c ==> F`, `forall i in lo..hi: F`, facts; `tid` is `thread_idx().x`, locals are named by
+//! their Rust names) as `#[perm(key = "formula", …)]` attributes:
+//! `kernel_requires`, `kernel_ensures`, `thread_requires` and `thread_ensures` on the function,
+//! after `#[kernel]`; `barrier_requires` and `barrier_ensures` on a `sync_threads();`
+//! statement; `invariant` on a `for`, `while` or `loop` statement. They do not change the IR
+//! or the generated code; the kernel's module lists them in `permissions()` as
+//! `(keywords, formula, byte offset in source_file())`, which
+//! `warpsafe_perm::check_attributes(k::ir(), &text_of_source_file, k::permissions())` checks.
+//!
+//! ```
+//! use warpsafe::prelude::*;
+//!
+//! #[kernel]
+//! #[perm(kernel_requires = "Perm(a[0..blockDim.x], 1)")]
+//! #[perm(thread_requires = "Perm(a[tid], 1)", thread_ensures = "Perm(a[tid], 1)")]
+//! fn bump(a: &mut [i32]) {
+//!     let tid = thread_idx().x;
+//!     let mut i = 0;
+//!     #[perm(invariant = "Perm(a[tid], 1)")]
+//!     while i < 4 {
+//!         #[perm(barrier_ensures = "Perm(a[tid], 1)")]
+//!         sync_threads();
+//!         a[tid] += 1;
+//!         i += 1;
+//!     }
+//! }
+//!
+//! let kinds: Vec<&str> = bump::permissions().iter().map(|p| p.0).collect();
+//! assert_eq!(
+//!     kinds,
+//!     ["kernel requires", "thread requires", "thread ensures", "invariant", "barrier ensures"]
+//! );
+//! assert_eq!(bump::permissions()[3].1, "Perm(a[tid], 1)");
+//! ```
 
 use crate::scalar::{Float, Int, Number, Scalar};
 

@@ -27,7 +27,9 @@
 //! assert!(saxpy::ir().to_string().contains("saxpy"));
 //! ```
 //!
-//! What a kernel body may contain is described in [`dsl`] and in the `#[kernel]` docs.
+//! What a kernel body may contain is described in [`dsl`] and in the `#[kernel]` docs, and so
+//! are the `#[perm(...)]` permission annotations a kernel may carry ([`dsl`], "Permission
+//! annotations"), which `warpsafe-perm` checks against the kernel's IR.
 
 #![warn(missing_docs)]
 

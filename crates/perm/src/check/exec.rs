@@ -71,7 +71,25 @@ impl Checker<'_> {
                 self.exec_loop(s, cond.as_ref(), body, update, pc)?;
             }
             StmtKind::While { cond, body } => self.exec_loop(s, Some(cond), body, &[], pc)?,
-            StmtKind::Assume(_) | StmtKind::Assert(_) => {}
+            // `requires(...)` in a `#[kernel]`: assumed from here on.
+            StmtKind::Assume(e) => {
+                let v = self.eval(e, pc)?;
+                self.facts.push(Term::implies(pc.clone(), v));
+            }
+            StmtKind::Assert(e) => {
+                let v = self.eval(e, pc)?;
+                let mut facts = self.context(&Term::Tid)?;
+                facts.push(pc.clone());
+                facts.push(Term::negate(v));
+                let text = self.file_text(s.span).trim().to_string();
+                self.decide(
+                    "functional",
+                    self.line(s.span),
+                    format!("`{text}` holds"),
+                    facts,
+                    "some thread reaches the assertion where it is false",
+                );
+            }
             StmtKind::DoWhile { .. } => {
                 return self.unsupported(s.span, "`do`/`while` loops are not supported yet")
             }
