@@ -188,6 +188,7 @@ impl<'s> Checker<'s> {
             return None;
         }
         let (left, right, lv, rv, exact) = match (ev.exact(a), ev.exact(b)) {
+            _ if ev.undefined(a) || ev.undefined(b) => return None,
             (Some(p), Some(q)) => {
                 let differ = match (&p, &q) {
                     (Exact::Rat(u), Exact::Rat(v)) => u != v,

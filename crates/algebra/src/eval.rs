@@ -127,6 +127,36 @@ impl<'s> Evaluator<'s> {
         self.exact[&t].clone()
     }
 
+    /// True when evaluating `t` exactly (after [`Evaluator::exact`] on `t`) divides by zero
+    /// or produces a NaN somewhere (`0 · inf`, `inf − inf`): over the reals the term is
+    /// undefined at this point, so the point separates nothing, whatever IEEE rules (`max`
+    /// dropping a NaN) make of the result.
+    pub fn undefined(&mut self, t: TermId) -> bool {
+        let mut seen = FxHashMap::default();
+        let mut stack = vec![t];
+        while let Some(x) = stack.pop() {
+            if seen.insert(x, ()).is_some() {
+                continue;
+            }
+            if matches!(self.exact.get(&x), Some(Some(Exact::NaN))) {
+                return true;
+            }
+            let node = self.store.node(x);
+            let kids = node.children();
+            if matches!(node, Node::Div(..)) {
+                let zero = kids
+                    .get(1)
+                    .and_then(|d| self.exact.get(d))
+                    .is_some_and(|v| matches!(v, Some(Exact::Rat(q)) if q.is_zero()));
+                if zero {
+                    return true;
+                }
+            }
+            stack.extend(kids.iter().copied());
+        }
+        false
+    }
+
     fn exact_node(&self, node: &Node, v: &[Exact]) -> Option<Exact> {
         use Exact::*;
         let r = |q: BigRational| Some(Rat(q));

@@ -305,6 +305,18 @@ fn divisors_of(e: &E, out: &mut Vec<E>) {
     }
 }
 
+/// True when some divisor of `e` is zero (or not finite) at the sample point `seed`.
+fn divisor_vanishes(s: &Store, e: &E, seed: u64) -> bool {
+    let mut divisors = vec![];
+    divisors_of(e, &mut divisors);
+    let mut s2 = s.clone();
+    divisors.iter().any(|d| {
+        let dt = build(&mut s2, d, false);
+        let v = Evaluator::new(&s2, Assignment::new(seed)).float(dt);
+        !v.is_finite() || v == 0.0
+    })
+}
+
 fn close(a: f64, b: f64) -> bool {
     if !a.is_finite() || !b.is_finite() {
         return true;
@@ -321,7 +333,11 @@ proptest! {
         let mut s = Store::new();
         let t = build(&mut s, &e, false);
         let mut n = Normalizer::new();
-        if let Ok(f) = n.normalize(&s, t) {
+        // A division by a constant zero is folded by the store into an IEEE infinity, which
+        // the normal form keeps as an opaque atom and the store folds again on rebuilding:
+        // not a real number, so no normal form to be idempotent about.
+        let constant_zero = (0..3).all(|seed| divisor_vanishes(&s, &e, seed));
+        if let (false, Ok(f)) = (constant_zero, n.normalize(&s, t)) {
             let t2 = n.rebuild(f, &mut s);
             let f2 = n.normalize(&s, t2).unwrap();
             prop_assert!(n.same(f, f2), "{} vs {}", n.show(f), n.show(f2));
@@ -339,14 +355,10 @@ proptest! {
             let mut ev = Evaluator::new(&s, Assignment::new(seed));
             // The normal form assumes divisors are non-zero (0/x = 0); a sample point where a
             // divisor vanishes says nothing about it (`max` may swallow the NaN).
-            let mut divisors = vec![];
-            divisors_of(&e, &mut divisors);
-            let mut s2 = s.clone();
-            let zero_divisor = divisors.iter().any(|d| {
-                let dt = build(&mut s2, d, false);
-                let v = Evaluator::new(&s2, Assignment::new(seed)).float(dt);
-                !v.is_finite() || v == 0.0
-            });
+            // The rebuilt form may divide by what the original does not (it cancels the
+            // leading monomial of a denominator); where that vanishes it is undefined too.
+            let _ = ev.exact(t2);
+            let zero_divisor = divisor_vanishes(&s, &e, seed) || ev.undefined(t2);
             let (a, b) = (ev.float(t), ev.float(t2));
             prop_assert!(zero_divisor || close(a, b), "{a} vs {b}: {} / {}", s.show(t), s.show(t2));
         }
@@ -357,6 +369,12 @@ proptest! {
     #[test]
     fn rewritten_terms_are_equal(e in arb_e()) {
         let mut s = Store::new();
+        // A divisor that is zero everywhere (`x / 0`, `x / (y - y)`) makes the term undefined
+        // over the reals; the store's IEEE folding (`max(x, NaN) = x`, `0 · y = 0`) may then
+        // give the two spellings different values, and no verdict is wrong about them.
+        if (0..3).all(|seed| divisor_vanishes(&s, &e, seed)) {
+            return Ok(());
+        }
         let a = build(&mut s, &e, false);
         let b = build(&mut s, &e, true);
         let v = check_equal(&s, a, b);
