@@ -42,7 +42,11 @@ pub fn apply_header(
         let r = if let Some(flags) = trimmed.strip_prefix("//--") {
             launch_flags(flags, at + 4, kernels)
         } else if let Some(rest) = trimmed.strip_prefix("//@") {
-            directive(rest, at + 3, macros).and_then(|d| apply(d, globals, kernels))
+            if is_permission_annotation(rest) {
+                Ok(())
+            } else {
+                directive(rest, at + 3, macros).and_then(|d| apply(d, globals, kernels))
+            }
         } else {
             Ok(())
         };
@@ -55,6 +59,14 @@ pub fn apply_header(
     } else {
         Err(errors)
     }
+}
+
+/// `//@ kernel …`, `//@ thread …`, `//@ barrier …`, `//@ invariant …`: permission
+/// annotations, which `warpsafe check-perm` (the `warpsafe-perm` crate) reads; every other
+/// tool compiles the kernel without them.
+fn is_permission_annotation(text: &str) -> bool {
+    let lead = text.split_whitespace().next().unwrap_or("");
+    ["kernel", "thread", "barrier", "invariant"].contains(&lead)
 }
 
 /// `--blockDim=[16,16] --gridDim=64 --other-flags` (GPUVerify's form).

@@ -436,3 +436,16 @@ __global__ void k(float* Y, const float* X, int n) {
         "{text}"
     );
 }
+
+#[test]
+fn permission_annotations_are_left_to_the_permission_checker() {
+    let plain = "//@ requires n == blockDim.x\n__global__ void k(int* a, int n)\n{\n    a[threadIdx.x] = 1;\n    __syncthreads();\n}\n";
+    let annotated = "//@ requires n == blockDim.x\n//@ kernel requires Perm(a[0..n], 1)\n//@ thread requires Perm(a[tid], 1)\n__global__ void k(int* a, int n)\n{\n    a[threadIdx.x] = 1;\n    //@ barrier ensures Perm(a[tid], 1)\n    __syncthreads();\n}\n";
+    let a = warpsafe_cuda_front::compile(plain).expect("compiles");
+    let b = warpsafe_cuda_front::compile(annotated).expect("compiles with annotations");
+    assert_eq!(a.kernels[0].to_string(), b.kernels[0].to_string());
+    assert_eq!(
+        a.kernels[0].contract.requires,
+        b.kernels[0].contract.requires
+    );
+}
