@@ -253,6 +253,12 @@ struct Checker<'a> {
     /// The constants a counterexample shows: threads, launch, parameters, uniform loop
     /// variables.
     shown: Vec<String>,
+    /// The condition under which the thread has not returned yet.
+    alive: Term,
+    /// How many loops the execution is inside.
+    loop_depth: usize,
+    /// The `thread ensures` annotations, checked wherever the thread ends.
+    thread_ensures: Vec<Annotation>,
 }
 
 /// Marker in the names of values the model does not track exactly.
@@ -313,6 +319,9 @@ impl<'a> Checker<'a> {
             invariants: HashMap::new(),
             memory_uniform: vec![],
             shown,
+            alive: Term::Bool(true),
+            loop_depth: 0,
+            thread_ensures: vec![],
         }
     }
 
@@ -485,8 +494,11 @@ impl<'a> Checker<'a> {
         // Symbolic execution of one thread; barriers and loops check as they go.
         self.held = Rc::new(treq.clauses.clone());
         self.held_line = treq_line;
+        self.thread_ensures = lines(AnnotKind::ThreadEnsures)
+            .into_iter()
+            .cloned()
+            .collect();
         self.exec_block(&k.body, &Term::Bool(true))?;
-        let held: Vec<Clause> = self.held.as_ref().clone();
         // (a) every access is covered by a permission held where it happens.
         let base = self.assumptions(&tid)?;
         for acc in std::mem::take(&mut self.accesses) {
@@ -515,51 +527,12 @@ impl<'a> Checker<'a> {
         }
         let mut asm = base;
         asm.extend(self.facts.iter().cloned());
-        // Postconditions.
+        // Postconditions: the thread's where it ends (here, for threads that did not
+        // return; at each `return` for those that did).
         let tens_annots = lines(AnnotKind::ThreadEnsures);
-        let tens_line = tens_annots.first().map_or(0, |a| self.line(a.span));
         let tens = self.resolve_all(&tens_annots, true)?;
-        // (c) what a thread holds at its end it held in its last phase.
-        for c in &tens.clauses {
-            let (guard, loc) = self.instance(c, &tid, "e");
-            let cov = self.covered(&held, &c.array, &loc, c.share);
-            let mut facts = asm.clone();
-            facts.extend(guard);
-            facts.push(Term::negate(cov));
-            let what = format!("`thread ensures {}` held in the last phase", c.text);
-            self.decide(
-                "split",
-                tens_line,
-                what,
-                facts,
-                "a thread ends with a permission it does not hold",
-            );
-        }
-        // (d) functional facts of the thread postcondition, in the thread's final view.
-        for (arr, idx, pc) in tens.reads.clone() {
-            let cov = self.covered(&held, &arr, &idx, Share::Read);
-            let mut facts = asm.clone();
-            facts.push(pc);
-            facts.push(Term::negate(cov));
-            self.decide(
-                "functional",
-                tens_line,
-                format!("`thread ensures` reads `{arr}` only where the thread holds permission"),
-                facts,
-                "the postcondition reads a location the thread holds no permission on",
-            );
-        }
-        for f in &tens.facts {
-            let mut facts = asm.clone();
-            facts.push(Term::negate(f.clone()));
-            self.decide(
-                "functional",
-                tens_line,
-                "the thread's final values establish `thread ensures`".into(),
-                facts,
-                "some thread ends in a state that violates its postcondition",
-            );
-        }
+        let alive = self.alive.clone();
+        self.thread_exit(&alive)?;
         // Kernel postcondition: permissions come from the kernel precondition; facts from
         // every thread's postcondition over the final memory.
         let kens_annots = lines(AnnotKind::KernelEnsures);
@@ -621,6 +594,57 @@ impl<'a> Checker<'a> {
             }
         }
         self.race_dependent_uniformity();
+        Ok(())
+    }
+
+    /// (c)/(d) at a point where the thread ends under `pc`: it holds its `thread ensures`
+    /// permissions, the facts read only what it holds, and they are true.
+    fn thread_exit(&mut self, pc: &Term) -> R<()> {
+        let annots = self.thread_ensures.clone();
+        let refs: Vec<&Annotation> = annots.iter().collect();
+        let line = annots.first().map_or(0, |a| self.line(a.span));
+        let tens = self.resolve_all(&refs, true)?;
+        let held = self.held.clone();
+        let mut asm = self.context(&Term::Tid)?;
+        asm.push(pc.clone());
+        for c in &tens.clauses {
+            let (guard, loc) = self.instance(c, &Term::Tid, "e");
+            let cov = self.covered(&held, &c.array, &loc, c.share);
+            let mut facts = asm.clone();
+            facts.extend(guard);
+            facts.push(Term::negate(cov));
+            self.decide(
+                "split",
+                line,
+                format!("`thread ensures {}` held where the thread ends", c.text),
+                facts,
+                "a thread ends with a permission it does not hold",
+            );
+        }
+        for (arr, idx, g) in tens.reads.clone() {
+            let cov = self.covered(&held, &arr, &idx, Share::Read);
+            let mut facts = asm.clone();
+            facts.push(g);
+            facts.push(Term::negate(cov));
+            self.decide(
+                "functional",
+                line,
+                format!("`thread ensures` reads `{arr}` only where the thread holds permission"),
+                facts,
+                "the postcondition reads a location the thread holds no permission on",
+            );
+        }
+        for f in &tens.facts {
+            let mut facts = asm.clone();
+            facts.push(Term::negate(f.clone()));
+            self.decide(
+                "functional",
+                line,
+                "the thread's final values establish `thread ensures`".into(),
+                facts,
+                "some thread ends in a state that violates its postcondition",
+            );
+        }
         Ok(())
     }
 }

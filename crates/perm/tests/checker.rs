@@ -662,3 +662,45 @@ fn nested_barrier_loops_verify_and_a_thread_dependent_outer_bound_diverges() {
     let r = report(&NESTED.replace("r < rounds", "r < tid"));
     assert_eq!(with(&r, Verdict::Violated), vec![("uniform", 9)], "{r:#?}");
 }
+
+const EARLY_EXIT: &str = "//@ kernel requires Perm(a[0..blockDim.x], 1)
+//@ thread requires Perm(a[tid], 1)
+//@ thread ensures Perm(a[tid], 1) && (tid < n ==> a[tid] == 1)
+__global__ void k(int* a, int n)
+{
+    if (threadIdx.x >= n) {
+        return;
+    }
+    a[threadIdx.x] = 1;
+}
+";
+
+#[test]
+fn an_early_return_ends_the_thread_with_its_postcondition() {
+    let r = report(EARLY_EXIT);
+    assert_eq!(r.verdict, Verdict::Verified, "{r:#?}");
+    // The postcondition is checked where the returning threads end, too.
+    let strict = report(&EARLY_EXIT.replace("(tid < n ==> a[tid] == 1)", "a[tid] == 1"));
+    assert_eq!(strict.verdict, Verdict::Violated, "{strict:#?}");
+    assert!(with(&strict, Verdict::Violated).contains(&("functional", 3)));
+}
+
+#[test]
+fn a_barrier_after_an_early_return_diverges_unless_the_return_is_uniform() {
+    let racy = EARLY_EXIT.replace(
+        "    a[threadIdx.x] = 1;\n",
+        "    //@ barrier ensures Perm(a[tid], 1)\n    __syncthreads();\n    a[threadIdx.x] = 1;\n",
+    );
+    let r = report(&racy);
+    assert!(
+        with(&r, Verdict::Violated).contains(&("uniform", 10)),
+        "{r:#?}"
+    );
+    let uniform = racy.replace("threadIdx.x >= n", "n <= 0");
+    let r = report(&uniform);
+    assert_eq!(with(&r, Verdict::Violated), vec![], "{r:#?}");
+    assert!(r
+        .obligations
+        .iter()
+        .any(|o| o.check == "uniform" && o.line == 10 && o.verdict == Verdict::Verified));
+}

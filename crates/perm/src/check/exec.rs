@@ -10,6 +10,14 @@ use warpsafe_ir::{
 
 impl Checker<'_> {
     pub(super) fn exec(&mut self, s: &Stmt, pc: &Term) -> R<()> {
+        // After a `return`, only threads that have not returned run on.
+        let live;
+        let pc = if self.alive == Term::Bool(true) {
+            pc
+        } else {
+            live = Term::and(vec![pc.clone(), self.alive.clone()]);
+            &live
+        };
         match &s.kind {
             StmtKind::Let { var, init } => {
                 let v = match init {
@@ -93,9 +101,15 @@ impl Checker<'_> {
             StmtKind::DoWhile { .. } => {
                 return self.unsupported(s.span, "`do`/`while` loops are not supported yet")
             }
+            StmtKind::Return if self.loop_depth == 0 => {
+                self.thread_exit(pc)?;
+                self.alive = Term::and(vec![self.alive.clone(), Term::negate(pc.clone())]);
+            }
             StmtKind::Return | StmtKind::Break | StmtKind::Continue => {
-                return self
-                    .unsupported(s.span, "`return`/`break`/`continue` are not supported yet")
+                return self.unsupported(
+                    s.span,
+                    "`break`/`continue`, and `return` inside a loop, are not supported yet",
+                )
             }
             StmtKind::SyncWarp { .. } | StmtKind::Shuffle { .. } | StmtKind::Atomic { .. } => {
                 return self

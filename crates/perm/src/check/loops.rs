@@ -116,7 +116,10 @@ impl Checker<'_> {
         };
         loop {
             let snap = self.snapshot();
-            let not_uniform = self.loop_pass(&lp, &uniform, pc)?;
+            self.loop_depth += 1;
+            let pass = self.loop_pass(&lp, &uniform, pc);
+            self.loop_depth -= 1;
+            let not_uniform = pass?;
             if not_uniform.is_empty() {
                 return Ok(());
             }
