@@ -52,7 +52,8 @@ impl Verdict {
 /// One proof obligation and its verdict.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Obligation {
-    /// Which check: `"access"`, `"barrier"`, `"split"`, `"functional"` or `"uniform"`.
+    /// Which check: `"access"`, `"barrier"`, `"split"`, `"functional"`, `"invariant"`,
+    /// `"uniform"`, or `"fragment"` (a construct the checker does not support: unknown).
     pub check: &'static str,
     /// The 1-based source line it is about (0 when it has none).
     pub line: usize,
@@ -146,7 +147,7 @@ pub fn check_kernel(
         Err(Stop::Unsupported(line, why)) => {
             let mut obs = std::mem::take(&mut ck.obligations);
             obs.push(Obligation {
-                check: "uniform",
+                check: "fragment",
                 line,
                 what: "the kernel is in the supported fragment".into(),
                 verdict: Verdict::Unknown,
