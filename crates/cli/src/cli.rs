@@ -145,8 +145,9 @@ pub enum Command {
 /// `warpsafe check-perm`.
 #[derive(Args, Debug)]
 pub struct PermArgs {
-    /// A `.cu` file with permission annotations.
-    pub file: PathBuf,
+    /// `.cu` files with permission annotations (several: one report each, then a summary).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,

@@ -7,12 +7,79 @@ use warpsafe_perm::Verdict;
 /// Exit code for a report with an undecided obligation.
 const UNKNOWN: u8 = 3;
 
-/// Checks the file's annotations; exit 0 verified, 1 violated, 3 unknown, 2 parse error.
+/// Checks each file's annotations; exit 2 if any file does not parse, else 1 if any is
+/// violated, else 3 if any is unknown, else 0.
 pub fn run(args: &PermArgs) -> Result<u8, CliError> {
-    let src = std::fs::read_to_string(&args.file).map_err(|e| CliError::io(&args.file, e))?;
-    let file = args.file.display().to_string();
-    let report = match warpsafe_perm::check(&src) {
-        Ok(r) => r,
+    let mut reports = vec![];
+    let mut rows = vec![];
+    let mut parse_error = false;
+    for path in &args.files {
+        let started = std::time::Instant::now();
+        let report = check_file(path)?;
+        let seconds = started.elapsed().as_secs_f64();
+        match report {
+            None => {
+                parse_error = true;
+                rows.push((
+                    path.display().to_string(),
+                    "error".to_string(),
+                    0,
+                    0,
+                    0,
+                    seconds,
+                ));
+            }
+            Some(r) => {
+                let count = |v: Verdict| r.obligations.iter().filter(|o| o.verdict == v).count();
+                rows.push((
+                    path.display().to_string(),
+                    r.verdict.as_str().to_string(),
+                    count(Verdict::Verified),
+                    count(Verdict::Violated),
+                    count(Verdict::Unknown),
+                    seconds,
+                ));
+                if args.format == Format::Human {
+                    print_human(&path.display().to_string(), &r);
+                }
+                reports.push(r);
+            }
+        }
+    }
+    if args.format == Format::Json {
+        match reports.as_slice() {
+            [one] if args.files.len() == 1 => crate::report::print_json(one)?,
+            all => crate::report::print_json(all)?,
+        }
+    } else if args.files.len() > 1 {
+        println!();
+        println!(
+            "{:<48} {:<9} {:>8} {:>8} {:>7} {:>8}",
+            "file", "verdict", "verified", "violated", "unknown", "seconds"
+        );
+        for (file, verdict, ok, bad, open, secs) in &rows {
+            println!("{file:<48} {verdict:<9} {ok:>8} {bad:>8} {open:>7} {secs:>8.2}");
+        }
+    }
+    let any = |v: Verdict| reports.iter().any(|r| r.verdict == v);
+    Ok(if parse_error {
+        USAGE
+    } else if any(Verdict::Violated) {
+        FINDINGS
+    } else if any(Verdict::Unknown) {
+        UNKNOWN
+    } else {
+        CLEAN
+    })
+}
+
+/// The report of one file, or `None` after printing why its annotations or code do not
+/// parse.
+fn check_file(path: &std::path::Path) -> Result<Option<warpsafe_perm::Report>, CliError> {
+    let src = std::fs::read_to_string(path).map_err(|e| CliError::io(path, e))?;
+    let file = path.display().to_string();
+    match warpsafe_perm::check(&src) {
+        Ok(r) => Ok(Some(r)),
         Err(e) => {
             let at = e
                 .span()
@@ -21,50 +88,44 @@ pub fn run(args: &PermArgs) -> Result<u8, CliError> {
                 Some(line) if line > 0 => eprintln!("{file}:{line}: error: {e}"),
                 _ => eprintln!("{file}: error: {e}"),
             }
-            return Ok(USAGE);
-        }
-    };
-    match args.format {
-        Format::Json => crate::report::print_json(&report)?,
-        Format::Human => {
-            println!("{file}: kernel `{}`", report.kernel);
-            println!(
-                "{:<11} {:<10} {:>5}  {:<9} what",
-                "check", "method", "line", "verdict"
-            );
-            for o in &report.obligations {
-                println!(
-                    "{:<11} {:<10} {:>5}  {:<9} {}",
-                    o.check,
-                    "annotation",
-                    o.line,
-                    o.verdict.as_str(),
-                    o.what
-                );
-                if let Some(r) = &o.reason {
-                    println!("{:<11} {:<10} {:>5}  {:<9}   -> {r}", "", "", "", "");
-                }
-                if let Some(c) = &o.counterexample {
-                    println!(
-                        "{:<11} {:<10} {:>5}  {:<9}   -> counterexample: {c}",
-                        "", "", "", ""
-                    );
-                }
-            }
-            println!(
-                "method annotation: each obligation is proved by z3 from the annotations, for one \
-                 arbitrary thread (two for redistribution and uniformity) and every block size"
-            );
-            println!("verdict: {}", report.verdict.as_str());
-            println!("assuming:");
-            for a in &report.assumptions {
-                println!("  - {a}");
-            }
+            Ok(None)
         }
     }
-    Ok(match report.verdict {
-        Verdict::Verified => CLEAN,
-        Verdict::Violated => FINDINGS,
-        Verdict::Unknown => UNKNOWN,
-    })
+}
+
+/// One report as a table of obligations.
+fn print_human(file: &str, report: &warpsafe_perm::Report) {
+    println!("{file}: kernel `{}`", report.kernel);
+    println!(
+        "{:<11} {:<10} {:>5}  {:<9} what",
+        "check", "method", "line", "verdict"
+    );
+    for o in &report.obligations {
+        println!(
+            "{:<11} {:<10} {:>5}  {:<9} {}",
+            o.check,
+            "annotation",
+            o.line,
+            o.verdict.as_str(),
+            o.what
+        );
+        if let Some(r) = &o.reason {
+            println!("{:<11} {:<10} {:>5}  {:<9}   -> {r}", "", "", "", "");
+        }
+        if let Some(c) = &o.counterexample {
+            println!(
+                "{:<11} {:<10} {:>5}  {:<9}   -> counterexample: {c}",
+                "", "", "", ""
+            );
+        }
+    }
+    println!(
+        "method annotation: each obligation is proved by z3 from the annotations, for one \
+         arbitrary thread (two for redistribution and uniformity) and every block size"
+    );
+    println!("verdict: {}", report.verdict.as_str());
+    println!("assuming:");
+    for a in &report.assumptions {
+        println!("  - {a}");
+    }
 }

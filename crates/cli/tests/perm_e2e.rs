@@ -136,3 +136,42 @@ fn unsupported_kernel_exits_3() {
     assert!(out.contains("atomics are not supported yet"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn several_files_give_one_report_each_and_a_summary() {
+    let o = Command::new(env!("CARGO_BIN_EXE_warpsafe"))
+        .arg("check-perm")
+        .arg(example("rotate.cu"))
+        .arg(example("kogge_stone_missing_barrier.cu"))
+        .output()
+        .expect("warpsafe runs");
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("file") && out.contains("seconds"), "{out}");
+    let row = |name: &str| {
+        out.lines()
+            .find(|l| l.contains(name) && !l.contains(':'))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(row("rotate.cu").contains("verified"), "{out}");
+    assert!(
+        row("kogge_stone_missing_barrier.cu").contains("violated"),
+        "{out}"
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_warpsafe"))
+        .args(["check-perm", "--format", "json"])
+        .arg(example("rotate.cu"))
+        .arg(example("uniform_flag.cu"))
+        .output()
+        .expect("warpsafe runs");
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let kernels: Vec<&str> = v
+        .as_array()
+        .expect("one report per file")
+        .iter()
+        .filter_map(|r| r["kernel"].as_str())
+        .collect();
+    assert_eq!(kernels, vec!["rotate", "uniform_flag"]);
+}
