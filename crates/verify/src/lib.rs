@@ -101,7 +101,9 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
             Property::Race => {
                 races::obligations(kernel, &launch, &logs, cfg.lockstep_warps, &small)
             }
-            Property::Divergence => divergence::obligations(kernel, &launch, &logs, &small),
+            Property::Divergence => {
+                divergence::obligations(kernel, &launch, &logs, &small, false)
+            }
             Property::Bounds => bounds::obligations(kernel, &launch, &logs, &small),
             Property::Overflow => overflow::obligations(kernel, &launch, &logs, &small),
         });
@@ -126,50 +128,89 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
             });
             continue;
         }
-        let mine: Vec<(&Obligation, &(Answer, Duration))> = obligations
-            .iter()
-            .zip(&answers.per_obligation)
-            .filter(|(o, _)| o.property == p)
-            .collect();
-        let (batch_time, batch_queries) = answers.batches.get(&p).copied().unwrap_or_default();
-        let seconds =
-            batch_time.as_secs_f64() + mine.iter().map(|(_, (_, d))| d.as_secs_f64()).sum::<f64>();
-        let property_queries =
-            batch_queries + mine.iter().filter(|(_, (_, d))| !d.is_zero()).count();
-        queries += property_queries;
-        let mut verdict = Verdict::Verified;
-        for (o, (a, _)) in &mine {
-            match a {
-                Answer::Sat(vals) => {
-                    let (mut cx, dyn_shared) = model::decode(vals, &launch, kernel, &o.cex);
-                    if cfg.replay {
-                        cx.replay =
-                            Some(replay::replay(kernel, &cx, dyn_shared, cfg.lockstep_warps));
-                    }
-                    verdict = Verdict::Violated(cx);
-                    break;
-                }
-                Answer::Unknown(reason) if matches!(verdict, Verdict::Verified) => {
-                    verdict = Verdict::Unknown {
-                        reason: format!("{}: {reason}", o.cex.what),
-                        span: o.cex.spans.first().copied(),
-                    };
-                }
-                _ => {}
-            }
+        let result = property_result(p, &obligations, &answers, kernel, &launch, cfg);
+        queries += result.queries;
+        results.push(result);
+    }
+    // Divergence refuted only because every read is arbitrary per thread: once the race
+    // property is verified, two threads reading one address in one barrier interval read
+    // the same value, and the refined check decides.
+    let race_free = results
+        .iter()
+        .any(|r| r.property == Property::Race && matches!(r.verdict, Verdict::Verified));
+    let diverges = results
+        .iter()
+        .position(|r| r.property == Property::Divergence && matches!(r.verdict, Verdict::Violated(_)));
+    if let (true, false, Some(i)) = (race_free, cfg.lockstep_warps, diverges) {
+        let mut refined = divergence::obligations(kernel, &launch, &logs, &small, true);
+        for o in &mut refined {
+            model::watch(&mut o.query, &launch, &o.cex);
         }
-        results.push(PropertyResult {
-            property: p,
-            verdict,
-            seconds,
-            queries: property_queries,
-        });
+        let again = solve_all(kernel, cfg, &pool, &refined);
+        let r = property_result(Property::Divergence, &refined, &again, kernel, &launch, cfg);
+        queries += r.queries;
+        results[i] = PropertyResult {
+            property: Property::Divergence,
+            verdict: r.verdict,
+            seconds: results[i].seconds + r.seconds,
+            queries: results[i].queries + r.queries,
+        };
     }
     Report {
         kernel: kernel.name.clone(),
         results,
         seconds: start.elapsed().as_secs_f64(),
         queries,
+    }
+}
+
+/// The verdict of property `p` from the answers to its obligations (the first
+/// counterexample, decoded and replayed; else the first unknown; else verified), with the
+/// time and queries spent on it.
+fn property_result(
+    p: Property,
+    obligations: &[Obligation],
+    answers: &Answers,
+    kernel: &Kernel,
+    launch: &launch::Launch,
+    cfg: &Config,
+) -> PropertyResult {
+    let mine: Vec<(&Obligation, &(Answer, Duration))> = obligations
+        .iter()
+        .zip(&answers.per_obligation)
+        .filter(|(o, _)| o.property == p)
+        .collect();
+    let (batch_time, batch_queries) = answers.batches.get(&p).copied().unwrap_or_default();
+    let seconds =
+        batch_time.as_secs_f64() + mine.iter().map(|(_, (_, d))| d.as_secs_f64()).sum::<f64>();
+    let property_queries =
+        batch_queries + mine.iter().filter(|(_, (_, d))| !d.is_zero()).count();
+    let mut verdict = Verdict::Verified;
+    for (o, (a, _)) in &mine {
+        match a {
+            Answer::Sat(vals) => {
+                let (mut cx, dyn_shared) = model::decode(vals, launch, kernel, &o.cex);
+                if cfg.replay {
+                    cx.replay =
+                        Some(replay::replay(kernel, &cx, dyn_shared, cfg.lockstep_warps));
+                }
+                verdict = Verdict::Violated(cx);
+                break;
+            }
+            Answer::Unknown(reason) if matches!(verdict, Verdict::Verified) => {
+                verdict = Verdict::Unknown {
+                    reason: format!("{}: {reason}", o.cex.what),
+                    span: o.cex.spans.first().copied(),
+                };
+            }
+            _ => {}
+        }
+    }
+    PropertyResult {
+        property: p,
+        verdict,
+        seconds,
+        queries: property_queries,
     }
 }
 

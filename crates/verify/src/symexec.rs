@@ -33,6 +33,9 @@ pub struct Access {
     pub wepoch: Term,
     /// Source position.
     pub span: Span,
+    /// For a load of an integer or boolean: the value it returned (a fresh symbol), which
+    /// the equal-reads refinement of the divergence check relates across threads.
+    pub value: Option<Term>,
 }
 
 /// What kind of collective a synchronisation event is.
@@ -178,10 +181,20 @@ impl Hooks for Exec<'_> {
     }
 
     fn load(&mut self, mem: MemRef, idx: Vec<SVal>, ty: ScalarType, pc: &Term, span: Span) -> SVal {
+        let logged = self.log.accesses.len();
         if !self.pure {
             self.access(mem, idx, false, false, pc, span);
         }
-        opaque_of(self, ty)
+        let v = opaque_of(self, ty);
+        if self.log.accesses.len() > logged {
+            if let Some(a) = self.log.accesses.last_mut() {
+                a.value = match &v {
+                    SVal::Int { t, .. } | SVal::Bool(t) => Some(t.clone()),
+                    _ => None,
+                };
+            }
+        }
+        v
     }
 
     fn hazard(&mut self, cat: Category, cond: Term, pc: &Term, span: Span, what: String) {
@@ -327,6 +340,7 @@ impl Exec<'_> {
             epoch: self.epoch.clone(),
             wepoch: self.wepoch.clone(),
             span,
+            value: None,
         });
     }
 

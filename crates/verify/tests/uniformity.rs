@@ -51,3 +51,43 @@ fn uniform_barrier_needs_no_query() {
     assert!(matches!(r.results[0].verdict, Verdict::Verified));
     assert_eq!(r.queries, 0);
 }
+
+/// `if (x[idx] > 0) __syncthreads();` with `x` never written.
+fn flag_kernel(per_thread: bool) -> warpsafe_ir::Kernel {
+    let mut b = KernelBuilder::new("flag");
+    let x = b.buffer_param("x", ScalarType::I32, false);
+    let idx = if per_thread {
+        Expr::builtin(warpsafe_ir::Builtin::ThreadIdx(warpsafe_ir::Dim::X))
+    } else {
+        Expr::i32(0)
+    };
+    let c = Expr::binary(BinOp::Gt, b.load(MemRef::Global(x), vec![idx]), Expr::i32(0));
+    b.if_(c, |b| b.push(StmtKind::SyncThreads));
+    b.finish()
+}
+
+#[test]
+fn a_race_free_read_of_one_address_is_uniform() {
+    let cfg = |properties| Config {
+        block: DimSpec::Fixed([64, 1, 1]),
+        grid: DimSpec::Fixed([1, 1, 1]),
+        properties,
+        replay: false,
+        ..Config::default()
+    };
+    // Every thread reads x[0], which no thread writes: once race freedom is verified, the
+    // two threads read the same value and the barrier is uniform.
+    let r = verify(&flag_kernel(false), &cfg(vec![Property::Race, Property::Divergence]));
+    assert!(matches!(r.results[0].verdict, Verdict::Verified));
+    assert!(
+        matches!(r.results[1].verdict, Verdict::Verified),
+        "{:?}",
+        r.results[1].verdict
+    );
+    // Without the race property there is nothing to rest the equal reads on.
+    let r = verify(&flag_kernel(false), &cfg(vec![Property::Divergence]));
+    assert!(matches!(r.results[0].verdict, Verdict::Violated(_)));
+    // Reads of different addresses stay arbitrary per thread: x[tid] may differ.
+    let r = verify(&flag_kernel(true), &cfg(vec![Property::Race, Property::Divergence]));
+    assert!(matches!(r.results[1].verdict, Verdict::Violated(_)));
+}
