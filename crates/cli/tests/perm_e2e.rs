@@ -175,3 +175,73 @@ fn several_files_give_one_report_each_and_a_summary() {
         .collect();
     assert_eq!(kernels, vec!["rotate", "uniform_flag"]);
 }
+
+/// `warpsafe verify`'s verdict for `property` on an example, launched as one 1-D block of
+/// 64 threads with `a` of length `n` (the launch the annotations describe).
+fn verify_verdict(name: &str, property: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("warpsafe-perm-xv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let f = dir.join(name);
+    let src = std::fs::read_to_string(example(name)).expect("example");
+    std::fs::write(
+        &f,
+        format!("//--blockDim=64 --gridDim=1\n//@ len(a) = n\n{src}"),
+    )
+    .expect("write");
+    let o = Command::new(env!("CARGO_BIN_EXE_warpsafe"))
+        .args(["verify", "--format", "json"])
+        .arg(&f)
+        .output()
+        .expect("warpsafe runs");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let verdict = v["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .find(|r| r["property"] == property)
+        .map(|r| match &r["verdict"] {
+            serde_json::Value::String(s) => s.clone(),
+            other => other
+                .as_object()
+                .and_then(|o| o.keys().next().cloned())
+                .unwrap_or_default(),
+        })
+        .unwrap_or_default();
+    let _ = std::fs::remove_file(&f);
+    verdict
+}
+
+/// Two methods, one question: where the annotations prove a kernel race- and
+/// divergence-free, the parametric verifier agrees; where a twin's bug is a real race or
+/// divergence (not just a wrong annotation), it finds it too.
+#[test]
+fn the_parametric_verifier_agrees_with_the_annotations() {
+    for name in [
+        "kogge_stone.cu",
+        "reduce_tree.cu",
+        "rotate.cu",
+        "uniform_flag.cu",
+    ] {
+        assert_eq!(check_perm(name, false).status.code(), Some(0), "{name}");
+        for property in ["race", "divergence"] {
+            assert_eq!(
+                verify_verdict(name, property),
+                "verified",
+                "{name}: {property}"
+            );
+        }
+    }
+    for (name, property) in [
+        ("kogge_stone_missing_barrier.cu", "race"),
+        ("rotate_missing_barrier.cu", "race"),
+        ("uniform_flag_racy.cu", "race"),
+        ("kogge_stone_divergent_loop.cu", "divergence"),
+    ] {
+        assert_eq!(check_perm(name, false).status.code(), Some(1), "{name}");
+        assert_eq!(
+            verify_verdict(name, property),
+            "violated",
+            "{name}: {property}"
+        );
+    }
+}
