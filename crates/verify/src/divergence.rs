@@ -6,10 +6,10 @@
 use crate::launch::Launch;
 use crate::obligation::{base, query, CexInfo, Obligation};
 use crate::symexec::{Access, SyncKind, ThreadLog};
-use std::collections::HashSet;
 use crate::term::Term;
 use crate::uniform::is_block_uniform;
 use crate::Property;
+use std::collections::HashSet;
 use warpsafe_ir::{Category, Kernel, MemRef};
 
 /// One obligation per synchronisation point whose path condition is not obviously uniform.
@@ -110,8 +110,14 @@ fn same_reads(logs: &[ThreadLog; 2], roots: &[&Term]) -> Vec<Term> {
         }
     }
     let mut out = vec![];
-    for x in reads[0].iter().filter(|a| relevant.iter().any(|r| std::ptr::eq(*r, **a))) {
-        for y in reads[1].iter().filter(|a| relevant.iter().any(|r| std::ptr::eq(*r, **a))) {
+    for x in reads[0]
+        .iter()
+        .filter(|a| relevant.iter().any(|r| std::ptr::eq(*r, **a)))
+    {
+        for y in reads[1]
+            .iter()
+            .filter(|a| relevant.iter().any(|r| std::ptr::eq(*r, **a)))
+        {
             let (Some(vx), Some(vy)) = (&x.value, &y.value) else {
                 continue;
             };

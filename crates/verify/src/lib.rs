@@ -101,9 +101,7 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
             Property::Race => {
                 races::obligations(kernel, &launch, &logs, cfg.lockstep_warps, &small)
             }
-            Property::Divergence => {
-                divergence::obligations(kernel, &launch, &logs, &small, false)
-            }
+            Property::Divergence => divergence::obligations(kernel, &launch, &logs, &small, false),
             Property::Bounds => bounds::obligations(kernel, &launch, &logs, &small),
             Property::Overflow => overflow::obligations(kernel, &launch, &logs, &small),
         });
@@ -138,9 +136,9 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
     let race_free = results
         .iter()
         .any(|r| r.property == Property::Race && matches!(r.verdict, Verdict::Verified));
-    let diverges = results
-        .iter()
-        .position(|r| r.property == Property::Divergence && matches!(r.verdict, Verdict::Violated(_)));
+    let diverges = results.iter().position(|r| {
+        r.property == Property::Divergence && matches!(r.verdict, Verdict::Violated(_))
+    });
     if let (true, false, Some(i)) = (race_free, cfg.lockstep_warps, diverges) {
         let mut refined = divergence::obligations(kernel, &launch, &logs, &small, true);
         for o in &mut refined {
@@ -183,16 +181,14 @@ fn property_result(
     let (batch_time, batch_queries) = answers.batches.get(&p).copied().unwrap_or_default();
     let seconds =
         batch_time.as_secs_f64() + mine.iter().map(|(_, (_, d))| d.as_secs_f64()).sum::<f64>();
-    let property_queries =
-        batch_queries + mine.iter().filter(|(_, (_, d))| !d.is_zero()).count();
+    let property_queries = batch_queries + mine.iter().filter(|(_, (_, d))| !d.is_zero()).count();
     let mut verdict = Verdict::Verified;
     for (o, (a, _)) in &mine {
         match a {
             Answer::Sat(vals) => {
                 let (mut cx, dyn_shared) = model::decode(vals, launch, kernel, &o.cex);
                 if cfg.replay {
-                    cx.replay =
-                        Some(replay::replay(kernel, &cx, dyn_shared, cfg.lockstep_warps));
+                    cx.replay = Some(replay::replay(kernel, &cx, dyn_shared, cfg.lockstep_warps));
                 }
                 verdict = Verdict::Violated(cx);
                 break;

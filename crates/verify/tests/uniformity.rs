@@ -61,7 +61,11 @@ fn flag_kernel(per_thread: bool) -> warpsafe_ir::Kernel {
     } else {
         Expr::i32(0)
     };
-    let c = Expr::binary(BinOp::Gt, b.load(MemRef::Global(x), vec![idx]), Expr::i32(0));
+    let c = Expr::binary(
+        BinOp::Gt,
+        b.load(MemRef::Global(x), vec![idx]),
+        Expr::i32(0),
+    );
     b.if_(c, |b| b.push(StmtKind::SyncThreads));
     b.finish()
 }
@@ -77,7 +81,10 @@ fn a_race_free_read_of_one_address_is_uniform() {
     };
     // Every thread reads x[0], which no thread writes: once race freedom is verified, the
     // two threads read the same value and the barrier is uniform.
-    let r = verify(&flag_kernel(false), &cfg(vec![Property::Race, Property::Divergence]));
+    let r = verify(
+        &flag_kernel(false),
+        &cfg(vec![Property::Race, Property::Divergence]),
+    );
     assert!(matches!(r.results[0].verdict, Verdict::Verified));
     assert!(
         matches!(r.results[1].verdict, Verdict::Verified),
@@ -88,6 +95,9 @@ fn a_race_free_read_of_one_address_is_uniform() {
     let r = verify(&flag_kernel(false), &cfg(vec![Property::Divergence]));
     assert!(matches!(r.results[0].verdict, Verdict::Violated(_)));
     // Reads of different addresses stay arbitrary per thread: x[tid] may differ.
-    let r = verify(&flag_kernel(true), &cfg(vec![Property::Race, Property::Divergence]));
+    let r = verify(
+        &flag_kernel(true),
+        &cfg(vec![Property::Race, Property::Divergence]),
+    );
     assert!(matches!(r.results[1].verdict, Verdict::Violated(_)));
 }
