@@ -485,7 +485,7 @@ impl<'a> Checker<'a> {
         };
         self.held = Rc::new(treq.clauses.clone());
         self.holds_here(
-            "split",
+            ["split"; 2],
             treq_line,
             "at launch (`thread requires`)",
             &treq_spec,
@@ -605,48 +605,13 @@ impl<'a> Checker<'a> {
         let refs: Vec<&Annotation> = annots.iter().collect();
         let line = annots.first().map_or(0, |a| self.line(a.span));
         let tens = self.resolve_all(&refs, true)?;
-        let held = self.held.clone();
-        let mut asm = self.context(&Term::Tid)?;
-        asm.push(pc.clone());
-        for c in &tens.clauses {
-            let (guard, loc) = self.instance(c, &Term::Tid, "e");
-            let cov = self.covered(&held, &c.array, &loc, c.share);
-            let mut facts = asm.clone();
-            facts.extend(guard);
-            facts.push(Term::negate(cov));
-            self.decide(
-                "split",
-                line,
-                format!("`thread ensures {}` held where the thread ends", c.text),
-                facts,
-                "a thread ends with a permission it does not hold",
-            );
-        }
-        for (arr, idx, g) in tens.reads.clone() {
-            let cov = self.covered(&held, &arr, &idx, Share::Read);
-            let mut facts = asm.clone();
-            facts.push(g);
-            facts.push(Term::negate(cov));
-            self.decide(
-                "functional",
-                line,
-                format!("`thread ensures` reads `{arr}` only where the thread holds permission"),
-                facts,
-                "the postcondition reads a location the thread holds no permission on",
-            );
-        }
-        for f in &tens.facts {
-            let mut facts = asm.clone();
-            facts.push(Term::negate(f.clone()));
-            self.decide(
-                "functional",
-                line,
-                "the thread's final values establish `thread ensures`".into(),
-                facts,
-                "some thread ends in a state that violates its postcondition",
-            );
-        }
-        Ok(())
+        self.holds_here(
+            ["split", "functional"],
+            line,
+            "where the thread ends (`thread ensures`)",
+            &tens,
+            pc,
+        )
     }
 }
 

@@ -66,7 +66,7 @@ impl Checker<'_> {
             let gives: Vec<&Annotation> = gives.iter().collect();
             let given = self.resolve_all(&gives, true)?;
             self.holds_here(
-                "barrier",
+                ["barrier"; 2],
                 line,
                 "before the barrier (given up there)",
                 &given,
@@ -127,11 +127,12 @@ impl Checker<'_> {
         }
     }
 
-    /// `spec` holds in the executing thread's current state: its permissions are held, the
-    /// array elements its facts read are held, its facts are true.
+    /// `spec` holds in the executing thread's current state: its permissions are held
+    /// (reported as the first check), the array elements its facts read are held and its
+    /// facts are true (the second).
     pub(super) fn holds_here(
         &mut self,
-        check: &'static str,
+        [perm_check, fact_check]: [&'static str; 2],
         line: usize,
         when: &str,
         spec: &Spec,
@@ -147,7 +148,7 @@ impl Checker<'_> {
             facts.extend(guard);
             facts.push(Term::negate(cov));
             self.decide(
-                check,
+                perm_check,
                 line,
                 format!("`{}` held {when}", c.text),
                 facts,
@@ -160,7 +161,7 @@ impl Checker<'_> {
             facts.push(g.clone());
             facts.push(Term::negate(cov));
             self.decide(
-                check,
+                fact_check,
                 line,
                 format!("the facts {when} read `{arr}` only where the thread holds permission"),
                 facts,
@@ -171,7 +172,7 @@ impl Checker<'_> {
             let mut facts = base.clone();
             facts.push(Term::negate(f.clone()));
             self.decide(
-                check,
+                fact_check,
                 line,
                 format!("the facts {when} hold"),
                 facts,

@@ -190,9 +190,15 @@ impl Checker<'_> {
         };
         let head_perms = head_spec.as_ref().filter(|s| !s.clauses.is_empty());
         if let (Some(entry), Some(_)) = (&entry_spec, head_perms) {
-            self.holds_here("invariant", lp.line, "on entry", entry, pc)?;
+            self.holds_here(["invariant"; 2], lp.line, "on entry", entry, pc)?;
         } else if let Some(entry) = &entry_spec {
-            self.holds_here("invariant", lp.line, "on entry", &facts_only(entry), pc)?;
+            self.holds_here(
+                ["invariant"; 2],
+                lp.line,
+                "on entry",
+                &facts_only(entry),
+                pc,
+            )?;
         }
         if let Some(spec) = head_perms {
             self.held = Rc::new(spec.clauses.clone());
@@ -229,14 +235,14 @@ impl Checker<'_> {
             } else {
                 facts_only(&spec)
             };
-            self.holds_here("invariant", lp.line, "after an iteration", &spec, pc)?;
+            self.holds_here(["invariant"; 2], lp.line, "after an iteration", &spec, pc)?;
         }
         if head_perms.is_none() && !Rc::ptr_eq(&self.held, &entry_held) {
             let entry = Spec {
                 clauses: entry_held.as_ref().clone(),
                 ..Spec::default()
             };
-            self.holds_here("invariant", lp.line, "after an iteration", &entry, pc)?;
+            self.holds_here(["invariant"; 2], lp.line, "after an iteration", &entry, pc)?;
         }
         let not_uniform = self.not_uniform(uniform, pc)?;
         if !not_uniform.is_empty() {
