@@ -134,11 +134,15 @@ pub enum Command {
     /// Check a kernel's fractional-permission annotations (`//@ thread requires Perm(a[tid], 1)`,
     /// `//@ barrier ensures …`; see docs/permissions.md) for every block size, with z3.
     ///
-    /// Reports each obligation (access, barrier, split, functional, uniform) with its line.
+    /// Reports each obligation (access, barrier, split, invariant, functional, uniform,
+    /// fragment) with its line, and a counterexample for each violated one. Several files:
+    /// one report each, then a summary table.
     ///
-    /// Example: warpsafe check-perm examples/perm/rotate.cu
+    /// Examples: warpsafe check-perm examples/perm/kogge_stone.cu;
+    /// warpsafe check-perm examples/perm/*.cu
     ///
-    /// Exit codes: 0 verified, 1 violated, 3 unknown, 2 usage or parse error.
+    /// Exit codes: 0 verified, 1 violated, 3 unknown, 2 usage or parse error (the worst
+    /// over all files).
     CheckPerm(PermArgs),
 }
 
