@@ -704,3 +704,56 @@ fn a_barrier_after_an_early_return_diverges_unless_the_return_is_uniform() {
         .iter()
         .any(|o| o.check == "uniform" && o.line == 10 && o.verdict == Verdict::Verified));
 }
+
+const ONE_ARMED_BARRIER: &str = "//@ requires n == blockDim.x
+//@ kernel requires Perm(a[0..n], 1)
+//@ thread requires Perm(a[tid], 1)
+__global__ void k(int* a, int n, int m)
+{
+    int tid = threadIdx.x;
+    if (m > 0) {
+        //@ barrier ensures Perm(a[(tid + 1) % n], 1)
+        __syncthreads();
+    }
+    a[tid] = 1;
+}
+";
+
+#[test]
+fn a_barrier_in_one_arm_leaves_that_arm_with_its_own_permissions() {
+    // When `m > 0` every thread ends up holding its right neighbour's cell, not its own.
+    let r = report(ONE_ARMED_BARRIER);
+    assert_eq!(with(&r, Verdict::Violated), vec![("access", 11)], "{r:#?}");
+    // Writing the cell each arm holds verifies.
+    let fixed = report(&ONE_ARMED_BARRIER.replace(
+        "    a[tid] = 1;\n",
+        "    if (m > 0) {\n        a[(tid + 1) % n] = 1;\n    } else {\n        a[tid] = 1;\n    }\n",
+    ));
+    assert_eq!(fixed.verdict, Verdict::Verified, "{fixed:#?}");
+}
+
+const DATA_DEPENDENT_EXIT: &str = "//@ requires n == blockDim.x
+//@ kernel requires Perm(a[0..n], 1)
+//@ thread requires Perm(a[tid], 1)
+//@ thread ensures Perm(a[tid], 1)
+__global__ void k(int* a, int n)
+{
+    int tid = threadIdx.x;
+    int s = 0;
+    //@ invariant Perm(a[tid], 1)
+    for (int i = 0; i < n; i++) {
+        s = s + a[tid];
+        //@ barrier ensures Perm(a[tid], 1)
+        __syncthreads();
+        if (s > 5) { i = n; }
+    }
+}
+";
+
+#[test]
+fn a_loop_variable_set_from_data_makes_a_barrier_loop_divergent() {
+    let r = report(DATA_DEPENDENT_EXIT);
+    assert_eq!(with(&r, Verdict::Violated), vec![("uniform", 10)], "{r:#?}");
+    let without = report(&DATA_DEPENDENT_EXIT.replace("        if (s > 5) { i = n; }\n", ""));
+    assert_eq!(without.verdict, Verdict::Verified, "{without:#?}");
+}
