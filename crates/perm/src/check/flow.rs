@@ -198,9 +198,7 @@ impl Checker<'_> {
         let tq = Term::sym("tq");
         let mut base = self.context(&t1)?;
         base.push(pc.for_thread(&t1));
-        let mut tq_here = self.context(&tq)?;
-        tq_here.push(pc.for_thread(&tq));
-        let tq_here = Term::and(tq_here);
+        let tq_here = self.here(&tq, pc)?;
         for c in &spec.clauses {
             let (guard, loc) = self.instance(c, &t1, "g");
             let need = match c.share {
@@ -252,9 +250,7 @@ impl Checker<'_> {
             return Ok(());
         }
         let tq = Term::sym("tq");
-        let mut tq_here = self.context(&tq)?;
-        tq_here.push(pc.for_thread(&tq));
-        let tq_here = Term::and(tq_here);
+        let tq_here = self.here(&tq, pc)?;
         let mut hyps = base;
         for f in &given.facts {
             hyps.push(Term::Forall(
@@ -369,8 +365,15 @@ impl Checker<'_> {
         Ok(())
     }
 
+    /// Thread `t` is here: its launch facts, the facts assumed here, and the path condition.
+    fn here(&mut self, t: &Term, pc: &Term) -> R<Term> {
+        let mut facts = self.context(t)?;
+        facts.push(pc.for_thread(t));
+        Ok(Term::and(facts))
+    }
+
     /// The facts of two distinct threads `t1`, `t2` that both satisfy `assume`.
-    fn pair_context(&mut self, t1: &Term, t2: &Term, assume: &Term) -> R<Vec<Term>> {
+    pub(super) fn pair_context(&mut self, t1: &Term, t2: &Term, assume: &Term) -> R<Vec<Term>> {
         let mut facts = self.context(t1)?;
         facts.extend(self.context(t2)?);
         facts.push(Term::negate(Term::eq(t1.clone(), t2.clone())));

@@ -32,11 +32,7 @@ impl Checker<'_> {
     ) -> R<()> {
         let t1 = Term::sym("t1");
         let t2 = Term::sym("t2");
-        let mut base = self.context(&t1)?;
-        base.extend(self.context(&t2)?);
-        base.push(pc.for_thread(&t1));
-        base.push(pc.for_thread(&t2));
-        base.push(Term::negate(Term::eq(t1.clone(), t2.clone())));
+        let base = self.pair_context(&t1, &t2, pc)?;
         let cs = &spec.clauses;
         for i in 0..cs.len() {
             for j in i..cs.len() {
