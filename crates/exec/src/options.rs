@@ -19,6 +19,15 @@ pub struct Options {
     /// A block that executes more thread-instructions than this stops the run with
     /// [`ExecError::StepLimit`](crate::ExecError::StepLimit) (an infinite loop, usually).
     pub max_block_instructions: u64,
+    /// All blocks of a launch together may execute at most this many thread-instructions;
+    /// past it the run stops with [`ExecError::StepLimit`](crate::ExecError::StepLimit)
+    /// (`block: None`). A launch with more threads than this is refused before it runs.
+    pub max_total_instructions: u64,
+    /// `Some(bytes)`: refuse a launch whose memory estimate
+    /// ([`estimate_memory`](crate::estimate_memory)) is over `bytes` even with one block
+    /// running at a time ([`ExecError::MemoryLimit`](crate::ExecError::MemoryLimit)), and run
+    /// fewer blocks at once when that keeps it under. `None`: no limit.
+    pub max_memory: Option<u64>,
     /// `Some(seed)`: run one random legal schedule drawn from `seed` instead of the default
     /// one — warps of a block interleaved after random numbers of instructions, the lanes of
     /// a warp advanced in random groups (independent thread scheduling; lock-step warps keep
@@ -36,6 +45,8 @@ impl Default for Options {
             max_findings: 100,
             parallel: true,
             max_block_instructions: 1 << 32,
+            max_total_instructions: u64::MAX,
+            max_memory: None,
             schedule_seed: None,
         }
     }

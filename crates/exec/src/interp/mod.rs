@@ -1,9 +1,11 @@
 //! The concrete interpreter: runs thread code block by block with dynamic checks.
 
 mod alu;
+mod budget;
 pub(crate) mod collective;
 mod context;
 mod findings;
+pub(crate) mod footprint;
 mod interblock;
 mod memory;
 mod race;

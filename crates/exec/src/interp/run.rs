@@ -1,8 +1,10 @@
 //! The launch driver: checks arguments, lays out memory, runs blocks (in parallel when asked),
 //! and merges per-block findings and global-access summaries in block order.
 
+use super::budget::Budget;
 use super::context::{Ctx, MemInfo};
 use super::findings::Sink;
+use super::footprint;
 use super::interblock::{History, Touch};
 use super::scheduler;
 use super::worker::Worker;
@@ -33,7 +35,46 @@ struct BlockResult {
     touched: Vec<Touch>,
     instrs: u64,
     barriers: u64,
-    over_budget: bool,
+}
+
+impl BlockResult {
+    /// A block not run because the launch's budget was already spent.
+    fn skipped() -> BlockResult {
+        BlockResult {
+            sink: Sink::default(),
+            touched: Vec::new(),
+            instrs: 0,
+            barriers: 0,
+        }
+    }
+}
+
+/// How many blocks may run at once: all the pool's threads, or fewer when
+/// [`Options::max_memory`] needs it; an error when even one block would not fit.
+fn parallelism(
+    p: &Program,
+    cfg: &LaunchConfig,
+    dyn_bytes: u64,
+    args: &[Arg],
+    opts: &Options,
+) -> Result<u64, ExecError> {
+    let lens: Vec<u64> = args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::Buffer(b) => Some(b.len() as u64),
+            Arg::Scalar(_) => None,
+        })
+        .collect();
+    let est = footprint::estimate(p.code(), cfg, dyn_bytes, &lens, opts);
+    let Some(limit) = opts.max_memory else {
+        return Ok(est.parallel_blocks);
+    };
+    est.blocks_within(limit).ok_or(ExecError::MemoryLimit {
+        needed: est.with_blocks(1),
+        launch_bytes: est.launch_bytes,
+        block_bytes: est.block_bytes,
+        limit,
+    })
 }
 
 /// Runs a compiled kernel on a launch configuration and arguments. Buffers come back in
@@ -49,11 +90,24 @@ pub fn run_program(
     check_args(kernel, &args)?;
     cfg.validate()?;
     let dyn_bytes = dynamic_shared_bytes(kernel, cfg, &args)?;
-    let ctx = build_ctx(p, cfg, &args, opts, dyn_bytes)?;
-
+    check_array_sizes(p.code(), cfg, dyn_bytes)?;
     let blocks = cfg.num_blocks();
+    let threads = blocks.saturating_mul(cfg.threads_per_block());
+    if threads > opts.max_total_instructions && !p.code().insts.is_empty() {
+        return Err(ExecError::StepLimit {
+            block: None,
+            limit: opts.max_total_instructions,
+        });
+    }
+    let at_once = parallelism(p, cfg, dyn_bytes, &args, opts)?;
+    let ctx = build_ctx(p, cfg, &args, opts, dyn_bytes)?;
+    let budget = Budget::new(ctx.max_block_instructions, opts.max_total_instructions);
+
     let pool: Mutex<Vec<Worker>> = Mutex::new(Vec::new());
     let run_one = |b: u64| -> BlockResult {
+        if budget.is_spent() {
+            return BlockResult::skipped();
+        }
         let mut w = pool
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -62,25 +116,33 @@ pub fn run_program(
         let rng = opts
             .schedule_seed
             .map(|s| scheduler::Rng::new(s ^ b.wrapping_mul(0xff51_afd7_ed55_8ccd)));
-        scheduler::run_block(&ctx, &mut w, ctx.block_idx(b), rng);
+        scheduler::run_block(&ctx, &mut w, ctx.block_idx(b), rng, &budget);
         let r = BlockResult {
             sink: w.sink.take(),
             touched: std::mem::take(&mut w.touched),
             instrs: w.instrs,
             barriers: w.barriers,
-            over_budget: w.over_budget,
         };
         pool.lock().unwrap_or_else(|e| e.into_inner()).push(w);
         r
+    };
+    let capped = match at_once {
+        n if n >= 2 && (n as usize) < rayon::current_num_threads() => {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n as usize)
+                .build()
+                .ok()
+        }
+        _ => None,
     };
 
     let mut sink = Sink::default();
     let mut history = History::new(&ctx);
     let mut stats = Stats::default();
-    let chunk = (64 * rayon::current_num_threads()).max(64) as u64;
+    let chunk = footprint::chunk_blocks();
     let mut lo = 0u64;
     while lo < blocks {
-        let hi = (lo + chunk).min(blocks);
+        let hi = lo.saturating_add(chunk).min(blocks);
         let results: Vec<BlockResult> = match opts.schedule_seed {
             Some(seed) => {
                 // One block at a time, in a random order; results keep block order.
@@ -94,16 +156,16 @@ pub fn run_program(
                 out.sort_by_key(|(b, _)| *b);
                 out.into_iter().map(|(_, r)| r).collect()
             }
-            None if opts.parallel => (lo..hi).into_par_iter().map(run_one).collect(),
-            None => (lo..hi).map(run_one).collect(),
+            None if at_once <= 1 => (lo..hi).map(run_one).collect(),
+            None => match &capped {
+                Some(pool) => pool.install(|| (lo..hi).into_par_iter().map(run_one).collect()),
+                None => (lo..hi).into_par_iter().map(run_one).collect(),
+            },
         };
+        if let Some(e) = budget.reason() {
+            return Err(e);
+        }
         for (i, r) in results.into_iter().enumerate() {
-            if r.over_budget {
-                return Err(ExecError::StepLimit {
-                    block: ctx.block_idx(lo + i as u64),
-                    limit: ctx.max_block_instructions,
-                });
-            }
             sink.merge(r.sink, ctx.max_findings);
             if ctx.checks.race {
                 history.merge_block(&ctx, lo + i as u64, &r.touched, &mut sink);
@@ -114,7 +176,7 @@ pub fn run_program(
         lo = hi;
     }
     stats.blocks = blocks;
-    stats.threads = blocks * cfg.threads_per_block();
+    stats.threads = threads;
 
     let Ctx { global, .. } = ctx;
     let mut global = global.into_iter();
@@ -176,6 +238,32 @@ fn dynamic_shared_bytes(
     Ok(bytes)
 }
 
+/// Shared cells of a block and local cells of all its threads that the interpreter refuses to
+/// simulate, whatever the memory limit: far beyond any GPU's, and beyond what indexes fit.
+const MAX_SHARED_CELLS: u64 = 1 << 24;
+const MAX_LOCAL_CELLS: u64 = 1 << 26;
+
+fn check_array_sizes(
+    code: &crate::thread::code::ThreadCode,
+    cfg: &LaunchConfig,
+    dyn_bytes: u64,
+) -> Result<(), ExecError> {
+    let (shared, local) = footprint::cells(code, dyn_bytes);
+    if shared > MAX_SHARED_CELLS {
+        return Err(ExecError::InvalidLaunch(format!(
+            "the shared arrays of a block have {shared} elements; the interpreter simulates at most {MAX_SHARED_CELLS}"
+        )));
+    }
+    let threads = cfg.threads_per_block();
+    let all_local = local.saturating_mul(threads);
+    if all_local > MAX_LOCAL_CELLS {
+        return Err(ExecError::InvalidLaunch(format!(
+            "the local arrays of a block's {threads} threads have {all_local} elements ({local} per thread); the interpreter simulates at most {MAX_LOCAL_CELLS}"
+        )));
+    }
+    Ok(())
+}
+
 fn build_ctx<'p>(
     p: &'p Program,
     cfg: &LaunchConfig,
@@ -222,7 +310,7 @@ fn build_ctx<'p>(
                     AllocSize::Param(_) => 0,
                 };
                 let base = shared_cells;
-                shared_cells += len as usize;
+                shared_cells = shared_cells.saturating_add(len as usize);
                 (len, base)
             }
             (_, size) => {
@@ -231,7 +319,7 @@ fn build_ctx<'p>(
                     _ => 0,
                 };
                 let base = local_cells;
-                local_cells += len as usize;
+                local_cells = local_cells.saturating_add(len as usize);
                 (len, base)
             }
         };
@@ -242,13 +330,6 @@ fn build_ctx<'p>(
             len,
             base,
         });
-    }
-    if shared_cells > (1 << 24)
-        || local_cells.saturating_mul(cfg.threads_per_block() as usize) > (1 << 26)
-    {
-        return Err(ExecError::InvalidLaunch(
-            "shared or local arrays are too large to simulate".into(),
-        ));
     }
     let mut deny = opts.deny.clone();
     deny.extend(kernel.contract.deny.iter().copied());
@@ -271,4 +352,165 @@ fn build_ctx<'p>(
         max_findings: opts.max_findings,
         max_block_instructions: opts.max_block_instructions,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warpsafe_ir::{Dim, Expr, KernelBuilder, MemRef, ScalarType};
+
+    /// `x[i] = 1` for every thread, with a per-thread local array of `local` elements.
+    fn fill(local: u64) -> Kernel {
+        let mut b = KernelBuilder::new("fill");
+        let x = b.buffer_param("x", ScalarType::I32, true);
+        if local > 0 {
+            let a = b.local_array("scratch", ScalarType::I32, vec![local]);
+            b.store(MemRef::Local(a), vec![Expr::u32(0)], Expr::i32(1));
+        }
+        let i = b.let_("i", b.global_index(Dim::X));
+        b.store(MemRef::Global(x), vec![b.var(i)], Expr::i32(1));
+        b.finish()
+    }
+
+    fn spin() -> Kernel {
+        let mut b = KernelBuilder::new("spin");
+        let x = b.buffer_param("x", ScalarType::I32, true);
+        b.while_(Expr::bool(true), |b| {
+            b.store(MemRef::Global(x), vec![Expr::u32(0)], Expr::i32(1));
+        });
+        b.finish()
+    }
+
+    fn ones(n: usize) -> Vec<Arg> {
+        vec![Arg::Buffer(Buffer::from_i32(&vec![0; n]))]
+    }
+
+    #[test]
+    fn a_launch_over_the_memory_limit_is_refused_with_the_estimate() {
+        let opts = Options {
+            max_memory: Some(1 << 20),
+            ..Options::default()
+        };
+        let err = run(
+            &fill(0),
+            &LaunchConfig::linear(64, 256),
+            ones(1 << 16),
+            &opts,
+        )
+        .unwrap_err();
+        let ExecError::MemoryLimit {
+            needed,
+            launch_bytes,
+            block_bytes,
+            limit,
+        } = err
+        else {
+            panic!("{err}");
+        };
+        assert_eq!(limit, 1 << 20);
+        assert_eq!(needed, launch_bytes + block_bytes);
+        assert!(launch_bytes >= (1 << 16) * 24, "{launch_bytes}");
+        assert!(err
+            .to_string()
+            .contains("more than the memory limit of 1.0 MiB"));
+    }
+
+    #[test]
+    fn big_block_state_runs_fewer_blocks_at_once_instead_of_failing() {
+        let kernel = fill(4096);
+        let cfg = LaunchConfig::linear(16, 256);
+        let p = compile(&kernel).unwrap();
+        let est = footprint::estimate_memory(&p, &cfg, &[4096], &Options::default());
+        assert!(est.block_bytes > 4096 * 256 * 12);
+        let opts = Options {
+            max_memory: Some(est.with_blocks(1)),
+            ..Options::default()
+        };
+        let out = run_program(&p, &cfg, ones(4096), &opts).unwrap();
+        let Arg::Buffer(x) = &out.args[0] else {
+            panic!("buffer expected");
+        };
+        assert_eq!(x.to_i32(), vec![1; 4096]);
+        let below = Options {
+            max_memory: Some(est.with_blocks(1) - 1),
+            ..Options::default()
+        };
+        assert!(matches!(
+            run_program(&p, &cfg, ones(4096), &below),
+            Err(ExecError::MemoryLimit { .. })
+        ));
+    }
+
+    #[test]
+    fn an_endless_loop_in_many_blocks_stops_at_the_launch_budget() {
+        let opts = Options {
+            max_total_instructions: 5_000_000,
+            ..Options::default()
+        };
+        let start = Instant::now();
+        let err = run(&spin(), &LaunchConfig::linear(64, 64), ones(1), &opts).unwrap_err();
+        assert_eq!(
+            err,
+            ExecError::StepLimit {
+                block: None,
+                limit: 5_000_000
+            }
+        );
+        assert!(start.elapsed().as_secs() < 20);
+    }
+
+    #[test]
+    fn the_per_block_budget_names_the_block() {
+        for parallel in [false, true] {
+            let opts = Options {
+                max_block_instructions: 10_000,
+                parallel,
+                ..Options::default()
+            };
+            let err = run(&spin(), &LaunchConfig::linear(4, 32), ones(1), &opts).unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    ExecError::StepLimit {
+                        block: Some(_),
+                        limit: 10_000
+                    }
+                ),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn more_threads_than_the_budget_are_refused_before_running() {
+        let opts = Options {
+            max_total_instructions: 1000,
+            ..Options::default()
+        };
+        let cfg = LaunchConfig {
+            grid: [i32::MAX as u32, 65535, 65535],
+            block: [1024, 1, 1],
+            dynamic_shared_bytes: 0,
+        };
+        let err = run(&fill(0), &cfg, ones(1), &opts).unwrap_err();
+        assert_eq!(
+            err,
+            ExecError::StepLimit {
+                block: None,
+                limit: 1000
+            }
+        );
+    }
+
+    #[test]
+    fn a_launch_within_the_budget_is_unaffected() {
+        let opts = Options {
+            max_total_instructions: 1 << 20,
+            max_memory: Some(1 << 30),
+            ..Options::default()
+        };
+        let out = run(&fill(0), &LaunchConfig::linear(8, 128), ones(1024), &opts).unwrap();
+        assert!(out.findings.is_empty());
+        assert_eq!(out.stats.threads, 1024);
+    }
 }

@@ -1,6 +1,7 @@
 //! Runs one block: SIMT warps with min-pc reconvergence, block barriers, and barrier
 //! divergence (threads at different barriers, or waiting for threads that exited).
 
+use super::budget::Budget;
 use super::collective::{self, Release};
 use super::context::{coords, Ctx};
 use super::findings::Party;
@@ -29,15 +30,29 @@ impl Rng {
     }
 }
 
-/// Runs the block at `block` to completion (or until a divergence stops it), in the default
-/// schedule or, with `rng`, in a random legal one.
-pub(crate) fn run_block(ctx: &Ctx, w: &mut Worker, block: [u32; 3], mut rng: Option<Rng>) {
+/// Runs the block at `block` to completion (or until a divergence or the budget stops it), in
+/// the default schedule or, with `rng`, in a random legal one.
+pub(crate) fn run_block(
+    ctx: &Ctx,
+    w: &mut Worker,
+    block: [u32; 3],
+    mut rng: Option<Rng>,
+    budget: &Budget,
+) {
     w.start_block(ctx, block);
+    w.next_check = budget.next_check(0);
+    run_warps(ctx, w, &mut rng, budget);
+    if !w.over_budget && !budget.check_in(block, w.instrs, &mut w.reported) {
+        w.over_budget = true;
+    }
+}
+
+fn run_warps(ctx: &Ctx, w: &mut Worker, rng: &mut Option<Rng>, budget: &Budget) {
     loop {
         match rng.as_mut() {
             None => {
                 for warp in 0..ctx.warps {
-                    run_warp(ctx, w, warp, u64::MAX, None);
+                    run_warp(ctx, w, warp, u64::MAX, None, budget);
                     if w.stopped {
                         return;
                     }
@@ -50,7 +65,7 @@ pub(crate) fn run_block(ctx: &Ctx, w: &mut Worker, block: [u32; 3], mut rng: Opt
                 while !live.is_empty() {
                     let i = r.below(live.len());
                     let steps = 1 + r.below(48) as u64;
-                    let blocked = run_warp(ctx, w, live[i], steps, Some(r));
+                    let blocked = run_warp(ctx, w, live[i], steps, Some(r), budget);
                     if w.stopped {
                         return;
                     }
@@ -69,7 +84,14 @@ pub(crate) fn run_block(ctx: &Ctx, w: &mut Worker, block: [u32; 3], mut rng: Opt
 /// Runs `warp` for at most `steps` instructions or until none of its lanes can run (then
 /// returns true). With `rng` under independent thread scheduling, each step advances the
 /// lanes at a randomly chosen pc rather than at the smallest one.
-fn run_warp(ctx: &Ctx, w: &mut Worker, warp: usize, steps: u64, mut rng: Option<&mut Rng>) -> bool {
+fn run_warp(
+    ctx: &Ctx,
+    w: &mut Worker,
+    warp: usize,
+    steps: u64,
+    mut rng: Option<&mut Rng>,
+    budget: &Budget,
+) -> bool {
     let mut done = 0u64;
     loop {
         if done == steps {
@@ -99,10 +121,13 @@ fn run_warp(ctx: &Ctx, w: &mut Worker, warp: usize, steps: u64, mut rng: Option<
             mask |= ((p == pc) as u32) << i;
         }
         w.instrs += mask.count_ones() as u64;
-        if w.instrs > ctx.max_block_instructions {
-            w.over_budget = true;
-            w.stopped = true;
-            return true;
+        if w.instrs > w.next_check {
+            if !budget.check_in(w.block, w.instrs, &mut w.reported) {
+                w.over_budget = true;
+                w.stopped = true;
+                return true;
+            }
+            w.next_check = budget.next_check(w.instrs);
         }
         step::exec(ctx, w, warp, pc, mask);
     }

@@ -53,6 +53,10 @@ pub(crate) struct Worker {
     pub block: [u32; 3],
     pub epoch: u32,
     pub instrs: u64,
+    /// The instruction count at which the block next checks in with the launch's budget.
+    pub next_check: u64,
+    /// The part of `instrs` already added to the launch's budget.
+    pub reported: u64,
     pub barriers: u64,
     pub stopped: bool,
     /// The block ran past its instruction budget.
@@ -92,6 +96,8 @@ impl Worker {
             block: [0; 3],
             epoch: 0,
             instrs: 0,
+            next_check: 0,
+            reported: 0,
             barriers: 0,
             stopped: false,
             over_budget: false,
@@ -122,6 +128,7 @@ impl Worker {
         self.block = block;
         self.epoch = 0;
         self.instrs = 0;
+        self.reported = 0;
         self.barriers = 0;
         self.stopped = false;
         self.over_budget = false;
