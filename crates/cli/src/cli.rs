@@ -203,6 +203,11 @@ pub struct VerifyArgs {
     /// Do not replay counterexamples in the interpreter.
     #[arg(long)]
     pub no_replay: bool,
+    /// Treat a buffer without a declared length (`//@ len(x) = …`) as having any length, so
+    /// that every access may be out of bounds. By default the weakest length requirement of
+    /// its accesses is inferred and printed (`needs len(out) >= gridDim.x * blockDim.x`).
+    #[arg(long)]
+    pub strict_bounds: bool,
 }
 
 /// Launch, warp model and output of a symbolic run, shared by `equiv`, `prove` and

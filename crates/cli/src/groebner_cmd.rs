@@ -56,6 +56,9 @@ fn explain() -> Result<(), CliError> {
         let verdict = match &p.verdict {
             warpsafe_verify::Verdict::Verified => "verified".to_string(),
             warpsafe_verify::Verdict::Violated(cx) => format!("VIOLATED: {}", cx.message),
+            warpsafe_verify::Verdict::Possible { counterexample, .. } => {
+                format!("possibly violated: {}", counterexample.message)
+            }
             warpsafe_verify::Verdict::Unknown { reason, .. } => format!("unknown: {reason}"),
         };
         println!(

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 use warpsafe_ir::{SourceFile, Span};
-use warpsafe_verify::{Report, Verdict};
+use warpsafe_verify::{Counterexample, Report, Verdict};
 
 fn location(file: &SourceFile, span: Span) -> Option<Value> {
     if span.is_dummy() || file.text.is_empty() {
@@ -18,35 +18,58 @@ fn location(file: &SourceFile, span: Span) -> Option<Value> {
     }))
 }
 
-/// Renders reports of one source file as a SARIF log.
+/// A finding's result: the first span is its location, the others related ones.
+fn finding(file: &SourceFile, cx: &Counterexample, level: &str, text: String) -> Value {
+    let mut locs: Vec<Value> = cx.spans.iter().filter_map(|s| location(file, *s)).collect();
+    let primary: Vec<Value> = locs.drain(..locs.len().min(1)).collect();
+    json!({
+        "ruleId": cx.category.name(),
+        "level": level,
+        "message": { "text": text },
+        "locations": primary,
+        "relatedLocations": locs,
+    })
+}
+
+/// Renders reports of one source file as a SARIF log: one run (result set) per kernel,
+/// identified by `automationDetails.id`.
 pub fn render(file: &SourceFile, reports: &[&Report]) -> String {
+    let runs: Vec<Value> = reports.iter().map(|r| run(file, r)).collect();
+    let log = json!({
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": runs,
+    });
+    serde_json::to_string_pretty(&log).unwrap_or_default()
+}
+
+fn run(file: &SourceFile, r: &Report) -> Value {
     let mut results = vec![];
-    for r in reports {
-        for p in &r.results {
-            match &p.verdict {
-                Verdict::Verified => {}
-                Verdict::Violated(cx) => {
-                    let mut locs: Vec<Value> =
-                        cx.spans.iter().filter_map(|s| location(file, *s)).collect();
-                    let primary: Vec<Value> = locs.drain(..locs.len().min(1)).collect();
-                    results.push(json!({
-                        "ruleId": cx.category.name(),
-                        "level": "error",
-                        "message": { "text": format!("{} (kernel `{}`)", cx.message, r.kernel) },
-                        "locations": primary,
-                        "relatedLocations": locs,
-                    }));
-                }
-                Verdict::Unknown { reason, span } => {
-                    let locs: Vec<Value> =
-                        span.and_then(|s| location(file, s)).into_iter().collect();
-                    results.push(json!({
-                        "ruleId": p.property.name(),
-                        "level": "note",
-                        "message": { "text": format!("{} could not be decided for kernel `{}`: {reason}", p.property.name(), r.kernel) },
-                        "locations": locs,
-                    }));
-                }
+    for p in &r.results {
+        match &p.verdict {
+            Verdict::Verified => {}
+            Verdict::Violated(cx) => {
+                let text = format!("{} (kernel `{}`)", cx.message, r.kernel);
+                results.push(finding(file, cx, "error", text));
+            }
+            Verdict::Possible {
+                counterexample,
+                why,
+            } => {
+                let text = format!(
+                    "possible {} (kernel `{}`, unconfirmed: {why})",
+                    counterexample.message, r.kernel
+                );
+                results.push(finding(file, counterexample, "warning", text));
+            }
+            Verdict::Unknown { reason, span } => {
+                let locs: Vec<Value> = span.and_then(|s| location(file, s)).into_iter().collect();
+                results.push(json!({
+                    "ruleId": p.property.name(),
+                    "level": "note",
+                    "message": { "text": format!("{} could not be decided for kernel `{}`: {reason}", p.property.name(), r.kernel) },
+                    "locations": locs,
+                }));
             }
         }
     }
@@ -56,22 +79,20 @@ pub fn render(file: &SourceFile, reports: &[&Report]) -> String {
         ("oob", "Out-of-bounds access"),
         ("overflow", "Signed integer overflow"),
         ("div-by-zero", "Integer division by zero"),
+        ("uninit", "Read of uninitialised shared or local memory"),
+        ("assert", "Failed assertion"),
         ("bounds", "In-bounds access not decided"),
     ]
     .iter()
     .map(|(id, text)| json!({ "id": id, "shortDescription": { "text": text } }))
     .collect();
-    let log = json!({
-        "version": "2.1.0",
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "runs": [{
-            "tool": { "driver": {
-                "name": "warpsafe",
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules,
-            }},
-            "results": results,
-        }]
-    });
-    serde_json::to_string_pretty(&log).unwrap_or_default()
+    json!({
+        "tool": { "driver": {
+            "name": "warpsafe",
+            "version": env!("CARGO_PKG_VERSION"),
+            "rules": rules,
+        }},
+        "automationDetails": { "id": format!("warpsafe/verify/{}", r.kernel) },
+        "results": results,
+    })
 }

@@ -293,6 +293,7 @@ fn short(v: &Verdict) -> String {
     match v {
         Verdict::Verified => "✓".into(),
         Verdict::Violated(_) => format!("✗ {}", verdict_word(v)),
+        Verdict::Possible { .. } => "? possible".into(),
         Verdict::Unknown { .. } => "?".into(),
     }
 }

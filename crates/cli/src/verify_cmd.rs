@@ -7,8 +7,8 @@ use crate::{launch, sarif, source};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use warpsafe_ir::SourceFile;
-use warpsafe_verify::{Config, DimSpec, Property, Report, Verdict};
+use warpsafe_ir::{Kernel, SourceFile};
+use warpsafe_verify::{Config, Counterexample, DimSpec, Property, Report, Verdict};
 
 /// Some property could not be decided.
 pub const UNKNOWN: u8 = 3;
@@ -33,12 +33,13 @@ fn properties(list: &[String]) -> Result<Vec<Property>, CliError> {
 fn dim_spec(flag: &Option<String>, header: Option<[u32; 3]>) -> Result<DimSpec, CliError> {
     match flag.as_deref() {
         Some("any") => Ok(DimSpec::Any),
+        Some(t) if t.replace(' ', "") == "any,any,any" => Ok(DimSpec::AnyDims),
         Some(t) => launch::parse_dims(t).map(DimSpec::Fixed),
         None => Ok(header.map(DimSpec::Fixed).unwrap_or(DimSpec::Any)),
     }
 }
 
-/// Exit code of a report: 0 all verified, 1 any violated, 3 otherwise.
+/// Exit code of a report: 0 all verified, 1 any violated, 3 otherwise (possible, unknown).
 pub fn exit_code(r: &Report) -> u8 {
     if r.results
         .iter()
@@ -86,31 +87,67 @@ fn spinner(label: String) -> impl Drop {
     Stop(done, handle)
 }
 
-/// Runs the command.
+/// Runs the command: every kernel of the file (or the one `--kernel` names), one report each.
 pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
     let loaded = source::load(&args.file)?;
-    let kernel = loaded.kernel(args.select.kernel.as_deref())?;
-    let cfg = Config {
-        block: dim_spec(&args.block, kernel.contract.block_dim)?,
-        grid: dim_spec(&args.grid, kernel.contract.grid_dim)?,
-        properties: properties(&args.property)?,
-        timeout: Duration::from_secs_f64(args.timeout.max(0.01)),
-        lockstep_warps: args.lockstep_warps,
-        dump_smt: args.dump_smt.clone(),
-        jobs: args.jobs.unwrap_or_else(default_jobs),
-        replay: !args.no_replay,
+    let kernels: Vec<&Kernel> = match args.select.kernel.as_deref() {
+        Some(name) => vec![loaded.kernel(Some(name))?],
+        None => loaded.module.kernels.iter().collect(),
     };
-    let report = {
+    if kernels.is_empty() {
+        return Err(CliError::usage(format!(
+            "{}: no __global__ kernel",
+            loaded.file.name
+        )));
+    }
+    let properties = properties(&args.property)?;
+    let mut reports = vec![];
+    for kernel in kernels {
+        let cfg = Config {
+            block: dim_spec(&args.block, kernel.contract.block_dim)?,
+            grid: dim_spec(&args.grid, kernel.contract.grid_dim)?,
+            properties: properties.clone(),
+            timeout: Duration::from_secs_f64(args.timeout.max(0.01)),
+            lockstep_warps: args.lockstep_warps,
+            dump_smt: args.dump_smt.clone(),
+            jobs: args.jobs.unwrap_or_else(default_jobs),
+            replay: !args.no_replay,
+            strict_bounds: args.strict_bounds,
+        };
         let _s = spinner(format!("verifying {}", kernel.name));
-        warpsafe_verify::verify(kernel, &cfg)
-    };
-    let code = exit_code(&report);
+        reports.push(warpsafe_verify::verify(kernel, &cfg));
+    }
+    let code = reports.iter().map(exit_code).fold(CLEAN, worst);
     match args.format {
-        VerifyFormat::Json => crate::report::print_json(&report)?,
-        VerifyFormat::Sarif => println!("{}", sarif::render(&loaded.file, &[&report])),
-        VerifyFormat::Human => print_human(&loaded.file, &report),
+        VerifyFormat::Json => crate::report::print_json(&serde_json::json!({
+            "file": loaded.file.name,
+            "kernels": reports,
+        }))?,
+        VerifyFormat::Sarif => {
+            let all: Vec<&Report> = reports.iter().collect();
+            println!("{}", sarif::render(&loaded.file, &all));
+        }
+        VerifyFormat::Human => {
+            for r in &reports {
+                print_human(&loaded.file, r);
+            }
+        }
     }
     Ok(code)
+}
+
+/// The more serious of two exit codes: findings, then undecided, then clean.
+fn worst(a: u8, b: u8) -> u8 {
+    let rank = |c: u8| match c {
+        FINDINGS => 2,
+        UNKNOWN => 1,
+        _ => 0,
+    };
+    if rank(b) > rank(a) {
+        b
+    } else {
+        a
+    }
 }
 
 fn where_(file: &SourceFile, span: warpsafe_ir::Span) -> String {
@@ -121,11 +158,64 @@ fn where_(file: &SourceFile, span: warpsafe_ir::Span) -> String {
     format!("{}:{l}:{c}: {}", file.name, file.line_text(l).trim())
 }
 
+fn print_counterexample(file: &SourceFile, cx: &Counterexample) {
+    println!(
+        "              blockDim {:?}, gridDim {:?}",
+        cx.block_dim, cx.grid_dim
+    );
+    for (b, t) in &cx.threads {
+        println!("              thread {t:?} of block {b:?}");
+    }
+    if !cx.params.is_empty() {
+        let ps: Vec<String> = cx
+            .params
+            .iter()
+            .map(|(n, v)| format!("{n} = {v}"))
+            .collect();
+        println!("              params: {}", ps.join(", "));
+    }
+    if !cx.buffer_lens.is_empty() {
+        let ls: Vec<String> = cx
+            .buffer_lens
+            .iter()
+            .map(|(n, v)| format!("len({n}) = {v}"))
+            .collect();
+        println!("              buffers: {}", ls.join(", "));
+    }
+    if let Some((m, i)) = &cx.address {
+        println!("              address: {m}[{i}]");
+    }
+    for s in &cx.spans {
+        println!("              at {}", where_(file, *s));
+    }
+    if cx.exact {
+        println!("              exact: the model is an execution of the kernel");
+    }
+    if let Some(rp) = &cx.replay {
+        let word = if rp.reproduced {
+            "reproduced"
+        } else {
+            "NOT reproduced"
+        };
+        println!(
+            "              replay in the interpreter: {word}{}",
+            if rp.note.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", rp.note)
+            }
+        );
+    }
+}
+
 fn print_human(file: &SourceFile, r: &Report) {
     println!(
         "{}: kernel `{}` ({:.3} s, {} SMT queries)",
         file.name, r.kernel, r.seconds, r.queries
     );
+    for a in &r.assumptions {
+        println!("  {a}");
+    }
     for p in &r.results {
         let name = p.property.name();
         match &p.verdict {
@@ -138,51 +228,19 @@ fn print_human(file: &SourceFile, r: &Report) {
             }
             Verdict::Violated(cx) => {
                 println!("  {name:<11} VIOLATED [{}]: {}", cx.category, cx.message);
-                println!(
-                    "              blockDim {:?}, gridDim {:?}",
-                    cx.block_dim, cx.grid_dim
-                );
-                for (b, t) in &cx.threads {
-                    println!("              thread {t:?} of block {b:?}");
-                }
-                if !cx.params.is_empty() {
-                    let ps: Vec<String> = cx
-                        .params
-                        .iter()
-                        .map(|(n, v)| format!("{n} = {v}"))
-                        .collect();
-                    println!("              params: {}", ps.join(", "));
-                }
-                if !cx.buffer_lens.is_empty() {
-                    let ls: Vec<String> = cx
-                        .buffer_lens
-                        .iter()
-                        .map(|(n, v)| format!("len({n}) = {v}"))
-                        .collect();
-                    println!("              buffers: {}", ls.join(", "));
-                }
-                if let Some((m, i)) = &cx.address {
-                    println!("              address: {m}[{i}]");
-                }
-                for s in &cx.spans {
-                    println!("              at {}", where_(file, *s));
-                }
-                if let Some(rp) = &cx.replay {
-                    let word = if rp.reproduced {
-                        "reproduced"
-                    } else {
-                        "NOT reproduced"
-                    };
-                    println!(
-                        "              replay in the interpreter: {word}{}",
-                        if rp.note.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" ({})", rp.note)
-                        }
-                    );
-                }
+                print_counterexample(file, cx);
             }
+            Verdict::Possible {
+                counterexample: cx,
+                why,
+            } => {
+                println!("  {name:<11} POSSIBLE [{}]: {}", cx.category, cx.message);
+                println!("              unconfirmed: {why}");
+                print_counterexample(file, cx);
+            }
+        }
+        for a in &p.assumptions {
+            println!("              {a}");
         }
     }
 }
@@ -216,6 +274,9 @@ pub fn verdict_word(v: &Verdict) -> String {
             };
             format!("violated ({}{replay})", cx.category)
         }
+        Verdict::Possible {
+            counterexample: cx, ..
+        } => format!("possible ({}, unconfirmed)", cx.category),
         Verdict::Unknown { .. } => "unknown".into(),
     }
 }

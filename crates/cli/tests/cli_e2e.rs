@@ -396,7 +396,7 @@ fn verify_exit_codes_and_formats() {
     ]);
     expect_exit(&o, 1);
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON report");
-    assert_eq!(json["kernel"], "kogge_stone_scan");
+    assert_eq!(json["kernels"][0]["kernel"], "kogge_stone_scan");
     let o = warpsafe(&[
         "verify",
         "examples/kernels/vector_add_bug_oob.cu",

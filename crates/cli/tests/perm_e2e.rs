@@ -194,7 +194,7 @@ fn verify_verdict(name: &str, property: &str) -> String {
         .output()
         .expect("warpsafe runs");
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
-    let verdict = v["results"]
+    let verdict = v["kernels"][0]["results"]
         .as_array()
         .expect("results")
         .iter()

@@ -191,6 +191,37 @@ impl Kernel {
         }
     }
 
+    /// How many launch dimensions the kernel reads (1 to 3): the highest component (`.x`,
+    /// `.y`, `.z`) of `threadIdx`, `blockIdx`, `blockDim` or `gridDim` that its body or
+    /// contract mentions. A kernel reading only `.x` is meant for 1-D launches: every
+    /// command checks it for launches whose other dimensions are 1.
+    pub fn launch_dims_read(&self) -> usize {
+        let mut dims = 1;
+        let mut note = |e: &Expr| {
+            e.walk(&mut |x| {
+                if let crate::ExprKind::Builtin(
+                    crate::Builtin::ThreadIdx(d)
+                    | crate::Builtin::BlockIdx(d)
+                    | crate::Builtin::BlockDim(d)
+                    | crate::Builtin::GridDim(d),
+                ) = x.kind
+                {
+                    dims = dims.max(d.index() + 1);
+                }
+            })
+        };
+        for s in &self.body {
+            s.walk(&mut |st| st.exprs().into_iter().for_each(&mut note));
+        }
+        let c = &self.contract;
+        c.requires
+            .iter()
+            .chain(c.lengths.iter().map(|l| &l.len))
+            .chain(&c.dynamic_shared_bytes)
+            .for_each(&mut note);
+        dims
+    }
+
     /// The source name of the memory `m`.
     pub fn mem_name(&self, m: MemRef) -> &str {
         match m {

@@ -7,19 +7,31 @@ use crate::obligation::{base, no_hazards, query, CexInfo, Obligation};
 use crate::symexec::ThreadLog;
 use crate::term::Term;
 use crate::Property;
-use warpsafe_ir::{Category, Kernel};
+use warpsafe_ir::{Category, Kernel, MemRef};
 
-/// One obligation per access that is not trivially in bounds.
-pub fn obligations(k: &Kernel, l: &Launch, logs: &[ThreadLog; 2], small: &Term) -> Vec<Obligation> {
+/// One obligation per access that is not trivially in bounds. Accesses of the buffer
+/// parameters in `inferred` (no declared length; the requirement is inferred instead) are
+/// out of bounds only below index 0.
+pub fn obligations(
+    k: &Kernel,
+    l: &Launch,
+    logs: &[ThreadLog; 2],
+    small: &Term,
+    inferred: &[usize],
+) -> Vec<Obligation> {
     let mut out = vec![];
     for (i, a) in logs[0].accesses.iter().enumerate() {
-        let bad = a.inb.not();
+        let bad = match a.mem {
+            MemRef::Global(p) if inferred.contains(&(p.0 as usize)) => a.nonneg.not(),
+            _ => a.inb.not(),
+        };
         if bad.as_bool() == Some(false) || a.pc.as_bool() == Some(false) {
             continue;
         }
         let mut asserts = base(l, logs, 1);
         let refine = no_hazards(logs, 1, &[&a.pc, &a.inb]);
-        asserts.extend([a.pc.clone(), bad]);
+        let core = vec![a.pc.clone(), bad];
+        asserts.extend(core.iter().cloned());
         let name = k.mem_name(a.mem).to_string();
         let mut q = query(format!("{}_bounds_{i}", k.name), asserts, small);
         q.refine = refine;
@@ -35,6 +47,7 @@ pub fn obligations(k: &Kernel, l: &Launch, logs: &[ThreadLog; 2], small: &Term) 
                 threads: 1,
                 spans: vec![a.span],
                 address: Some((name, a.flat.clone())),
+                core,
             },
         });
     }

@@ -7,11 +7,26 @@ use std::time::Duration;
 /// Launch dimensions: symbolic (every legal launch) or fixed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DimSpec {
-    /// Every legal value: each dimension ≥ 1; blocks have at most 1024 threads (z ≤ 64), grids
-    /// at most 2^31−1 × 65535 × 65535 blocks.
+    /// Every legal value in the dimensions the kernel reads (each ≥ 1; blocks have at most
+    /// 1024 threads, z ≤ 64; grids at most 2^31−1 × 65535 × 65535 blocks). A dimension whose
+    /// component (`.y`, `.z`) the kernel never reads is 1, and the report says so.
     Any,
+    /// Every legal value in all three dimensions, read or not (`--block any,any,any`).
+    AnyDims,
     /// Exactly these dimensions.
     Fixed([u32; 3]),
+}
+
+impl DimSpec {
+    /// Per dimension: `Some(v)` when fixed to `v`, `None` when symbolic, for a kernel that
+    /// reads `used` components.
+    pub fn resolve(self, used: usize) -> [Option<u32>; 3] {
+        match self {
+            DimSpec::Fixed(v) => v.map(Some),
+            DimSpec::AnyDims => [None; 3],
+            DimSpec::Any => std::array::from_fn(|d| if d < used.max(1) { None } else { Some(1) }),
+        }
+    }
 }
 
 /// A property the verifier proves or refutes.
@@ -72,6 +87,9 @@ pub struct Config {
     pub jobs: usize,
     /// Replay counterexamples in the interpreter.
     pub replay: bool,
+    /// Buffers without a declared length have an arbitrary one (any access may be out of
+    /// bounds) instead of an inferred length requirement.
+    pub strict_bounds: bool,
 }
 
 impl Default for Config {
@@ -85,6 +103,7 @@ impl Default for Config {
             dump_smt: None,
             jobs: 2,
             replay: true,
+            strict_bounds: false,
         }
     }
 }

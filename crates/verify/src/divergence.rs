@@ -50,10 +50,11 @@ pub fn obligations(
                 )
             }
         };
-        asserts.push(scope);
+        let mut core = vec![scope];
+        core.extend(a.iters.iter().zip(&b.iters).map(|(x, y)| x.eq(y)));
+        core.push(a.pc.ne(&b.pc));
+        asserts.extend(core.iter().cloned());
         asserts.extend(logs[0].exits.iter().chain(&logs[1].exits).cloned());
-        asserts.extend(a.iters.iter().zip(&b.iters).map(|(x, y)| x.eq(y)));
-        asserts.push(a.pc.ne(&b.pc));
         if equal_reads {
             asserts.extend(same_reads(logs, &[&a.pc, &b.pc]));
         }
@@ -66,6 +67,7 @@ pub fn obligations(
                 threads: 2,
                 spans: vec![a.span],
                 address: None,
+                core,
             },
         });
     }

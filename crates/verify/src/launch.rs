@@ -4,6 +4,39 @@
 use crate::eval::{as_bool, cast_int, eval, Hooks, SVal, Shared};
 use crate::term::{Sort, SymKind, Term};
 use crate::{Config, DimSpec};
+
+/// Largest `blockDim.d · gridDim.d` assumed for symbolic launches: a thread's global index
+/// along a dimension fits in `int` (what `blockIdx.x * blockDim.x + threadIdx.x` stored in an
+/// `int` needs; `prove` assumes the same).
+pub const MAX_GLOBAL_EXTENT: u64 = i32::MAX as u64;
+
+/// The sentences a report prints about the launches it covers beyond the contract: symbolic
+/// dimensions the kernel never reads are 1, and global indices fit in `int`.
+pub fn notes(kernel: &Kernel, cfg: &Config) -> Vec<String> {
+    let used = kernel.launch_dims_read();
+    let mut out = vec![];
+    if [cfg.block, cfg.grid].contains(&DimSpec::Any) && used < 3 {
+        let (n, comps) = if used == 1 {
+            ("1-D", ".x")
+        } else {
+            ("2-D", ".x and .y")
+        };
+        out.push(format!(
+            "assuming a {n} launch: the kernel reads only {comps} of the launch variables \
+             (--block any,any,any / --grid any,any,any checks every dimension)"
+        ));
+    }
+    if [cfg.block, cfg.grid]
+        .iter()
+        .any(|s| !matches!(s, DimSpec::Fixed(_)))
+    {
+        out.push(format!(
+            "assuming blockDim.d * gridDim.d <= {MAX_GLOBAL_EXTENT} in every dimension (a \
+             global thread index fits in int)"
+        ));
+    }
+    out
+}
 use warpsafe_ir::{Builtin, Category, Kernel, MemRef, ParamKind, ScalarType, Span, VarId};
 
 /// `threadIdx` and `blockIdx` of one of the two threads.
@@ -40,11 +73,16 @@ pub struct Launch {
     pub problems: Vec<String>,
 }
 
-fn dim_terms(spec: DimSpec, prefix: &str, limits: [u32; 3], out: &mut Vec<Term>) -> [Term; 3] {
+fn dim_terms(
+    spec: [Option<u32>; 3],
+    prefix: &str,
+    limits: [u32; 3],
+    out: &mut Vec<Term>,
+) -> [Term; 3] {
     let names = ["x", "y", "z"];
-    std::array::from_fn(|d| match spec {
-        DimSpec::Fixed(v) => Term::bv(32, v[d] as u128),
-        DimSpec::Any => {
+    std::array::from_fn(|d| match spec[d] {
+        Some(v) => Term::bv(32, v as u128),
+        None => {
             let t = narrow_sym(
                 format!("{prefix}_{}", names[d]),
                 limits[d],
@@ -62,9 +100,17 @@ impl Launch {
     /// Builds the symbolic launch of `kernel` under `cfg`.
     pub fn new(kernel: &Kernel, cfg: &Config) -> Launch {
         let mut asm = vec![];
-        let bdim = dim_terms(cfg.block, "bdim", [1024, 1024, 64], &mut asm);
-        let gdim = dim_terms(cfg.grid, "gdim", [i32::MAX as u32, 65535, 65535], &mut asm);
-        if cfg.block == DimSpec::Any {
+        let used = kernel.launch_dims_read();
+        let (block, grid) = (cfg.block.resolve(used), cfg.grid.resolve(used));
+        let bdim = dim_terms(block, "bdim", [1024, 1024, 64], &mut asm);
+        let gdim = dim_terms(grid, "gdim", [i32::MAX as u32, 65535, 65535], &mut asm);
+        for d in 0..3 {
+            if block[d].is_none() || grid[d].is_none() {
+                let ext = bdim[d].zext_to(64).mul(&gdim[d].zext_to(64));
+                asm.push(ext.ule(&Term::bv(64, MAX_GLOBAL_EXTENT as u128)));
+            }
+        }
+        if block.iter().any(|d| d.is_none()) {
             let p = bdim[0]
                 .zext_to(64)
                 .mul(&bdim[1].zext_to(64))
@@ -109,7 +155,7 @@ impl Launch {
             })
             .collect();
         let dyn_shared = Term::sym("dyn_shared".into(), Sort::Bv(64), SymKind::Shared, 0);
-        let threads = [1u8, 2].map(|t| thread_ids(t, cfg, &bdim, &gdim));
+        let threads = [1u8, 2].map(|t| thread_ids(t, block, grid, &bdim, &gdim));
         let mut l = Launch {
             bdim,
             gdim,
@@ -230,28 +276,32 @@ fn narrow_sym(name: String, max: u32, kind: SymKind, thread: u8) -> Term {
     Term::sym(name, Sort::Bv(bits), kind, thread).zext_to(32)
 }
 
-fn thread_ids(t: u8, cfg: &Config, bdim: &[Term; 3], gdim: &[Term; 3]) -> ThreadIds {
+fn thread_ids(
+    t: u8,
+    block: [Option<u32>; 3],
+    grid: [Option<u32>; 3],
+    bdim: &[Term; 3],
+    gdim: &[Term; 3],
+) -> ThreadIds {
     let names = ["x", "y", "z"];
     let mut constraints = vec![];
-    let mut mk = |kind: &str, spec: DimSpec, lim: &[Term; 3], sk: SymKind| -> [Term; 3] {
+    let mut mk = |kind: &str, spec: [Option<u32>; 3], lim: &[Term; 3], sk: SymKind| -> [Term; 3] {
         std::array::from_fn(|d| {
-            if let DimSpec::Fixed(v) = spec {
-                if v[d] == 1 {
-                    return Term::bv(32, 0);
-                }
+            if spec[d] == Some(1) {
+                return Term::bv(32, 0);
             }
-            let max = match spec {
-                DimSpec::Fixed(v) => v[d].saturating_sub(1),
-                DimSpec::Any if kind == "tid" => [1023, 1023, 63][d],
-                DimSpec::Any => [i32::MAX as u32 - 1, 65534, 65534][d],
+            let max = match spec[d] {
+                Some(v) => v.saturating_sub(1),
+                None if kind == "tid" => [1023, 1023, 63][d],
+                None => [i32::MAX as u32 - 1, 65534, 65534][d],
             };
             let s = narrow_sym(format!("{kind}{t}_{}", names[d]), max, sk, t);
             constraints.push(s.ult(&lim[d]));
             s
         })
     };
-    let tid = mk("tid", cfg.block, bdim, SymKind::Tid);
-    let bid = mk("bid", cfg.grid, gdim, SymKind::Bid);
+    let tid = mk("tid", block, bdim, SymKind::Tid);
+    let bid = mk("bid", grid, gdim, SymKind::Bid);
     let linear = tid[0]
         .add(&tid[1].mul(&bdim[0]))
         .add(&tid[2].mul(&bdim[0]).mul(&bdim[1]));

@@ -55,10 +55,12 @@
 mod batch;
 mod bounds;
 mod config;
+mod confirm;
 mod divergence;
 mod eval;
 mod intenc;
 mod launch;
+mod lengths;
 mod loops;
 mod model;
 mod obligation;
@@ -67,6 +69,7 @@ mod races;
 mod replay;
 mod report;
 mod smt;
+mod solve;
 mod symexec;
 mod term;
 mod uniform;
@@ -74,21 +77,36 @@ mod uniform;
 pub use config::{Config, DimSpec, Property};
 pub use report::{Counterexample, PropertyResult, Replay, Report, Verdict};
 
+use confirm::{property_result, Ctx};
 use obligation::Obligation;
-use rayon::prelude::*;
-use smt::{Answer, SolverPool};
-use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use smt::SolverPool;
+use solve::solve_all;
+use std::time::Instant;
 use warpsafe_ir::Kernel;
 
 /// Verifies `kernel` under `cfg` and reports a verdict per requested property.
 pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
     let start = Instant::now();
-    let launch = launch::Launch::new(kernel, cfg);
+    let mut launch = launch::Launch::new(kernel, cfg);
     let logs = [
         symexec::execute(kernel, &launch, 0),
         symexec::execute(kernel, &launch, 1),
     ];
+    let pool = SolverPool::new(cfg.timeout, cfg.dump_smt.clone());
+    // Undeclared buffer lengths: the inferred requirement is what bounds reports, and what
+    // every other property assumes (so their counterexamples replay with large enough
+    // buffers).
+    let needs = if cfg.strict_bounds {
+        vec![]
+    } else {
+        lengths::infer(kernel, &launch, &logs, &pool, cfg.jobs)
+    };
+    for (p, need) in &needs {
+        if let (lengths::Need::Length { term, .. }, Some(Some(len))) = (need, launch.lens.get(*p)) {
+            launch.assumptions.push(term.ule(len));
+        }
+    }
+    let inferred: Vec<usize> = needs.iter().map(|(p, _)| *p).collect();
     let small = launch.small(kernel);
     let mut obligations: Vec<Obligation> = vec![];
     let mut blocked: Vec<(Property, String, warpsafe_ir::Span)> = vec![];
@@ -102,204 +120,100 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
                 races::obligations(kernel, &launch, &logs, cfg.lockstep_warps, &small)
             }
             Property::Divergence => divergence::obligations(kernel, &launch, &logs, &small, false),
-            Property::Bounds => bounds::obligations(kernel, &launch, &logs, &small),
+            Property::Bounds => bounds::obligations(kernel, &launch, &logs, &small, &inferred),
             Property::Overflow => overflow::obligations(kernel, &launch, &logs, &small),
         });
     }
     for o in &mut obligations {
         model::watch(&mut o.query, &launch, &o.cex);
     }
-    let pool = SolverPool::new(cfg.timeout, cfg.dump_smt.clone());
-    let answers = solve_all(kernel, cfg, &pool, &obligations);
+    let mut answers = solve_all(kernel, cfg, &pool, &obligations);
+    let free_lengths = needs
+        .iter()
+        .filter(|(_, n)| matches!(n, lengths::Need::Unbounded { .. }))
+        .map(|(p, _)| kernel.params[*p].name.clone())
+        .collect();
+    let ctx = Ctx {
+        kernel,
+        launch: &launch,
+        cfg,
+        pool: &pool,
+        free_lengths,
+    };
     let mut results = vec![];
-    let mut queries = 0;
     for &p in &cfg.properties {
         if let Some((_, reason, span)) = blocked.iter().find(|b| b.0 == p) {
-            results.push(PropertyResult {
-                property: p,
-                verdict: Verdict::Unknown {
-                    reason: reason.clone(),
-                    span: Some(*span),
-                },
-                seconds: 0.0,
-                queries: 0,
-            });
+            results.push(PropertyResult::unknown(p, reason.clone(), Some(*span)));
             continue;
         }
-        let result = property_result(p, &obligations, &answers, kernel, &launch, cfg);
-        queries += result.queries;
+        let mut result = property_result(p, &obligations, &mut answers, &ctx);
+        if p == Property::Bounds {
+            apply_needs(&mut result, kernel, &needs);
+        }
         results.push(result);
     }
-    // Divergence refuted only because every read is arbitrary per thread: once the race
-    // property is verified, two threads reading one address in one barrier interval read
-    // the same value, and the refined check decides.
+    refine_divergence(&mut results, &logs, &small, &ctx);
+    Report {
+        kernel: kernel.name.clone(),
+        queries: results.iter().map(|r| r.queries).sum(),
+        results,
+        seconds: start.elapsed().as_secs_f64(),
+        assumptions: launch::notes(kernel, cfg),
+    }
+}
+
+/// The bounds verdict with the inferred length requirements: printed as assumptions when it
+/// holds, and `unknown` where a buffer's accesses have no requirement at all.
+fn apply_needs(result: &mut PropertyResult, kernel: &Kernel, needs: &[(usize, lengths::Need)]) {
+    for (p, need) in needs {
+        let name = &kernel.params[*p].name;
+        match need {
+            lengths::Need::Length { text, .. } => result.assumptions.push(format!(
+                "needs len({name}) >= {text} (no length declared; inferred)"
+            )),
+            lengths::Need::Unbounded { reason, span } => {
+                if matches!(result.verdict, Verdict::Verified) {
+                    result.verdict = Verdict::Unknown {
+                        reason: reason.clone(),
+                        span: Some(*span),
+                    };
+                }
+            }
+        }
+    }
+}
+
+/// Divergence refuted only because every read is arbitrary per thread: once the race
+/// property is verified, two threads reading one address in one barrier interval read the
+/// same value, and the refined check decides.
+fn refine_divergence(
+    results: &mut [PropertyResult],
+    logs: &[symexec::ThreadLog; 2],
+    small: &term::Term,
+    ctx: &Ctx<'_>,
+) {
     let race_free = results
         .iter()
         .any(|r| r.property == Property::Race && matches!(r.verdict, Verdict::Verified));
     let diverges = results.iter().position(|r| {
-        r.property == Property::Divergence && matches!(r.verdict, Verdict::Violated(_))
+        r.property == Property::Divergence
+            && matches!(r.verdict, Verdict::Violated(_) | Verdict::Possible { .. })
     });
-    if let (true, false, Some(i)) = (race_free, cfg.lockstep_warps, diverges) {
-        let mut refined = divergence::obligations(kernel, &launch, &logs, &small, true);
-        for o in &mut refined {
-            model::watch(&mut o.query, &launch, &o.cex);
-        }
-        let again = solve_all(kernel, cfg, &pool, &refined);
-        let r = property_result(Property::Divergence, &refined, &again, kernel, &launch, cfg);
-        queries += r.queries;
-        results[i] = PropertyResult {
-            property: Property::Divergence,
-            verdict: r.verdict,
-            seconds: results[i].seconds + r.seconds,
-            queries: results[i].queries + r.queries,
-        };
-    }
-    Report {
-        kernel: kernel.name.clone(),
-        results,
-        seconds: start.elapsed().as_secs_f64(),
-        queries,
-    }
-}
-
-/// The verdict of property `p` from the answers to its obligations (the first
-/// counterexample, decoded and replayed; else the first unknown; else verified), with the
-/// time and queries spent on it.
-fn property_result(
-    p: Property,
-    obligations: &[Obligation],
-    answers: &Answers,
-    kernel: &Kernel,
-    launch: &launch::Launch,
-    cfg: &Config,
-) -> PropertyResult {
-    let mine: Vec<(&Obligation, &(Answer, Duration))> = obligations
-        .iter()
-        .zip(&answers.per_obligation)
-        .filter(|(o, _)| o.property == p)
-        .collect();
-    let (batch_time, batch_queries) = answers.batches.get(&p).copied().unwrap_or_default();
-    let seconds =
-        batch_time.as_secs_f64() + mine.iter().map(|(_, (_, d))| d.as_secs_f64()).sum::<f64>();
-    let property_queries = batch_queries + mine.iter().filter(|(_, (_, d))| !d.is_zero()).count();
-    let mut verdict = Verdict::Verified;
-    for (o, (a, _)) in &mine {
-        match a {
-            Answer::Sat(vals) => {
-                let (mut cx, dyn_shared) = model::decode(vals, launch, kernel, &o.cex);
-                if cfg.replay {
-                    cx.replay = Some(replay::replay(kernel, &cx, dyn_shared, cfg.lockstep_warps));
-                }
-                verdict = Verdict::Violated(cx);
-                break;
-            }
-            Answer::Unknown(reason) if matches!(verdict, Verdict::Verified) => {
-                verdict = Verdict::Unknown {
-                    reason: format!("{}: {reason}", o.cex.what),
-                    span: o.cex.spans.first().copied(),
-                };
-            }
-            _ => {}
-        }
-    }
-    PropertyResult {
-        property: p,
-        verdict,
-        seconds,
-        queries: property_queries,
-    }
-}
-
-/// The answer to every obligation, and per property the time and count of combined queries.
-struct Answers {
-    per_obligation: Vec<(Answer, Duration)>,
-    batches: HashMap<Property, (Duration, usize)>,
-}
-
-/// Decides the obligations in parallel: first one combined query per property
-/// ([`batch::combine`]), then, for properties it did not settle, each obligation on its own.
-/// Obligations settled by a combined query get `Unsat` with zero time.
-fn solve_all(kernel: &Kernel, cfg: &Config, pool: &SolverPool, obls: &[Obligation]) -> Answers {
-    let run =
-        |work: &(dyn Fn() -> Vec<(Answer, Duration)> + Sync)| match rayon::ThreadPoolBuilder::new()
-            .num_threads(cfg.jobs.max(1))
-            .build()
-        {
-            Ok(tp) => tp.install(work),
-            Err(_) => work(),
-        };
-    let timed = |q: &smt::Query| {
-        let t = Instant::now();
-        let a = pool.check(q);
-        (a, t.elapsed())
+    let (true, false, Some(i)) = (race_free, ctx.cfg.lockstep_warps, diverges) else {
+        return;
     };
-    let combined: Vec<(Property, smt::Query)> = cfg
-        .properties
-        .iter()
-        .filter_map(|&p| {
-            let mine: Vec<&Obligation> = obls.iter().filter(|o| o.property == p).collect();
-            let name = format!("{}_{}_all", kernel.name, p.name());
-            batch::combine(name, &mine).map(|q| (p, q))
-        })
-        .collect();
-    let batch_answers = run(&|| combined.par_iter().map(|(_, q)| timed(q)).collect());
-    let mut batches = HashMap::new();
-    let mut settled = vec![];
-    // Per property with a satisfiable combined query: the index (among that property's
-    // obligations) of one obligation its model satisfies.
-    let mut witness: HashMap<Property, usize> = HashMap::new();
-    for ((p, _), (a, d)) in combined.iter().zip(&batch_answers) {
-        batches.insert(*p, (*d, 1));
-        match a {
-            Answer::Unsat => settled.push(*p),
-            Answer::Sat(vals) => {
-                if let Some(i) = vals.iter().position(|v| *v == Some(1)) {
-                    witness.insert(*p, i);
-                }
-            }
-            Answer::Unknown(_) => {}
-        }
+    let mut refined = divergence::obligations(ctx.kernel, ctx.launch, logs, small, true);
+    for o in &mut refined {
+        model::watch(&mut o.query, ctx.launch, &o.cex);
     }
-    let index_in_property: Vec<usize> = obls
-        .iter()
-        .scan(HashMap::<Property, usize>::new(), |seen, o| {
-            let c = seen.entry(o.property).or_default();
-            *c += 1;
-            Some(*c - 1)
-        })
-        .collect();
-    let skip = |i: usize| {
-        let p = obls[i].property;
-        settled.contains(&p) || witness.get(&p).is_some_and(|&w| w != index_in_property[i])
+    let mut again = solve_all(ctx.kernel, ctx.cfg, ctx.pool, &refined);
+    let r = property_result(Property::Divergence, &refined, &mut again, ctx);
+    let old = &results[i];
+    results[i] = PropertyResult {
+        property: Property::Divergence,
+        verdict: r.verdict,
+        seconds: old.seconds + r.seconds,
+        queries: old.queries + r.queries,
+        assumptions: r.assumptions,
     };
-    let mut per_obligation = run(&|| {
-        (0..obls.len())
-            .into_par_iter()
-            .map(|i| {
-                if skip(i) {
-                    (Answer::Unsat, Duration::ZERO)
-                } else {
-                    timed(&obls[i].query)
-                }
-            })
-            .collect()
-    });
-    // A witness the solver does not confirm on its own (a timeout, say; its query assumes
-    // no more than the combined one, so it cannot be unsatisfiable) falls back to deciding
-    // every obligation of its property.
-    for (&p, &w) in &witness {
-        let i = (0..obls.len()).find(|&i| obls[i].property == p && index_in_property[i] == w);
-        let confirmed = i.is_some_and(|i| matches!(per_obligation[i].0, Answer::Sat(_)));
-        if !confirmed {
-            for j in 0..obls.len() {
-                if obls[j].property == p && Some(j) != i {
-                    per_obligation[j] = timed(&obls[j].query);
-                }
-            }
-        }
-    }
-    Answers {
-        per_obligation,
-        batches,
-    }
 }

@@ -107,6 +107,7 @@ pub fn decode(
             spans: cex.spans.clone(),
             address,
             replay: None,
+            exact: false,
         },
         dyn_shared,
     )

@@ -30,6 +30,9 @@ pub struct CexInfo {
     pub spans: Vec<Span>,
     /// Memory name and element index term, if any.
     pub address: Option<(String, Term)>,
+    /// The obligation's own conditions (path conditions, addresses, the bad condition):
+    /// a model is an exact execution when none of them depends on an abstracted value.
+    pub core: Vec<Term>,
 }
 
 /// The assumptions of a query about `threads` (1 or 2) threads: CUDA limits and the contract,

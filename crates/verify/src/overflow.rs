@@ -15,7 +15,8 @@ pub fn obligations(k: &Kernel, l: &Launch, logs: &[ThreadLog; 2], small: &Term) 
     let mut out = vec![];
     for (i, h) in logs[0].hazards.iter().enumerate() {
         let mut asserts = base(l, logs, 1);
-        asserts.extend([h.pc.clone(), h.cond.clone()]);
+        let core = vec![h.pc.clone(), h.cond.clone()];
+        asserts.extend(core.iter().cloned());
         out.push(Obligation {
             property: Property::Overflow,
             query: query(format!("{}_overflow_{i}", k.name), asserts, small),
@@ -25,6 +26,7 @@ pub fn obligations(k: &Kernel, l: &Launch, logs: &[ThreadLog; 2], small: &Term) 
                 threads: 1,
                 spans: vec![h.span],
                 address: None,
+                core,
             },
         });
     }

@@ -63,7 +63,8 @@ pub fn obligations(
             }
             let mut asserts = base(l, logs, 2);
             let refine = no_hazards(logs, 2, &[&a.pc, &b.pc, &a.flat, &b.flat]);
-            asserts.extend([a.pc.clone(), b.pc.clone(), same, unord]);
+            let core = vec![a.pc.clone(), b.pc.clone(), same, unord];
+            asserts.extend(core.iter().cloned());
             let name = k.mem_name(a.mem).to_string();
             let mut q = query(format!("{}_race_{i}_{j}", k.name), asserts, small);
             q.refine = refine;
@@ -76,6 +77,7 @@ pub fn obligations(
                     threads: 2,
                     spans: vec![a.span, b.span],
                     address: Some((name, a.flat.clone())),
+                    core,
                 },
             });
         }

@@ -99,10 +99,14 @@ pub fn replay(k: &Kernel, cx: &Counterexample, dyn_shared: u64, lockstep: bool) 
         ..Options::default()
     };
     // Data-dependent findings (overflow of products of inputs, say) may need a few data sets.
+    let at_site = |f: &warpsafe_exec::Finding| {
+        cx.spans.contains(&f.at.span)
+            || f.other.as_ref().is_some_and(|o| cx.spans.contains(&o.span))
+    };
     let mut result = run(k, &cfg, arguments(k, cx, 0), &opts);
     for seed in 1..DATA_SETS {
         match &result {
-            Ok(out) if out.of(cx.category).next().is_none() => {
+            Ok(out) if !out.of(cx.category).any(at_site) => {
                 result = run(k, &cfg, arguments(k, cx, seed), &opts);
             }
             _ => break,
@@ -129,20 +133,27 @@ pub fn replay(k: &Kernel, cx: &Counterexample, dyn_shared: u64, lockstep: bool) 
                     },
                 };
             }
-            let at_site = same.iter().any(|f| cx.spans.contains(&f.at.span));
-            Replay {
-                reproduced: true,
-                note: format!(
-                    "the interpreter reports {} {} finding(s){}: {}",
-                    same.len(),
-                    cx.category.name(),
-                    if at_site {
-                        " at the same source position"
-                    } else {
-                        ""
-                    },
-                    same[0].message
-                ),
+            // The same category elsewhere is another bug, not this one.
+            let here: Vec<_> = same.iter().filter(|f| at_site(f)).collect();
+            match here.first() {
+                Some(f) => Replay {
+                    reproduced: true,
+                    note: format!(
+                        "the interpreter reports {} {} finding(s) at the same source position: {}",
+                        here.len(),
+                        cx.category.name(),
+                        f.message
+                    ),
+                },
+                None => Replay {
+                    reproduced: false,
+                    note: format!(
+                        "the interpreter found {} {} finding(s), but elsewhere: {}",
+                        same.len(),
+                        cx.category.name(),
+                        same[0].message
+                    ),
+                },
             }
         }
     }

@@ -16,10 +16,15 @@ pub struct Report {
     pub seconds: f64,
     /// SMT queries sent to the solver.
     pub queries: usize,
+    /// What every verdict of the report assumes about the launch beyond the contract (the
+    /// dimensionality the kernel reads, say), each a sentence.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assumptions: Vec<String>,
 }
 
 impl Report {
-    /// Process exit code for the CLI: 0 all verified, 1 any violated, 3 otherwise.
+    /// Process exit code for the CLI: 0 all verified, 1 any violated, 3 otherwise (possible
+    /// or unknown).
     pub fn exit_code(&self) -> i32 {
         if self
             .results
@@ -55,17 +60,43 @@ pub struct PropertyResult {
     pub seconds: f64,
     /// SMT queries sent for this property.
     pub queries: usize,
+    /// What the verdict assumes beyond the contract (inferred buffer lengths, say), each a
+    /// sentence.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assumptions: Vec<String>,
 }
 
-/// Verified, violated with a counterexample, or unknown with a reason.
+impl PropertyResult {
+    /// An `unknown` verdict that cost nothing.
+    pub fn unknown(property: Property, reason: String, span: Option<Span>) -> PropertyResult {
+        PropertyResult {
+            property,
+            verdict: Verdict::Unknown { reason, span },
+            seconds: 0.0,
+            queries: 0,
+            assumptions: vec![],
+        }
+    }
+}
+
+/// Verified, violated with a confirmed counterexample, possibly violated (a counterexample
+/// neither exact nor reproduced), or unknown with a reason.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "lowercase")]
 #[allow(clippy::large_enum_variant)]
 pub enum Verdict {
     /// Holds for every launch the configuration and contract allow.
     Verified,
-    /// Fails; the counterexample says how.
+    /// Fails; the counterexample is exact or the interpreter reproduced it.
     Violated(Counterexample),
+    /// The solver found a counterexample that depends on abstracted values (memory contents,
+    /// summarised loops) and that the interpreter did not reproduce: it may be spurious.
+    Possible {
+        /// The unconfirmed counterexample.
+        counterexample: Counterexample,
+        /// Why it may be spurious.
+        why: String,
+    },
     /// Neither proved nor refuted.
     Unknown {
         /// Why (unsupported construct, solver timeout, …).
@@ -98,6 +129,16 @@ pub struct Counterexample {
     pub address: Option<(String, i64)>,
     /// What the interpreter did with this launch, if replay was asked for.
     pub replay: Option<Replay>,
+    /// True when the model is a real execution of the threads: it depends on no abstracted
+    /// value (memory contents, havocked loop state, summarised iterations).
+    pub exact: bool,
+}
+
+impl Counterexample {
+    /// True when the counterexample is exact or the interpreter reproduced it.
+    pub fn confirmed(&self) -> bool {
+        self.exact || self.replay.as_ref().is_some_and(|r| r.reproduced)
+    }
 }
 
 /// The result of running a counterexample's launch in the interpreter.

@@ -210,13 +210,16 @@ impl Solver {
                 Response::Unsat => Linear::Refuted,
                 Response::Unknown => Linear::Unknown,
                 Response::Sat => {
-                    // Prefer a small model: its values pin down a small counterexample.
+                    // Prefer a small model: its values pin down a small counterexample. When
+                    // there is none, the solver holds no model to read: no hints then.
                     if let Some(small) = enc.small {
                         let g = self.ctx.atom("small_guard");
                         self.ctx
                             .declare_const("small_guard", self.ctx.bool_sort())?;
                         self.ctx.assert(self.ctx.imp(g, small))?;
-                        let _ = self.ctx.check_assuming([g])?;
+                        if self.ctx.check_assuming([g])? != Response::Sat {
+                            return Ok(Linear::Model(vec![]));
+                        }
                     }
                     let declared: Vec<&String> = names
                         .iter()
@@ -536,7 +539,15 @@ impl SolverPool {
                 Err(e) => return Answer::Unknown(format!("cannot start z3: {e}")),
             },
         };
-        match solver.check(q, self.dump.as_ref()) {
+        // A solver process that answers something unexpected must not take the run down:
+        // the answer is unknown, and the process is dropped.
+        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            solver.check(q, self.dump.as_ref())
+        }));
+        let Ok(checked) = checked else {
+            return Answer::Unknown("the solver interface failed on this query".into());
+        };
+        match checked {
             Ok(a) => {
                 if !fresh {
                     if let Ok(mut v) = self.free.lock() {

@@ -21,6 +21,8 @@ pub struct Access {
     pub flat: Term,
     /// The access is within the memory's bounds.
     pub inb: Term,
+    /// Every signed index is non-negative (the part of `inb` that no length can satisfy).
+    pub nonneg: Term,
     /// A write (stores and atomics).
     pub write: bool,
     /// An atomic read-modify-write.
@@ -276,6 +278,7 @@ impl Exec<'_> {
         span: Span,
     ) {
         let mut inb = vec![];
+        let mut nonneg = vec![];
         let mut flat = Term::bv(64, 0);
         let name = self.k.mem_name(mem).to_string();
         let (dims, dynamic, elem) = match mem {
@@ -305,7 +308,7 @@ impl Exec<'_> {
             }
             let t64 = t.ext_to(64, signed);
             if signed {
-                inb.push(Term::bv(t.width(), 0).sle(&t));
+                nonneg.push(Term::bv(t.width(), 0).sle(&t));
             }
             match mem {
                 MemRef::Global(p) => {
@@ -330,10 +333,12 @@ impl Exec<'_> {
                 }
             }
         }
+        let nonneg = Term::and_all(nonneg);
         self.log.accesses.push(Access {
             mem,
             flat,
-            inb: Term::and_all(inb),
+            inb: nonneg.and(&Term::and_all(inb)),
+            nonneg,
             write,
             atomic,
             pc: pc.clone(),

@@ -152,8 +152,16 @@ impl Term {
         Term::mk(Node::BvC(w, v & mask(w)))
     }
 
-    /// A bit-vector constant from a signed value.
+    /// A bit-vector constant from a signed value. Constants hold at most 128 bits, so a
+    /// negative one wider than that is the sign extension of its 128-bit form.
     pub fn bvi(w: u32, v: i128) -> Term {
+        if w > 128 && v < 0 {
+            return Term::app(
+                Op::Sext(w - 128),
+                vec![Term::bv(128, v as u128)],
+                Sort::Bv(w),
+            );
+        }
         Term::bv(w, v as u128)
     }
 
@@ -478,7 +486,7 @@ impl Term {
 
     /// `bvneg`.
     pub fn neg(&self) -> Term {
-        if let Some(v) = self.as_bv() {
+        if let Some(v) = self.as_bv().filter(|_| self.width() <= 128) {
             return Term::bv(self.width(), v.wrapping_neg());
         }
         Term::app(Op::Neg, vec![self.clone()], self.sort())
@@ -486,7 +494,7 @@ impl Term {
 
     /// `bvnot`.
     pub fn bvnot(&self) -> Term {
-        if let Some(v) = self.as_bv() {
+        if let Some(v) = self.as_bv().filter(|_| self.width() <= 128) {
             return Term::bv(self.width(), !v);
         }
         Term::app(Op::BvNot, vec![self.clone()], self.sort())
@@ -499,7 +507,7 @@ impl Term {
             return self.clone();
         }
         if let Some(v) = self.as_bv() {
-            return Term::bv(hi - lo + 1, v >> lo);
+            return Term::bv(hi - lo + 1, v.checked_shr(lo).unwrap_or(0));
         }
         if let Node::App(Op::Zext(_) | Op::Sext(_), a, _) = &*self.0 {
             if lo == 0 && hi + 1 == a[0].width() {
@@ -564,6 +572,50 @@ impl Term {
             Node::App(_, args, _) => args.iter().for_each(|a| a.syms(out, seen)),
             _ => {}
         }
+    }
+
+    /// The term with every symbol that `f` maps replaced (operators rebuilt, so constants
+    /// fold again).
+    pub fn subst(&self, f: &dyn Fn(&Sym) -> Option<Term>) -> Term {
+        self.subst_memo(f, &mut std::collections::HashMap::new())
+    }
+
+    fn subst_memo(
+        &self,
+        f: &dyn Fn(&Sym) -> Option<Term>,
+        memo: &mut std::collections::HashMap<usize, Term>,
+    ) -> Term {
+        if let Some(t) = memo.get(&self.id()) {
+            return t.clone();
+        }
+        let out = match &*self.0 {
+            Node::Sym(s) => f(s).unwrap_or_else(|| self.clone()),
+            Node::App(op, args, _) => {
+                let a: Vec<Term> = args.iter().map(|x| x.subst_memo(f, memo)).collect();
+                Term::rebuild(*op, &a).unwrap_or_else(|| self.clone())
+            }
+            _ => self.clone(),
+        };
+        memo.insert(self.id(), out.clone());
+        out
+    }
+
+    /// `op` applied to `a` through the folding constructors (`None` for a wrong arity).
+    fn rebuild(op: Op, a: &[Term]) -> Option<Term> {
+        Some(match (op, a) {
+            (Op::Not, [x]) => x.not(),
+            (Op::And, xs) => Term::and_all(xs.iter().cloned()),
+            (Op::Or, xs) => Term::or_all(xs.iter().cloned()),
+            (Op::Ite, [c, x, y]) => Term::ite(c, x, y),
+            (Op::Eq, [x, y]) => x.eq(y),
+            (Op::Neg, [x]) => x.neg(),
+            (Op::BvNot, [x]) => x.bvnot(),
+            (Op::Extract(h, l), [x]) => x.extract(h, l),
+            (Op::Zext(n), [x]) => x.zext_to(x.width() + n),
+            (Op::Sext(n), [x]) => x.sext_to(x.width() + n),
+            (op, [x, y]) => Term::bin(op, x, y),
+            _ => return None,
+        })
     }
 
     /// The distinct free symbols of the term.

@@ -28,8 +28,10 @@ fn racy_read_feeding_a_barrier_is_not_uniform() {
         ..Config::default()
     };
     let r = verify(&k, &cfg);
+    // The divergence depends on what the racy read returns: never verified, and unconfirmed
+    // without a replay; the race itself is exact.
     assert!(
-        matches!(r.results[0].verdict, Verdict::Violated(_)),
+        matches!(r.results[0].verdict, Verdict::Possible { .. }),
         "{:?}",
         r.results[0].verdict
     );
@@ -91,13 +93,14 @@ fn a_race_free_read_of_one_address_is_uniform() {
         "{:?}",
         r.results[1].verdict
     );
-    // Without the race property there is nothing to rest the equal reads on.
+    // Without the race property there is nothing to rest the equal reads on (and with replay
+    // off, a model that depends on memory contents stays unconfirmed).
     let r = verify(&flag_kernel(false), &cfg(vec![Property::Divergence]));
-    assert!(matches!(r.results[0].verdict, Verdict::Violated(_)));
+    assert!(matches!(r.results[0].verdict, Verdict::Possible { .. }));
     // Reads of different addresses stay arbitrary per thread: x[tid] may differ.
     let r = verify(
         &flag_kernel(true),
         &cfg(vec![Property::Race, Property::Divergence]),
     );
-    assert!(matches!(r.results[1].verdict, Verdict::Violated(_)));
+    assert!(matches!(r.results[1].verdict, Verdict::Possible { .. }));
 }

@@ -1,0 +1,330 @@
+//! Buffers without a declared length (no `len(x)` contract): instead of an out-of-bounds
+//! alarm at length 1, the weakest length requirement the kernel's accesses impose, inferred
+//! from candidates (parameters, launch extents, the guards of the accesses, the largest index
+//! a thread can form) and checked by SMT: a candidate is *sufficient* when no launch makes an
+//! access reach it, and the report prints the smallest sufficient ones (`needs len(out) >=
+//! gridDim.x * blockDim.x`). With `--strict-bounds` the length stays a free value, as before.
+
+use crate::eval::SVal;
+use crate::launch::Launch;
+use crate::obligation::{base, no_hazards, query};
+use crate::smt::{Answer, SolverPool};
+use crate::symexec::{Access, ThreadLog};
+use crate::term::{Node, Op, SymKind, Term};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use warpsafe_ir::{Kernel, MemRef, ParamKind, Span};
+
+/// What the accesses of one undeclared buffer need.
+#[derive(Clone, Debug)]
+pub enum Need {
+    /// `len ≥ len_term` suffices and nothing smaller does (among the candidates).
+    Length {
+        /// The requirement (`u64`).
+        term: Term,
+        /// How it reads in the source's terms.
+        text: String,
+    },
+    /// No candidate bounds the accesses (a data-dependent index, say).
+    Unbounded {
+        /// Why.
+        reason: String,
+        /// The first access.
+        span: Span,
+    },
+}
+
+/// A length candidate: its value (`u64`) and how it is written.
+struct Candidate {
+    term: Term,
+    text: String,
+}
+
+/// Per buffer parameter without a declared length that the kernel accesses: what it needs.
+pub fn infer(
+    k: &Kernel,
+    l: &Launch,
+    logs: &[ThreadLog; 2],
+    pool: &SolverPool,
+    jobs: usize,
+) -> Vec<(usize, Need)> {
+    let declared: Vec<usize> = k
+        .contract
+        .lengths
+        .iter()
+        .map(|s| s.param.0 as usize)
+        .collect();
+    let names = display_names(k, l);
+    let mut out = vec![];
+    for (p, param) in k.params.iter().enumerate() {
+        if !matches!(param.kind, ParamKind::Buffer { .. }) || declared.contains(&p) {
+            continue;
+        }
+        let accesses: Vec<&Access> = logs[0]
+            .accesses
+            .iter()
+            .filter(|a| a.mem == MemRef::Global(warpsafe_ir::ParamId(p as u32)))
+            .filter(|a| a.pc.as_bool() != Some(false))
+            .collect();
+        let Some(first) = accesses.first() else {
+            continue;
+        };
+        let cands = candidates(k, l, &accesses, &names);
+        let need =
+            decide(k, l, logs, pool, jobs, &accesses, cands).unwrap_or_else(|| Need::Unbounded {
+                reason: format!(
+                    "no length requirement of `{}` in terms of the parameters and the launch \
+                     bounds its accesses (declare one with `//@ len({}) = …`)",
+                    param.name, param.name
+                ),
+                span: first.span,
+            });
+        out.push((p, need));
+    }
+    out
+}
+
+/// The smallest sufficient candidates, combined with `min` when incomparable.
+fn decide(
+    k: &Kernel,
+    l: &Launch,
+    logs: &[ThreadLog; 2],
+    pool: &SolverPool,
+    jobs: usize,
+    accesses: &[&Access],
+    cands: Vec<Candidate>,
+) -> Option<Need> {
+    let small = l.small(k);
+    let run = |work: &(dyn Fn() -> Vec<bool> + Sync)| match rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+    {
+        Ok(tp) => tp.install(work),
+        Err(_) => work(),
+    };
+    let sufficient = |c: &Candidate| {
+        let mut asserts = base(l, logs, 1);
+        let core: Vec<&Term> = accesses.iter().flat_map(|a| [&a.pc, &a.flat]).collect();
+        asserts.extend(no_hazards(logs, 1, &core));
+        asserts.push(Term::or_all(accesses.iter().map(|a| {
+            Term::and_all([a.pc.clone(), a.nonneg.clone(), c.term.ule(&a.flat)])
+        })));
+        let q = query(format!("{}_len", k.name), asserts, &small);
+        matches!(pool.check(&q), Answer::Unsat)
+    };
+    let ok = run(&|| cands.par_iter().map(&sufficient).collect());
+    let good: Vec<&Candidate> = cands
+        .iter()
+        .zip(ok)
+        .filter(|(_, s)| *s)
+        .map(|(c, _)| c)
+        .collect();
+    if good.is_empty() {
+        return None;
+    }
+    // `le[i][j]`: candidate i is at most candidate j in every launch.
+    let pairs: Vec<(usize, usize)> = (0..good.len())
+        .flat_map(|i| {
+            (0..good.len())
+                .filter(move |&j| j != i)
+                .map(move |j| (i, j))
+        })
+        .collect();
+    let at_most = |&(i, j): &(usize, usize)| {
+        let mut asserts = l.assumptions.clone();
+        asserts.push(good[j].term.ult(&good[i].term));
+        let q = query(format!("{}_len_order", k.name), asserts, &small);
+        matches!(pool.check(&q), Answer::Unsat)
+    };
+    let le_list = run(&|| pairs.par_iter().map(&at_most).collect());
+    let le: HashMap<(usize, usize), bool> = pairs.into_iter().zip(le_list).collect();
+    let leq = |i: usize, j: usize| i == j || le.get(&(i, j)).copied().unwrap_or(false);
+    // Minimal elements, the first of each class of equal candidates.
+    let minimal: Vec<usize> = (0..good.len())
+        .filter(|&i| (0..good.len()).all(|j| !(leq(j, i) && (!leq(i, j) || j < i))))
+        .collect();
+    let mut chosen = minimal.iter().map(|&i| good[i]);
+    let first = chosen.next()?;
+    let (mut term, mut parts) = (first.term.clone(), vec![first.text.clone()]);
+    for c in chosen {
+        term = Term::ite(&c.term.ult(&term), &c.term, &term);
+        parts.push(c.text.clone());
+    }
+    let text = if parts.len() == 1 {
+        parts.remove(0)
+    } else {
+        format!("min({})", parts.join(", "))
+    };
+    Some(Need::Length { term, text })
+}
+
+/// Source names of the launch-wide symbols.
+fn display_names(k: &Kernel, l: &Launch) -> HashMap<String, String> {
+    let mut names = HashMap::new();
+    let comps = ["x", "y", "z"];
+    for (d, c) in comps.iter().enumerate() {
+        for (t, prefix) in [(&l.bdim[d], "blockDim"), (&l.gdim[d], "gridDim")] {
+            for s in t.free_syms() {
+                if let Some(sym) = s.as_sym() {
+                    names.insert(sym.name.clone(), format!("{prefix}.{c}"));
+                }
+            }
+        }
+    }
+    for (i, p) in k.params.iter().enumerate() {
+        if let Some(t) = l.params.get(i).and_then(SVal::term) {
+            if let Some(sym) = t.as_sym() {
+                names.insert(sym.name.clone(), p.name.clone());
+            }
+        }
+    }
+    names
+}
+
+/// The value of `t` as a `u64` length (a negative signed value counts as 0).
+fn as_len(t: &Term, signed: bool) -> Term {
+    let x = t.ext_to(64, signed);
+    if signed {
+        Term::ite(&t.slt(&Term::bv(t.width(), 0)), &Term::bv(64, 0), &x)
+    } else {
+        x
+    }
+}
+
+fn candidates(
+    k: &Kernel,
+    l: &Launch,
+    accesses: &[&Access],
+    names: &HashMap<String, String>,
+) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = vec![];
+    let mut push = |term: Term, text: Option<String>| {
+        if let Some(text) = text {
+            if !out.iter().any(|c| c.term.same(&term)) {
+                out.push(Candidate { term, text });
+            }
+        }
+    };
+    let show_t = |t: &Term| show(t, names).map(|(s, _)| s);
+    // Integer scalar parameters, and their pairwise products (a matrix of n * n).
+    let params: Vec<(Term, String)> = k
+        .params
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| match (&p.kind, l.params.get(i)) {
+            (ParamKind::Scalar(ty), Some(SVal::Int { t, .. })) if ty.is_int() => {
+                Some((as_len(t, ty.is_signed()), p.name.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    for (t, n) in &params {
+        push(t.clone(), Some(n.clone()));
+    }
+    // Launch extents: threads along x, and in the dimensions the kernel reads.
+    let dims = k.launch_dims_read();
+    let ext = |d: usize| l.bdim[d].zext_to(64).mul(&l.gdim[d].zext_to(64));
+    let ext_text = |d: usize| {
+        let c = ["x", "y", "z"][d];
+        Some(format!("gridDim.{c} * blockDim.{c}"))
+    };
+    push(ext(0), ext_text(0));
+    if dims == 2 {
+        push(
+            ext(0).mul(&ext(1)),
+            Some("gridDim.x * blockDim.x * gridDim.y * blockDim.y".into()),
+        );
+    }
+    push(l.bdim[0].zext_to(64), show_t(&l.bdim[0]));
+    push(l.gdim[0].zext_to(64), show_t(&l.gdim[0]));
+    for (i, (a, na)) in params.iter().enumerate() {
+        for (b, nb) in &params[i..] {
+            push(a.mul(b), Some(format!("{na} * {nb}")));
+        }
+    }
+    // Bounds from the accesses' guards, and the largest index a thread forms.
+    for a in accesses {
+        let mut bounds = vec![];
+        guard_bounds(&a.pc, &mut bounds);
+        for (b, len, inclusive) in bounds {
+            let t = if inclusive {
+                len.add(&Term::bv(64, 1))
+            } else {
+                len
+            };
+            let text = show_t(&b).map(|s| if inclusive { format!("{s} + 1") } else { s });
+            push(t, text);
+        }
+        let th = &l.threads[0];
+        let top = a.flat.subst(&|s| {
+            let which = |ids: &[Term; 3], lim: &[Term; 3]| {
+                ids.iter().zip(lim).find_map(|(id, lim)| {
+                    let sym = id.free_syms().into_iter().next()?;
+                    (sym.as_sym()?.name == s.name).then(|| {
+                        let w = s.sort.width();
+                        lim.sub(&Term::bv(32, 1))
+                            .zext_to(w.max(32))
+                            .extract(w - 1, 0)
+                    })
+                })
+            };
+            which(&th.tid, &l.bdim).or_else(|| which(&th.bid, &l.gdim))
+        });
+        if only_launch(&top) {
+            let t = top.add(&Term::bv(64, 1));
+            push(t.clone(), show_t(&t));
+        }
+    }
+    out
+}
+
+/// True when `t` depends on launch-wide values only.
+fn only_launch(t: &Term) -> bool {
+    t.free_syms()
+        .iter()
+        .all(|s| s.as_sym().is_some_and(|x| x.kind == SymKind::Shared))
+}
+
+/// Upper bounds `x < B` (or `x ≤ B`, flagged) that the path condition `pc` states, with `B`
+/// launch-wide, as `u64` lengths.
+fn guard_bounds(pc: &Term, out: &mut Vec<(Term, Term, bool)>) {
+    match &*pc.0 {
+        Node::App(Op::And, xs, _) => xs.iter().for_each(|x| guard_bounds(x, out)),
+        Node::App(op @ (Op::Ult | Op::Slt | Op::Ule | Op::Sle), xs, _)
+            if xs.len() == 2 && only_launch(&xs[1]) && !only_launch(&xs[0]) =>
+        {
+            let len = as_len(&xs[1], matches!(op, Op::Slt | Op::Sle));
+            out.push((xs[1].clone(), len, matches!(op, Op::Ule | Op::Sle)));
+        }
+        _ => {}
+    }
+}
+
+/// `t` in the source's terms, with its precedence (1 sums, 2 products, 3 atoms); `None` for
+/// anything but arithmetic over named launch values and constants.
+fn show(t: &Term, names: &HashMap<String, String>) -> Option<(String, u8)> {
+    match &*t.0 {
+        Node::BvC(_, v) => Some((v.to_string(), 3)),
+        Node::Sym(s) => names.get(&s.name).map(|n| (n.clone(), 3)),
+        Node::App(Op::Zext(_) | Op::Sext(_) | Op::Extract(_, 0), a, _) => show(&a[0], names),
+        Node::App(op @ (Op::Add | Op::Sub | Op::Mul | Op::Udiv | Op::Urem), a, _) => {
+            let (prec, sym) = match op {
+                Op::Add => (1, "+"),
+                Op::Sub => (1, "-"),
+                Op::Mul => (2, "*"),
+                Op::Udiv => (2, "/"),
+                _ => (2, "%"),
+            };
+            let (x, px) = show(&a[0], names)?;
+            let (y, py) = show(&a[1], names)?;
+            let x = if px < prec { format!("({x})") } else { x };
+            let y = if py < prec || (py == prec && *op != Op::Add && *op != Op::Mul) {
+                format!("({y})")
+            } else {
+                y
+            };
+            Some((format!("{x} {sym} {y}"), prec))
+        }
+        _ => None,
+    }
+}
