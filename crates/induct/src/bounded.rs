@@ -1,5 +1,6 @@
 //! The bounded proof: one abstract run per block size, outputs compared with the spec.
 
+use crate::contract::{admits, Admits};
 use crate::failure::{Failure, FailureKind};
 use crate::machine::{run_abstract, AbsLaunch, Val};
 use crate::summary::Mode;
@@ -113,40 +114,65 @@ pub struct SizeFailure {
     pub verdict: SizeVerdict,
 }
 
+impl SizeFailure {
+    /// The launch that failed.
+    pub fn launch(&self) -> AbsLaunch {
+        AbsLaunch {
+            block: self.size,
+            grid: self.grid,
+            n: self.n,
+        }
+    }
+}
+
 /// Full blocks, then (for launchable block sizes) a partial last block: one element short
-/// of two blocks, or of one block when the kernel's header fixes `gridDim.x = 1`.
+/// of two blocks, or of one block when the kernel's header fixes `gridDim.x = 1`. With
+/// `scope` [`Scope::Contract`], launches the contract rejects are skipped; `None` when every
+/// launch of this size was.
 fn check_with_partial_block(
     k: &Kernel,
     spec: Option<&Spec>,
     block: u32,
     grid: u32,
-) -> Result<(Mode, bool), SizeFailure> {
-    let n = block as i64 * grid as i64;
-    let (mode, swapped) = match check_size(k, spec, block, grid) {
-        SizeVerdict::Proved { mode, swapped } => (mode, swapped),
-        verdict => {
-            return Err(SizeFailure {
-                size: block,
-                grid,
-                n,
-                verdict,
-            })
-        }
+    scope: Scope,
+) -> Result<Option<(Mode, bool)>, SizeFailure> {
+    let skip = |grid: u32, n: i64| {
+        scope == Scope::Contract
+            && matches!(admits(k, &AbsLaunch { block, grid, n }), Admits::No(_))
     };
+    let n = block as i64 * grid as i64;
+    let mut done: Option<(Mode, bool)> = None;
+    if !skip(grid, n) {
+        match check_size(k, spec, block, grid) {
+            SizeVerdict::Proved { mode, swapped } => done = Some((mode, swapped)),
+            verdict => {
+                return Err(SizeFailure {
+                    size: block,
+                    grid,
+                    n,
+                    verdict,
+                })
+            }
+        }
+    }
     if block > PARTIAL_BLOCK_BOUND {
-        return Ok((mode, swapped));
+        return Ok(done);
     }
     let single = k.contract.grid_dim.is_some_and(|g| g[0] == 1);
     let pgrid = if single { 1 } else { 2 };
     let pn = block as i64 * pgrid as i64 - 1;
-    if pn < 1 {
-        return Ok((mode, swapped));
+    if pn < 1 || skip(pgrid, pn) {
+        return Ok(done);
     }
     match check_launch(k, spec, block, pgrid, pn) {
         SizeVerdict::Proved {
             mode: m,
             swapped: w,
-        } => Ok((mode.max(m), swapped || w)),
+        } => {
+            Ok(Some(done.map_or((m, w), |(mode, swapped)| {
+                (mode.max(m), swapped || w)
+            })))
+        }
         verdict => Err(SizeFailure {
             size: block,
             grid: pgrid,
@@ -156,13 +182,26 @@ fn check_with_partial_block(
     }
 }
 
+/// Which launches a sweep checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// Every block size, the contract's `requires` not consulted: the kernel family whose
+    /// shared arrays of the header's block size scale with it.
+    Family,
+    /// Only the launches the contract's `requires` admit (or that cannot be decided).
+    Contract,
+}
+
 /// The result of sweeping block sizes.
 #[derive(Clone, Debug, Serialize)]
 pub struct Sweep {
     /// The largest size tried.
     pub bound: u32,
-    /// Sizes tried.
+    /// Sizes tried (at least one launch checked).
     pub sizes: u32,
+    /// Which launches were checked.
+    pub scope: Scope,
     /// The smallest power-of-two size that failed, if any.
     pub pow2_failure: Option<SizeFailure>,
     /// The smallest other size that failed, if any (not tried when a power of two failed).
@@ -177,8 +216,13 @@ pub struct Sweep {
 
 /// Checks every block size `1..=bound` (powers of two first; the others only when every
 /// power of two passed), in parallel; sizes up to [`PARTIAL_BLOCK_BOUND`] also with a
-/// partial last block.
+/// partial last block. The contract's `requires` are not consulted ([`Scope::Family`]).
 pub fn sweep(k: &Kernel, spec: Option<&Spec>, bound: u32, grid: u32) -> Sweep {
+    sweep_in(k, spec, bound, grid, Scope::Family)
+}
+
+/// [`sweep`] over the launches `scope` names.
+pub fn sweep_in(k: &Kernel, spec: Option<&Spec>, bound: u32, grid: u32, scope: Scope) -> Sweep {
     let t0 = std::time::Instant::now();
     let pow2: Vec<u32> = (0..32)
         .map(|e| 1u32 << e)
@@ -194,18 +238,20 @@ pub fn sweep(k: &Kernel, spec: Option<&Spec>, bound: u32, grid: u32) -> Sweep {
             if first.is_some() {
                 break;
             }
-            let results: Vec<Result<(Mode, bool), SizeFailure>> = chunk
+            let results: Vec<Result<Option<(Mode, bool)>, SizeFailure>> = chunk
                 .par_iter()
-                .map(|&s| check_with_partial_block(k, spec, s, grid))
+                .map(|&s| check_with_partial_block(k, spec, s, grid, scope))
                 .collect();
-            sizes += chunk.len() as u32;
             for r in results {
                 match r {
-                    Ok((m, w)) => {
+                    Ok(None) => {}
+                    Ok(Some((m, w))) => {
+                        sizes += 1;
                         mode = mode.max(m);
                         swapped |= w;
                     }
                     Err(f) => {
+                        sizes += 1;
                         if first.is_none() {
                             first = Some(f);
                         }
@@ -224,6 +270,7 @@ pub fn sweep(k: &Kernel, spec: Option<&Spec>, bound: u32, grid: u32) -> Sweep {
     Sweep {
         bound,
         sizes,
+        scope,
         pow2_failure,
         other_failure,
         mode,

@@ -53,6 +53,7 @@
 
 mod bounded;
 mod confirm;
+pub mod contract;
 mod failure;
 pub mod induction;
 mod machine;
@@ -61,7 +62,8 @@ mod summary;
 mod target;
 
 pub use bounded::{
-    check_launch, check_size, sweep, SizeFailure, SizeVerdict, Sweep, PARTIAL_BLOCK_BOUND,
+    check_launch, check_size, sweep, sweep_in, Scope, SizeFailure, SizeVerdict, Sweep,
+    PARTIAL_BLOCK_BOUND,
 };
 pub use confirm::{confirm, input_value, Counterexample};
 pub use failure::{Failure, FailureKind};
@@ -69,6 +71,8 @@ pub use machine::{run_abstract, AbsLaunch, AbsResult, HeadSnapshot, Val};
 pub use outcome::{Method, Obligation, Outcome, SizeDomain, Verdict};
 pub use summary::{Mode, Summary};
 
+use contract::{admits, Admits};
+use induction::Sizes;
 use std::time::Instant;
 use warpsafe_equiv::Spec;
 use warpsafe_ir::Kernel;
@@ -105,6 +109,11 @@ pub fn prove_all_sizes(kernel: &Kernel, spec: Option<&Spec>) -> Outcome {
 }
 
 /// [`prove_all_sizes`] with explicit options.
+///
+/// The contract's `requires` are honoured: the sweep first checks the kernel family at every
+/// block size (shared arrays of the header's block size scale with it); a failure at a
+/// launch the contract rejects is no refutation, and the proof is then redone for the
+/// launches the contract admits, with the preconditions listed among the assumptions.
 pub fn prove_all_sizes_with(kernel: &Kernel, spec: Option<&Spec>, opts: &Options) -> Outcome {
     let t0 = Instant::now();
     let int_scalars = kernel
@@ -121,79 +130,205 @@ pub fn prove_all_sizes_with(kernel: &Kernel, spec: Option<&Spec>, opts: &Options
                     .into(),
             },
             operators: String::new(),
+            assumptions: vec![],
             obligations: vec![],
             seconds: t0.elapsed().as_secs_f64(),
         };
     }
+    let run = Run {
+        kernel,
+        spec,
+        opts,
+        t0,
+    };
     let sw = sweep(kernel, spec, opts.bound, opts.grid);
-    let mut obligations = vec![];
-    let what = if spec.is_some() {
-        "race freedom, barrier uniformity, functional correctness"
-    } else {
-        "race freedom, barrier uniformity (no spec: functional correctness not checked)"
-    };
-    let done = |verdict: Verdict, obligations: Vec<Obligation>, operators: String| Outcome {
-        kernel: kernel.name.clone(),
-        verdict,
-        operators,
-        obligations,
-        seconds: t0.elapsed().as_secs_f64(),
-    };
     if let Some(f) = &sw.pow2_failure {
-        let verdict = failed_verdict(kernel, spec, f, &mut obligations, sw.seconds);
-        return done(verdict, obligations, String::new());
-    }
-    let domain = if sw.other_failure.is_some() {
-        SizeDomain::PowersOfTwo
-    } else {
-        SizeDomain::All
-    };
-    let sizes = match domain {
-        SizeDomain::All => format!("every block size 1..={}", sw.bound),
-        SizeDomain::PowersOfTwo => format!("every power-of-two block size ≤ {}", sw.bound),
-    } + &format!(
-        " (one full block; and two blocks, the last one element short, up to {})",
-        sw.bound.min(PARTIAL_BLOCK_BOUND)
-    );
-    obligations.push(Obligation {
-        name: what.to_string(),
-        method: Method::Abstraction,
-        holds: Some(true),
-        detail: sizes,
-        seconds: sw.seconds,
-    });
-    if let Some(SizeFailure {
-        size, verdict: v, ..
-    }) = &sw.other_failure
-    {
-        obligations.push(Obligation {
-            name: "sizes that are not powers of two".into(),
-            method: Method::Abstraction,
-            holds: Some(false),
-            detail: format!("block size {size}: {}", describe(v)),
-            seconds: 0.0,
-        });
-    }
-    let operators = operators(sw.mode, sw.swapped);
-    let why_not_all = if !opts.induction {
-        "induction not requested".to_string()
-    } else {
-        let r = induction::prove(kernel, spec, domain, sw.mode, opts.smt_timeout_ms);
-        obligations.extend(r.obligations);
-        match r.failure {
-            None => return done(Verdict::ProvedAllSizes { domain }, obligations, operators),
-            Some(reason) => reason,
+        if let Admits::No(req) = admits(kernel, &f.launch()) {
+            return run.within_contract(f, &req);
         }
-    };
-    done(
-        Verdict::ProvedUpTo {
-            bound: sw.bound,
-            domain,
-            why_not_all,
-        },
-        obligations,
-        operators,
-    )
+    }
+    run.finish(sw, Sizes::ALL, vec![])
+}
+
+/// One call of [`prove_all_sizes_with`].
+struct Run<'a> {
+    kernel: &'a Kernel,
+    spec: Option<&'a Spec>,
+    opts: &'a Options,
+    t0: Instant,
+}
+
+impl Run<'_> {
+    fn done(
+        &self,
+        verdict: Verdict,
+        obligations: Vec<Obligation>,
+        operators: String,
+        assumptions: Vec<String>,
+    ) -> Outcome {
+        Outcome {
+            kernel: self.kernel.name.clone(),
+            verdict,
+            operators,
+            assumptions,
+            obligations,
+            seconds: self.t0.elapsed().as_secs_f64(),
+        }
+    }
+
+    /// The proof redone for the launches the contract admits, after the family failed at
+    /// `outside` (where `req` is false).
+    fn within_contract(&self, outside: &SizeFailure, req: &str) -> Outcome {
+        let mut assumptions = contract::describe(self.kernel);
+        assumptions.push(format!(
+            "outside the contract the kernel fails (blockDim.x = {}, gridDim.x = {}, n = {}: {}; \
+             {req} is false there): only the launches the contract admits are checked",
+            outside.size,
+            outside.grid,
+            outside.n,
+            describe(&outside.verdict)
+        ));
+        let Some((lo, hi)) = contract::admitted_range(self.kernel, induction::MAX_N as u32) else {
+            let reason = format!(
+                "the contract admits no launch the engines check (one block of N ≤ {} \
+                 threads, every integer parameter = N)",
+                induction::MAX_N
+            );
+            return self.done(
+                Verdict::Unknown { reason },
+                vec![],
+                String::new(),
+                assumptions,
+            );
+        };
+        let sw = sweep_in(
+            self.kernel,
+            self.spec,
+            self.opts.bound,
+            self.opts.grid,
+            Scope::Contract,
+        );
+        self.finish(sw, Sizes { lo, hi }, assumptions)
+    }
+
+    /// The verdict from a sweep over block sizes and, when it passed, the induction over
+    /// `sizes`.
+    fn finish(&self, sw: Sweep, sizes: Sizes, assumptions: Vec<String>) -> Outcome {
+        let (kernel, spec, opts) = (self.kernel, self.spec, self.opts);
+        let mut obligations = vec![];
+        if let Some(f) = &sw.pow2_failure {
+            let verdict = failed_verdict(kernel, spec, f, &mut obligations, sw.seconds);
+            return self.done(verdict, obligations, String::new(), assumptions);
+        }
+        if sw.sizes == 0 {
+            let reason = format!(
+                "the contract admits no block size up to {} that the abstraction checks",
+                sw.bound
+            );
+            return self.done(
+                Verdict::Unknown { reason },
+                vec![],
+                String::new(),
+                assumptions,
+            );
+        }
+        let what = if spec.is_some() {
+            "race freedom, barrier uniformity, functional correctness"
+        } else {
+            "race freedom, barrier uniformity (no spec: functional correctness not checked)"
+        };
+        let domain = if sw.other_failure.is_some() {
+            SizeDomain::PowersOfTwo
+        } else {
+            SizeDomain::All
+        };
+        let admitted = match sw.scope {
+            Scope::Family => "",
+            Scope::Contract => " the contract admits",
+        };
+        let top = match sw.scope {
+            Scope::Family => sw.bound,
+            Scope::Contract => sw.bound.min(sizes.hi),
+        };
+        let sizes_text = match domain {
+            SizeDomain::All => format!("every block size 1..={top}{admitted}"),
+            SizeDomain::PowersOfTwo => {
+                format!("every power-of-two block size ≤ {top}{admitted}")
+            }
+        } + &format!(
+            " (one full block; and two blocks, the last one element short, up to {})",
+            sw.bound.min(PARTIAL_BLOCK_BOUND)
+        );
+        obligations.push(Obligation {
+            name: what.to_string(),
+            method: Method::Abstraction,
+            holds: Some(true),
+            detail: sizes_text,
+            seconds: sw.seconds,
+        });
+        if let Some(f) = &sw.other_failure {
+            let outside = match admits(kernel, &f.launch()) {
+                Admits::No(req) => format!(" — outside the contract ({req} is false there)"),
+                _ => String::new(),
+            };
+            obligations.push(Obligation {
+                name: "sizes that are not powers of two".into(),
+                method: Method::Abstraction,
+                holds: Some(false),
+                detail: format!("block size {}: {}{outside}", f.size, describe(&f.verdict)),
+                seconds: 0.0,
+            });
+        }
+        let operators = operators(sw.mode, sw.swapped);
+        let exhaustive = sw.scope == Scope::Contract && opts.grid == 1 && sizes.hi <= sw.bound;
+        if exhaustive {
+            obligations.push(Obligation {
+                name: "every block size the contract admits".into(),
+                method: Method::Abstraction,
+                holds: Some(true),
+                detail: format!(
+                    "the contract's requires, evaluated at every block size N ≤ {}, admit none \
+                     above {}: the abstraction above checked them all",
+                    induction::MAX_N,
+                    sizes.hi
+                ),
+                seconds: 0.0,
+            });
+            return self.done(
+                Verdict::ProvedAllSizes { domain },
+                obligations,
+                operators,
+                assumptions,
+            );
+        }
+        let why_not_all = if !opts.induction {
+            "induction not requested".to_string()
+        } else {
+            let r = induction::prove(kernel, spec, domain, sw.mode, sizes, opts.smt_timeout_ms);
+            obligations.extend(r.obligations);
+            match r.failure {
+                None => {
+                    return self.done(
+                        Verdict::ProvedAllSizes { domain },
+                        obligations,
+                        operators,
+                        assumptions,
+                    )
+                }
+                Some(reason) => reason,
+            }
+        };
+        self.done(
+            Verdict::ProvedUpTo {
+                bound: sw.bound,
+                domain,
+                why_not_all,
+            },
+            obligations,
+            operators,
+            assumptions,
+        )
+    }
 }
 
 fn describe(v: &SizeVerdict) -> String {
@@ -226,6 +361,25 @@ fn failed_verdict(
     });
     if matches!(v, SizeVerdict::BadSpec(_)) {
         return Verdict::Unknown { reason };
+    }
+    match admits(k, &failure.launch()) {
+        Admits::Yes => {}
+        Admits::No(why) => {
+            return Verdict::Unknown {
+                reason: format!(
+                    "block size {size}: {reason}; not a refutation: the contract excludes this \
+                     launch ({why} is false there)"
+                ),
+            }
+        }
+        Admits::Unknown(why) => {
+            return Verdict::Unknown {
+                reason: format!(
+                    "block size {size}: {reason}; not a refutation: whether the contract admits \
+                     this launch is not known ({why})"
+                ),
+            }
+        }
     }
     let t = Instant::now();
     let cex = if size <= 1024 {

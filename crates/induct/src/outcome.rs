@@ -86,6 +86,9 @@ pub struct Outcome {
     pub verdict: Verdict,
     /// Which operators the functional proof covers.
     pub operators: String,
+    /// What the verdict assumes of the launch (the contract's preconditions, when the proof
+    /// is restricted to the launches they admit).
+    pub assumptions: Vec<String>,
     /// Every obligation attempted, in order.
     pub obligations: Vec<Obligation>,
     /// Seconds in total.

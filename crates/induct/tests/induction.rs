@@ -98,8 +98,16 @@ fn sequential_reduction_is_proved_for_every_power_of_two() {
     assert!(o.seconds < 30.0, "{} s", o.seconds);
 }
 
+/// Refutations come at sizes the contract admits: 256 for the kernels that require it.
 fn refuted(rel: &str, sp: &str) -> (u32, warpsafe_induct::Counterexample) {
-    let o = prove_all_sizes_with(&kernel(rel), Some(&spec(sp)), &opts());
+    let o = prove_all_sizes_with(
+        &kernel(rel),
+        Some(&spec(sp)),
+        &Options {
+            bound: 256,
+            ..Options::default()
+        },
+    );
     match &o.verdict {
         Verdict::Refuted {
             size,
@@ -119,8 +127,9 @@ fn wrong_variants_are_refuted_and_replayed_concretely() {
     );
     let (_, c) = refuted("examples/induct/kogge_stone_missing_barrier.cu", KS_SPEC);
     assert!(c.message.to_lowercase().contains("race"), "{c:?}");
-    let (_, c) = refuted("examples/induct/blelloch_wrong_swap.cu", BL_SPEC);
+    let (size, c) = refuted("examples/induct/blelloch_wrong_swap.cu", BL_SPEC);
     assert!(c.message.contains("but the spec gives"), "{c:?}");
+    assert_eq!(size, 256, "`requires blockDim.x == 256`");
     let (_, c) = refuted("examples/induct/blelloch_short_downsweep.cu", BL_SPEC);
     assert!(c.message.contains("but the spec gives"), "{c:?}");
     let (_, c) = refuted(
@@ -197,4 +206,92 @@ __global__ void scan(const float* x, float* y, int n) {
         }
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn a_failure_the_contract_excludes_is_no_refutation() {
+    // Wrong at small sizes, but `requires blockDim.x == 256` and the sweep stops at 64.
+    let o = prove_all_sizes_with(
+        &kernel("examples/induct/blelloch_wrong_swap.cu"),
+        Some(&spec(BL_SPEC)),
+        &opts(),
+    );
+    match &o.verdict {
+        Verdict::Unknown { reason } => assert!(reason.contains("contract"), "{reason}"),
+        other => panic!("{other:?}\n{}", show(&o)),
+    }
+    assert!(
+        o.assumptions
+            .iter()
+            .any(|a| a.contains("blockDim.x == 256")),
+        "{:?}",
+        o.assumptions
+    );
+}
+
+const FIXED: &str = "examples/induct/reduce_fixed_stride.cu";
+const FIXED_TWIN: &str = "examples/induct/reduce_fixed_stride_no_requires.cu";
+
+#[test]
+fn a_reduction_for_at_most_256_threads_is_proved_within_its_contract() {
+    let o = prove_all_sizes_with(&kernel(FIXED), Some(&spec(RED_SPEC)), &Options::default());
+    assert_eq!(
+        o.verdict,
+        Verdict::ProvedAllSizes {
+            domain: SizeDomain::All
+        },
+        "{}",
+        show(&o)
+    );
+    assert!(
+        o.assumptions
+            .iter()
+            .any(|a| a.contains("requires") && a.contains("256")),
+        "{:?}",
+        o.assumptions
+    );
+    assert!(
+        o.obligations.iter().all(|ob| ob.holds == Some(true)),
+        "{}",
+        show(&o)
+    );
+}
+
+#[test]
+fn its_twin_without_the_requires_is_refuted_above_256() {
+    let o = prove_all_sizes_with(
+        &kernel(FIXED_TWIN),
+        Some(&spec(RED_SPEC)),
+        &Options::default(),
+    );
+    match &o.verdict {
+        Verdict::Refuted {
+            size,
+            counterexample: Some(c),
+            ..
+        } => {
+            assert_eq!(*size, 512);
+            assert!(c.message.contains("g_odata"), "{c:?}");
+        }
+        other => panic!("{other:?}\n{}", show(&o)),
+    }
+}
+
+#[test]
+fn the_induction_covers_the_sizes_it_is_given() {
+    use warpsafe_induct::induction::{prove, Sizes};
+    let sizes = Sizes { lo: 1, hi: 256 };
+    let r = prove(
+        &kernel(KS),
+        Some(&spec(KS_SPEC)),
+        SizeDomain::All,
+        Mode::Interval,
+        sizes,
+        10_000,
+    );
+    assert_eq!(r.failure, None, "{:?}", r.obligations);
+    assert!(r
+        .obligations
+        .iter()
+        .any(|o| o.method == Method::Induction && o.detail.contains("1 ≤ N ≤ 256")));
 }

@@ -13,6 +13,8 @@ pub mod template;
 use crate::machine::{run_abstract, AbsLaunch};
 use crate::outcome::{Method, Obligation, SizeDomain};
 use crate::summary::Mode;
+pub use obligations::MAX_N;
+
 use fit::{fit_array, fit_bound, fit_values, ArrayFit, Bound, Observation};
 use shape::{phases, Phase};
 use std::time::Instant;
@@ -43,12 +45,32 @@ pub struct LoopInvariant {
     pub values: Vec<(u32, Vec<i64>)>,
 }
 
+/// The block sizes an induction covers: `lo..=hi` (both at most [`MAX_N`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sizes {
+    /// The smallest.
+    pub lo: u32,
+    /// The largest.
+    pub hi: u32,
+}
+
+impl Sizes {
+    /// Every size up to [`MAX_N`].
+    pub const ALL: Sizes = Sizes {
+        lo: 1,
+        hi: MAX_N as u32,
+    };
+}
+
 /// The sizes the fitter learns from.
-fn fit_sizes(domain: SizeDomain) -> Vec<u32> {
-    match domain {
+fn fit_sizes(domain: SizeDomain, sizes: Sizes) -> Vec<u32> {
+    let all: Vec<u32> = match domain {
         SizeDomain::PowersOfTwo => (0..7).map(|e| 1 << e).collect(),
         SizeDomain::All => (1..=20).chain([32, 64]).collect(),
-    }
+    };
+    all.into_iter()
+        .filter(|n| (sizes.lo..=sizes.hi).contains(n))
+        .collect()
 }
 
 /// Fits an invariant for every barrier loop of `k` from abstract runs in `mode`.
@@ -56,6 +78,16 @@ pub fn fit_invariants(
     k: &Kernel,
     mode: Mode,
     domain: SizeDomain,
+) -> Result<Vec<LoopInvariant>, String> {
+    fit_invariants_in(k, mode, domain, Sizes::ALL)
+}
+
+/// [`fit_invariants`] learning only from block sizes in `sizes`.
+pub fn fit_invariants_in(
+    k: &Kernel,
+    mode: Mode,
+    domain: SizeDomain,
+    sizes: Sizes,
 ) -> Result<Vec<LoopInvariant>, String> {
     let ph = phases(k)?;
     let loops: Vec<&shape::BarrierLoop> = ph
@@ -66,7 +98,7 @@ pub fn fit_invariants(
         })
         .collect();
     let mut runs = vec![];
-    for n in fit_sizes(domain) {
+    for n in fit_sizes(domain, sizes) {
         let launch = AbsLaunch {
             block: n,
             grid: 1,
@@ -138,13 +170,14 @@ pub fn fit_invariants(
     Ok(out)
 }
 
-/// Attempts the all-sizes proof for `domain`, with the combination `mode` the bounded runs
-/// needed.
+/// Attempts the all-sizes proof for the block sizes of `domain` within `sizes`, with the
+/// combination `mode` the bounded runs needed.
 pub fn prove(
     k: &Kernel,
     spec: Option<&Spec>,
     domain: SizeDomain,
     mode: Mode,
+    sizes: Sizes,
     timeout_ms: u64,
 ) -> InductionReport {
     let t0 = Instant::now();
@@ -161,12 +194,12 @@ pub fn prove(
     let Some(spec) = spec else {
         return fail("no spec to prove".into());
     };
-    let invs = match fit_invariants(k, mode, domain) {
+    let invs = match fit_invariants_in(k, mode, domain, sizes) {
         Ok(i) => i,
         Err(e) => return fail(format!("no invariant: {e}")),
     };
     let fit_seconds = t0.elapsed().as_secs_f64();
-    let mut report = prove_with(k, spec, domain, mode, &invs, timeout_ms);
+    let mut report = prove_with_in(k, spec, domain, mode, sizes, &invs, timeout_ms);
     if let Some(first) = report.obligations.first_mut() {
         first.seconds = fit_seconds;
     }
@@ -181,6 +214,19 @@ pub fn prove_with(
     spec: &Spec,
     domain: SizeDomain,
     mode: Mode,
+    invs: &[LoopInvariant],
+    timeout_ms: u64,
+) -> InductionReport {
+    prove_with_in(k, spec, domain, mode, Sizes::ALL, invs, timeout_ms)
+}
+
+/// [`prove_with`] for the block sizes in `sizes` only (the contract's range).
+pub fn prove_with_in(
+    k: &Kernel,
+    spec: &Spec,
+    domain: SizeDomain,
+    mode: Mode,
+    sizes: Sizes,
     invs: &[LoopInvariant],
     timeout_ms: u64,
 ) -> InductionReport {
@@ -220,6 +266,7 @@ pub fn prove_with(
         domain,
         phases: &ph,
         invs,
+        sizes,
         timeout_ms,
     };
     let results = ctx.run_all();

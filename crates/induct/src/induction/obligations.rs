@@ -7,7 +7,7 @@ use super::fit::{Bound, Selector};
 use super::shape::{BarrierLoop, Phase};
 use super::smt::{check, Answer};
 use super::sym::{bv, empty, eq3, mul_small, CellFn, SVal, Sum3, Sym};
-use super::LoopInvariant;
+use super::{LoopInvariant, Sizes};
 use crate::outcome::{Method, Obligation, SizeDomain};
 use crate::summary::Mode;
 use crate::target::unit_coefficient;
@@ -30,6 +30,7 @@ pub(super) struct Ctx<'a> {
     pub domain: SizeDomain,
     pub phases: &'a [Phase<'a>],
     pub invs: &'a [LoopInvariant],
+    pub sizes: Sizes,
     pub timeout_ms: u64,
 }
 
@@ -107,8 +108,8 @@ impl<'a> Ctx<'a> {
 
     fn base_facts(&self) -> Vec<String> {
         let mut f = vec![
-            format!("(bvuge {N} {})", bv(1)),
-            format!("(bvule {N} {})", bv(MAX_N)),
+            format!("(bvuge {N} {})", bv(self.sizes.lo.max(1) as i64)),
+            format!("(bvule {N} {})", bv((self.sizes.hi as i64).min(MAX_N))),
             format!("(bvult t {N})"),
             format!("(bvult t2 {N})"),
         ];
@@ -237,10 +238,18 @@ impl<'a> Ctx<'a> {
         all.extend(assertions);
         let ans = check(&self.decls(), &all, self.timeout_ms);
         let (holds, detail) = match ans {
-            Answer::Unsat => (
+            Answer::Unsat if self.sizes == Sizes::ALL => (
                 Some(true),
                 "proved for every block size N ≤ 32768 (symbolic N, thread and loop variable)"
                     .to_string(),
+            ),
+            Answer::Unsat => (
+                Some(true),
+                format!(
+                    "proved for every block size {} ≤ N ≤ {} the contract admits (symbolic N, \
+                     thread and loop variable)",
+                    self.sizes.lo, self.sizes.hi
+                ),
             ),
             Answer::Sat => (
                 Some(false),
