@@ -65,6 +65,12 @@ pub fn run_script(script: &str, timeout: Duration) -> (Answer, f64) {
 }
 
 fn run_z3(script: &str, timeout: Duration) -> Answer {
+    run_solver("z3", script, timeout)
+}
+
+/// Runs `program` (z3 or a stand-in) on `script`: an answer other than `unsat` or `sat`, or a
+/// program that does not start, is `Unknown`, never a proof.
+fn run_solver(program: &str, script: &str, timeout: Duration) -> Answer {
     if let Some(dir) = std::env::var_os("WARPSAFE_DUMP_SMT") {
         let n = DUMPED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let _ = std::fs::write(
@@ -73,7 +79,7 @@ fn run_z3(script: &str, timeout: Duration) -> Answer {
         );
     }
     let ms = timeout.as_millis().max(1);
-    let child = Command::new("z3")
+    let child = Command::new(program)
         .arg("-in")
         .arg(format!("-t:{ms}"))
         .arg(format!("-T:{}", timeout.as_secs() + 2))
@@ -83,7 +89,11 @@ fn run_z3(script: &str, timeout: Duration) -> Answer {
         .spawn();
     let mut child = match child {
         Ok(c) => c,
-        Err(e) => return Answer::Unknown(format!("cannot run z3: {e} (install the `z3` package)")),
+        Err(e) => {
+            return Answer::Unknown(format!(
+                "cannot run {program}: {e} (install z3: scripts/setup.sh)"
+            ))
+        }
     };
     if let Some(mut stdin) = child.stdin.take() {
         if let Err(e) = stdin.write_all(script.as_bytes()) {
@@ -108,5 +118,27 @@ fn run_z3(script: &str, timeout: Duration) -> Answer {
                 .next()
                 .unwrap_or("no answer")
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_solver_that_does_not_start_proves_nothing() {
+        let q = Query {
+            premises: vec![],
+            goal: Term::bool(false),
+        };
+        let a = run_solver(
+            "warpsafe-no-such-solver",
+            &q.script(),
+            Duration::from_secs(1),
+        );
+        assert!(
+            matches!(&a, Answer::Unknown(r) if r.contains("cannot run")),
+            "{a:?}"
+        );
     }
 }

@@ -23,6 +23,7 @@ pub enum Sat {
 pub struct Solver {
     decls: BTreeMap<String, (Vec<Sort>, Sort)>,
     timeout: Duration,
+    program: &'static str,
 }
 
 impl Solver {
@@ -31,6 +32,7 @@ impl Solver {
         Solver {
             decls: BTreeMap::new(),
             timeout,
+            program: "z3",
         }
     }
 
@@ -127,17 +129,19 @@ impl Solver {
         (sat, model)
     }
 
-    /// Runs z3 on `script`, returning its standard output.
+    /// Runs the solver on `script`, returning its standard output: a solver that does not
+    /// start is an error, which [`Solver::check_with_model`] turns into [`Sat::Unknown`].
     fn run(&self, script: &str) -> Result<String, String> {
+        let program = self.program;
         let ms = self.timeout.as_millis().max(1);
         let hard = self.timeout.as_secs() * 2 + 2;
-        let mut child = Command::new("z3")
+        let mut child = Command::new(program)
             .args(["-smt2", "-in", &format!("-t:{ms}"), &format!("-T:{hard}")])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot start z3: {e}"))?;
+            .map_err(|e| format!("cannot start {program}: {e}"))?;
         if let Some(mut stdin) = child.stdin.take() {
             stdin
                 .write_all(script.as_bytes())
@@ -205,6 +209,18 @@ mod tests {
         let (sat, model) = s.check_with_model(&q, &["x".to_string(), "y".to_string()]);
         assert_eq!(sat, Sat::Sat);
         assert_eq!(model, vec![("x".to_string(), "(- 4)".to_string())]);
+    }
+
+    #[test]
+    fn a_solver_that_does_not_start_proves_nothing() {
+        let mut s = Solver::new(Duration::from_secs(1));
+        s.program = "warpsafe-no-such-solver";
+        s.declare("x", Sort::Int);
+        let q = [
+            Term::lt(Term::sym("x"), Term::Int(0)),
+            Term::lt(Term::Int(0), Term::sym("x")),
+        ];
+        assert!(matches!(s.check(&q), Sat::Unknown(r) if r.contains("cannot start")));
     }
 
     #[test]

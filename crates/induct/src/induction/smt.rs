@@ -32,6 +32,18 @@ const BLAST: &str =
     "(check-sat-using (then simplify propagate-values solve-eqs elim-uncnstr bit-blast sat))";
 
 fn run(decls: &[String], assertions: &[String], timeout_ms: u64, check_cmd: &str) -> Answer {
+    run_program("z3", decls, assertions, timeout_ms, check_cmd)
+}
+
+/// Runs `program` (z3 or a stand-in) on the script: a program that does not start, or an
+/// answer other than `unsat`/`sat`, is `Unknown`, never a proof.
+fn run_program(
+    program: &str,
+    decls: &[String],
+    assertions: &[String],
+    timeout_ms: u64,
+    check_cmd: &str,
+) -> Answer {
     let mut script = String::new();
     for d in decls {
         script.push_str(d);
@@ -50,7 +62,7 @@ fn run(decls: &[String], assertions: &[String], timeout_ms: u64, check_cmd: &str
         );
     }
     let hard = (timeout_ms * 2).div_ceil(1000).max(1);
-    let child = Command::new("z3")
+    let child = Command::new(program)
         .args([
             "-smt2".to_string(),
             "-in".to_string(),
@@ -63,7 +75,7 @@ fn run(decls: &[String], assertions: &[String], timeout_ms: u64, check_cmd: &str
         .spawn();
     let mut child = match child {
         Ok(c) => c,
-        Err(e) => return Answer::Unknown(format!("cannot start z3: {e}")),
+        Err(e) => return Answer::Unknown(format!("cannot start {program}: {e}")),
     };
     if let Some(mut stdin) = child.stdin.take() {
         if let Err(e) = stdin.write_all(script.as_bytes()) {
@@ -81,5 +93,25 @@ fn run(decls: &[String], assertions: &[String], timeout_ms: u64, check_cmd: &str
         Some("unknown") | Some("timeout") => Answer::Unknown("z3 gave no answer in time".into()),
         Some(other) => Answer::Unknown(format!("z3: {other}")),
         None => Answer::Unknown("z3 gave no answer in time".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_solver_that_does_not_start_proves_nothing() {
+        let a = run_program(
+            "warpsafe-no-such-solver",
+            &[],
+            &["false".to_string()],
+            1000,
+            "(check-sat)",
+        );
+        assert!(
+            matches!(&a, Answer::Unknown(r) if r.contains("cannot start")),
+            "{a:?}"
+        );
     }
 }
