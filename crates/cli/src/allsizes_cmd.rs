@@ -9,6 +9,7 @@ use crate::exit::{CliError, CLEAN, FINDINGS};
 use crate::report::print_json;
 use crate::source;
 use crate::verify_cmd::UNKNOWN;
+use serde::Serialize;
 use std::path::{Path, PathBuf};
 use warpsafe_equiv::Spec;
 use warpsafe_induct::{prove_all_sizes, Method, Outcome, Verdict};
@@ -16,8 +17,9 @@ use warpsafe_ir::SourceFile;
 
 /// Proves the first kernel of `file` race-free and (with a spec) functionally correct for
 /// every block size. Without `spec`, `examples/specs/<stem>.spec` next to the kernel's
-/// directory is used when it exists. Exit codes: 0 proved (all sizes or up to the bound),
-/// 1 refuted, 3 unknown, 2 usage or parse error.
+/// directory is used when it exists. The kernel's `requires` are honoured: a failure at a
+/// launch they exclude is no refutation. Exit codes: 0 proved (all sizes or up to the bound),
+/// 1 refuted, 3 unknown, 2 usage or parse error (a spec that states nothing included).
 pub fn run(file: &Path, spec: Option<&Path>, format: Format) -> Result<u8, CliError> {
     let loaded = source::load(file)?;
     let k = loaded.kernel(None)?;
@@ -33,7 +35,10 @@ pub fn run(file: &Path, spec: Option<&Path>, format: Format) -> Result<u8, CliEr
             warpsafe_functional::prove_all_sizes(k, spec, &warpsafe_functional::Options::default());
         if per_thread.verdict == "proved" {
             match format {
-                Format::Json => print_json(&per_thread)?,
+                Format::Json => print_json(&Scoped {
+                    scope: ALL_SIZES,
+                    report: &per_thread,
+                })?,
                 Format::Human => crate::equiv_cmd::print_all_sizes(&loaded.file, &per_thread),
             }
             return Ok(CLEAN);
@@ -46,8 +51,15 @@ pub fn run(file: &Path, spec: Option<&Path>, format: Format) -> Result<u8, CliEr
         }
     }
     let outcome = prove_all_sizes(k, spec.as_ref());
+    let scope = match outcome.verdict {
+        Verdict::ProvedUpTo { .. } => "bounded",
+        _ => ALL_SIZES,
+    };
     match format {
-        Format::Json => print_json(&outcome)?,
+        Format::Json => print_json(&Scoped {
+            scope,
+            report: &outcome,
+        })?,
         Format::Human => print_human(&outcome, &loaded.file),
     }
     Ok(match outcome.verdict {
@@ -57,13 +69,49 @@ pub fn run(file: &Path, spec: Option<&Path>, format: Format) -> Result<u8, CliEr
     })
 }
 
-fn read_spec(p: &Path) -> Result<Spec, CliError> {
-    let text = match std::fs::read_to_string(p) {
-        Ok(t) => t,
-        Err(_) if p.to_string_lossy().contains('=') => p.to_string_lossy().into_owned(),
+/// Reads and parses the spec `p` (a file, or the spec text itself when no such file exists
+/// and it contains `=`). A spec that states no property (empty, comments only, or only
+/// `shape` declarations) is a usage error: proving it would prove nothing.
+pub(crate) fn read_spec(p: &Path) -> Result<Spec, CliError> {
+    let (text, place) = match std::fs::read_to_string(p) {
+        Ok(t) => (t, p.display().to_string()),
+        Err(_) if p.to_string_lossy().contains('=') => {
+            (p.to_string_lossy().into_owned(), "--spec".to_string())
+        }
         Err(e) => return Err(CliError::io(p, e)),
     };
-    Spec::parse(&text).map_err(|e| CliError::usage(format!("spec: {e}")))
+    let spec = Spec::parse(&text).map_err(|e| {
+        let before = text.get(..e.span.lo).unwrap_or(text.as_str());
+        let line = before.matches('\n').count() + 1;
+        let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+        CliError::usage(format!("{place}:{line}:{column}: spec: {}", e.message))
+    })?;
+    if spec.equations.is_empty() {
+        let has = if spec.shapes.is_empty() {
+            "it is empty or holds only comments"
+        } else {
+            "it holds only `shape` declarations"
+        };
+        return Err(CliError::usage(format!(
+            "{place}:1:1: the spec states no property ({has}), so there is nothing to prove; \
+             state each output element, e.g. `y[i] = a * x[i] + y[i] for i < n`"
+        )));
+    }
+    Ok(spec)
+}
+
+/// The `scope` of a report that claims every size.
+pub(crate) const ALL_SIZES: &str = "all-sizes";
+
+/// A JSON report with the scope of its claim: `all-sizes`, `bounded` (every block size up to
+/// the bound) or `configuration` (one launch).
+#[derive(Serialize)]
+pub(crate) struct Scoped<'a, T: Serialize> {
+    /// What the verdict covers.
+    pub scope: &'static str,
+    /// The report itself, its fields inlined.
+    #[serde(flatten)]
+    pub report: &'a T,
 }
 
 fn default_spec(file: &Path) -> Option<PathBuf> {
@@ -83,6 +131,12 @@ fn method(m: Method) -> &'static str {
 
 fn print_human(o: &Outcome, file: &SourceFile) {
     println!("{}: {}", o.kernel, o.short());
+    if !o.assumptions.is_empty() {
+        println!("  assuming:");
+        for a in &o.assumptions {
+            println!("    {a}");
+        }
+    }
     if let Verdict::Refuted {
         span: Some(span), ..
     } = &o.verdict

@@ -85,7 +85,15 @@ pub enum Command {
     ///
     /// Example: warpsafe prove examples/kernels/saxpy.cu --spec examples/equiv/specs/saxpy.spec
     ///
-    /// Exit codes: 0 proved, 1 different or a finding, 3 unknown, 2 usage or parse error.
+    /// Without size flags (--grid, --block, --arg, --len) the spec is first proved for every
+    /// size; when that proof fails, prove says which obligation failed and why, then proves
+    /// the header's configuration and names it (grid, block, parameters, blocks checked).
+    ///
+    /// Exit codes: 0 proved (for every size, or for the configuration the flags give),
+    /// 4 proved only for the header's configuration (the all-sizes proof failed),
+    /// 1 different or a finding, 3 unknown, 2 usage or parse error (a spec that states no
+    /// property and a missing z3 included). JSON carries `scope`: `all-sizes` or
+    /// `configuration`.
     Prove(ProveArgs),
     /// Translation validation: prove that the PTX NVRTC makes of a kernel computes what the
     /// kernel's IR computes, for one launch configuration.

@@ -8,7 +8,7 @@ use crate::ptx_input;
 use crate::source;
 use crate::summary::Table;
 use std::path::Path;
-use warpsafe_equiv::{BlockSel, Counterexample, EquivConfig, ExecConfig, KernelRun, Spec};
+use warpsafe_equiv::{BlockSel, Counterexample, EquivConfig, ExecConfig, KernelRun};
 use warpsafe_exec::{LaunchConfig, Program};
 use warpsafe_ir::{Kernel, ParamKind, SourceFile, Value};
 
@@ -211,19 +211,145 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
     Ok(code(report.exit_code()))
 }
 
-/// `warpsafe prove FILE --spec SPEC`.
+/// The exit code of `prove` when the all-sizes proof failed and the spec was proved for the
+/// stated configuration only (a CI script can tell it from 0, every size).
+pub(crate) const PROVED_FOR_CONFIGURATION: u8 = 4;
+
+/// Why the all-sizes proof failed: the first obligation not proved, or the reason it could
+/// not be stated.
+#[derive(serde::Serialize)]
+struct AllSizesFailure {
+    /// One line.
+    reason: String,
+    /// The obligation that failed, when there is one.
+    obligation: Option<warpsafe_functional::Obligation>,
+}
+
+impl AllSizesFailure {
+    fn of(o: &warpsafe_functional::Outcome) -> AllSizesFailure {
+        let failed = o.obligations.iter().find(|ob| ob.verdict != "proved");
+        let reason = match failed {
+            Some(ob) => format!(
+                "{} obligation {}: {}{}",
+                ob.kind,
+                ob.verdict,
+                ob.what,
+                ob.reason
+                    .as_deref()
+                    .map(|r| format!(" ({r})"))
+                    .unwrap_or_default()
+            ),
+            None => o
+                .reason
+                .clone()
+                .unwrap_or_else(|| format!("verdict {}", o.verdict)),
+        };
+        AllSizesFailure {
+            reason,
+            obligation: failed.cloned(),
+        }
+    }
+}
+
+/// One scalar parameter's value in the checked configuration.
+#[derive(serde::Serialize)]
+struct ParamValue {
+    name: String,
+    /// The value, or `symbolic` for a float left as an input symbol.
+    value: String,
+}
+
+/// The launch `prove` checked when it checked one configuration.
+#[derive(serde::Serialize)]
+struct Configuration {
+    grid: [u32; 3],
+    block: [u32; 3],
+    params: Vec<ParamValue>,
+    /// `0` (block 0 only) or `all`.
+    blocks: &'static str,
+}
+
+impl Configuration {
+    fn of(k: &Kernel, cfg: &ExecConfig, launch: LaunchConfig) -> Configuration {
+        let params = k
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| matches!(p.kind, ParamKind::Scalar(_)))
+            .map(|(i, p)| {
+                let given = cfg.scalars.iter().find(|(n, _)| *n == p.name).map(|x| x.1);
+                let default = k
+                    .contract
+                    .defaults
+                    .iter()
+                    .find(|(id, _)| id.0 as usize == i)
+                    .map(|x| x.1);
+                ParamValue {
+                    name: p.name.clone(),
+                    value: given
+                        .or(default)
+                        .map_or("symbolic".to_string(), |v| v.to_string()),
+                }
+            })
+            .collect();
+        Configuration {
+            grid: launch.grid,
+            block: launch.block,
+            params,
+            blocks: if cfg.blocks == BlockSel::All {
+                "all"
+            } else {
+                "0"
+            },
+        }
+    }
+
+    fn human(&self) -> String {
+        let dims = |d: [u32; 3]| match d {
+            [x, 1, 1] => x.to_string(),
+            [x, y, 1] => format!("{x},{y}"),
+            [x, y, z] => format!("{x},{y},{z}"),
+        };
+        let mut parts = vec![
+            format!("grid {}", dims(self.grid)),
+            format!("block {}", dims(self.block)),
+        ];
+        parts.extend(
+            self.params
+                .iter()
+                .map(|p| format!("{} = {}", p.name, p.value)),
+        );
+        let blocks = if self.blocks == "all" {
+            "every block"
+        } else {
+            "block 0 only (--all-blocks checks every block)"
+        };
+        format!("{}; {blocks}", parts.join(", "))
+    }
+}
+
+/// `prove`'s JSON for one configuration: the report, what it covers, and why the all-sizes
+/// proof (when attempted) failed.
+#[derive(serde::Serialize)]
+struct ConfigurationJson<'a> {
+    scope: &'static str,
+    configuration: &'a Configuration,
+    all_sizes: Option<&'a AllSizesFailure>,
+    #[serde(flatten)]
+    report: &'a warpsafe_equiv::SpecReport,
+}
+
+/// `warpsafe prove FILE --spec SPEC`: for every size when no flag fixes the launch and the
+/// per-thread proof goes through; else for one configuration, saying which and, when the
+/// all-sizes proof failed, why (exit [`PROVED_FOR_CONFIGURATION`] instead of 0).
 pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
     let f = source::load(&args.file)?;
     let k = f.kernel(args.select.kernel.as_deref())?;
-    let text = match std::fs::read_to_string(&args.spec) {
-        Ok(t) => t,
-        Err(_) if args.spec.contains('=') => args.spec.clone(),
-        Err(e) => return Err(CliError::io(std::path::Path::new(&args.spec), e)),
-    };
-    let spec = Spec::parse(&text).map_err(|e| CliError::usage(format!("spec: {e}")))?;
+    let spec = crate::allsizes_cmd::read_spec(Path::new(&args.spec))?;
     let l = &args.sym.launch;
     let sizes_fixed =
         l.grid.is_some() || l.block.is_some() || !l.args.is_empty() || !l.lens.is_empty();
+    let mut all_sizes = None;
     if !sizes_fixed {
         let all = warpsafe_functional::prove_all_sizes(
             k,
@@ -232,35 +358,51 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
         );
         if all.verdict == "proved" {
             match l.format {
-                Format::Json => crate::report::print_json(&all)?,
+                Format::Json => crate::report::print_json(&crate::allsizes_cmd::Scoped {
+                    scope: crate::allsizes_cmd::ALL_SIZES,
+                    report: &all,
+                })?,
                 Format::Human => print_all_sizes(&f.file, &all),
             }
-            return Ok(0);
+            return Ok(crate::exit::CLEAN);
         }
+        let why = AllSizesFailure::of(&all);
         if l.format == Format::Human {
             println!(
-                "{}: not proved for every size ({}); checking the header's configuration",
-                f.file.name,
-                all.reason.as_deref().unwrap_or("unknown")
+                "{}: the all-sizes proof failed: {}",
+                f.file.name, why.reason
             );
         }
+        all_sizes = Some(why);
     }
     let cfg = exec_config(k, &args.sym.launch, args.sym.all_blocks)?;
     let mut report =
         warpsafe_equiv::prove_spec(k, &spec, &cfg).map_err(|e| CliError::usage(e.to_string()))?;
     set_lines(&mut report.kernel, &f.file);
+    let configuration = Configuration::of(k, &cfg, report.kernel.launch);
+    let proved = report.verdict == "equal";
+    let exit = match (proved, &all_sizes) {
+        (true, Some(_)) => PROVED_FOR_CONFIGURATION,
+        _ => code(report.exit_code()),
+    };
     match args.sym.launch.format {
-        Format::Json => crate::report::print_json(&report)?,
+        Format::Json => crate::report::print_json(&ConfigurationJson {
+            scope: "configuration",
+            configuration: &configuration,
+            all_sizes: all_sizes.as_ref(),
+            report: &report,
+        })?,
         Format::Human => {
-            let word = if report.verdict == "equal" {
-                "proved"
-            } else {
-                report.verdict
+            let word = match (proved, &all_sizes) {
+                (true, Some(_)) => "proved for one configuration only",
+                (true, None) => "proved for one configuration",
+                _ => report.verdict,
             };
             println!(
                 "{} against the spec: {word} ({:.3} s)",
                 f.file.name, report.seconds
             );
+            println!("  configuration: {}", configuration.human());
             if let Some(why) = &report.reason {
                 println!("  reason: {why}");
             }
@@ -289,9 +431,15 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
                     );
                 }
             }
+            if exit == PROVED_FOR_CONFIGURATION {
+                println!(
+                    "  not proved for every size (see above): exit {PROVED_FOR_CONFIGURATION}, \
+                     proved for this configuration only"
+                );
+            }
         }
     }
-    Ok(code(report.exit_code()))
+    Ok(exit)
 }
 
 /// The all-sizes proof: assumptions, then every obligation with its method.

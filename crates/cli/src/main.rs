@@ -19,6 +19,7 @@ mod run_cmd;
 mod sarif;
 mod scans_bench;
 mod schedules;
+mod solver;
 mod source;
 mod suite;
 mod summary;
@@ -31,6 +32,11 @@ use cli::{BenchKind, Cli, Command};
 fn main() -> std::process::ExitCode {
     restore_sigpipe();
     let cli = Cli::parse();
+    if solver::needed_by(&cli.command) {
+        if let Err(e) = solver::require_z3() {
+            return exit::finish(Err(e));
+        }
+    }
     let result = match cli.command {
         Command::Run(args) => run_cmd::run(&args),
         Command::Ir(args) => ir_cmd::run(&args),
