@@ -1,11 +1,9 @@
-//! Feeds arbitrary UTF-8 to the PTX parser and, when it parses, to the lowering: both must
-//! return errors, never panic or hang.
+//! libFuzzer target: arbitrary bytes (as UTF-8, invalid sequences replaced) through
+//! [`warpsafe_fuzz::ptx::run`]; it must return, never panic, overflow the stack or hang.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|src: &str| {
-    if let Ok(module) = warpsafe_ptx::parse(src) {
-        let _ = warpsafe_ptx::lower(&module, None);
-    }
+fuzz_target!(|data: &[u8]| {
+    let _ = warpsafe_fuzz::ptx::run(&String::from_utf8_lossy(data));
 });

@@ -165,6 +165,7 @@ fn lex(text: &str) -> Result<Vec<(Tok, SpecSpan)>, SpecError> {
             if i < b.len() && (b[i] == b'f' || b[i] == b'F') {
                 i += 1;
             }
+            check_number(&text[lo..i], sp(lo, i))?;
             out.push((
                 Tok::Num(text[lo..i].trim_end_matches(['f', 'F']).to_string()),
                 sp(lo, i),
@@ -217,10 +218,47 @@ fn lex(text: &str) -> Result<Vec<(Tok, SpecSpan)>, SpecError> {
     Ok(out)
 }
 
+/// A malformed number (`1.2.3`, `1e`) or one whose exponent would make an exact rational of
+/// unbounded size (`1e999999999`).
+fn check_number(text: &str, span: SpecSpan) -> Result<(), SpecError> {
+    let bad = |why: &str| {
+        Err(SpecError {
+            message: format!("{why} `{text}`"),
+            span,
+        })
+    };
+    let text = text.trim_end_matches(['f', 'F']);
+    let (mant, exp) = match text.find(['e', 'E']) {
+        Some(p) => (&text[..p], Some(&text[p + 1..])),
+        None => (text, None),
+    };
+    if mant.matches('.').count() > 1 || mant == "." {
+        return bad("malformed number");
+    }
+    if let Some(exp) = exp {
+        let digits = exp.trim_start_matches(['+', '-']);
+        if digits.is_empty() {
+            return bad("missing exponent in");
+        }
+        if digits.parse::<u32>().map_or(true, |e| e > MAX_EXPONENT) {
+            return bad(&format!("exponent beyond {MAX_EXPONENT} in"));
+        }
+    }
+    Ok(())
+}
+
+/// Largest decimal exponent of a number: far beyond any float, small enough for exact rationals.
+const MAX_EXPONENT: u32 = 1000;
+
+/// Most nested subexpressions (parentheses, subscripts, calls, unary minus, operator chains),
+/// so that parsing, dropping and evaluating a spec cannot overflow the stack.
+const MAX_DEPTH: usize = 256;
+
 struct Parser {
     toks: Vec<(Tok, SpecSpan)>,
     pos: usize,
     end: usize,
+    depth: usize,
 }
 
 impl Parser {
@@ -247,6 +285,17 @@ impl Parser {
             message: message.into(),
             span: self.span(),
         })
+    }
+
+    /// One level deeper into an expression; an error past [`MAX_DEPTH`].
+    fn enter(&mut self) -> Result<(), SpecError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return self.err(format!(
+                "expression nested too deeply (more than {MAX_DEPTH} levels)"
+            ));
+        }
+        Ok(())
     }
 
     fn eat(&mut self, s: &str) -> bool {
@@ -397,6 +446,14 @@ impl Parser {
     }
 
     fn additive(&mut self) -> Result<Expr, SpecError> {
+        let depth = self.depth;
+        let e = self.additive_chain();
+        self.depth = depth;
+        e
+    }
+
+    /// A left-deep chain of `+`/`-`: each operator is one level of [`MAX_DEPTH`].
+    fn additive_chain(&mut self) -> Result<Expr, SpecError> {
         let mut e = self.multiplicative()?;
         loop {
             let op = if self.eat("+") {
@@ -406,6 +463,7 @@ impl Parser {
             } else {
                 return Ok(e);
             };
+            self.enter()?;
             let r = self.multiplicative()?;
             let span = SpecSpan {
                 lo: e.span.lo,
@@ -419,6 +477,14 @@ impl Parser {
     }
 
     fn multiplicative(&mut self) -> Result<Expr, SpecError> {
+        let depth = self.depth;
+        let e = self.multiplicative_chain();
+        self.depth = depth;
+        e
+    }
+
+    /// A left-deep chain of `*`, `/`, `%`: each operator is one level of [`MAX_DEPTH`].
+    fn multiplicative_chain(&mut self) -> Result<Expr, SpecError> {
         let mut e = self.unary()?;
         loop {
             let op = if self.eat("*") {
@@ -430,6 +496,7 @@ impl Parser {
             } else {
                 return Ok(e);
             };
+            self.enter()?;
             let r = self.unary()?;
             let span = SpecSpan {
                 lo: e.span.lo,
@@ -443,6 +510,13 @@ impl Parser {
     }
 
     fn unary(&mut self) -> Result<Expr, SpecError> {
+        self.enter()?;
+        let e = self.unary_inner();
+        self.depth -= 1;
+        e
+    }
+
+    fn unary_inner(&mut self) -> Result<Expr, SpecError> {
         let lo = self.span().lo;
         if self.eat("-") {
             let a = self.unary()?;
@@ -551,6 +625,7 @@ impl Spec {
             toks,
             pos: 0,
             end: text.len(),
+            depth: 0,
         }
         .spec()
     }

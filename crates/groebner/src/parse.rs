@@ -27,6 +27,9 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+/// Most nested parentheses, so that parsing cannot overflow the stack.
+const MAX_DEPTH: usize = 256;
+
 /// Work budget (term products) for one file, so that `(x+y+z)^60000` fails instead of hanging.
 const WORK_LIMIT: u64 = 10_000_000;
 
@@ -418,6 +421,13 @@ impl Parser {
                 Ok(out)
             }
             Tok::Sym('(') => {
+                if self.depth >= MAX_DEPTH {
+                    return err(
+                        format!("parentheses nested too deeply (more than {MAX_DEPTH} levels)"),
+                        line,
+                        col,
+                    );
+                }
                 self.depth += 1;
                 let inner = self.expr()?;
                 let (t, l2, c2) = self.bump();

@@ -66,10 +66,16 @@ fn lex(text: &str, base: usize) -> Result<Vec<(Tok, Span)>, PermError> {
     Ok(out)
 }
 
+/// Most nested subformulas (parentheses, quantifiers, implications, conditionals, unary
+/// operators, operator chains), so that parsing, dropping and checking an annotation cannot
+/// overflow the stack.
+const MAX_DEPTH: usize = 256;
+
 struct Parser {
     toks: Vec<(Tok, Span)>,
     pos: usize,
     end: Span,
+    depth: usize,
 }
 
 /// Parses one annotation formula written at byte offset `base` of the source.
@@ -79,7 +85,12 @@ pub fn parse_formula(text: &str, base: usize) -> Result<SpecExpr, PermError> {
     if toks.is_empty() {
         return Err(PermError::annotation(end, "expected a formula"));
     }
-    let mut p = Parser { toks, pos: 0, end };
+    let mut p = Parser {
+        toks,
+        pos: 0,
+        end,
+        depth: 0,
+    };
     let e = p.formula()?;
     if let Some((t, span)) = p.toks.get(p.pos) {
         return Err(PermError::annotation(
@@ -113,6 +124,29 @@ const LEVELS: [&[(&str, SpecOp)]; 6] = [
 ];
 
 impl Parser {
+    /// One level deeper; an error past [`MAX_DEPTH`].
+    fn enter(&mut self) -> Result<(), PermError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(PermError::annotation(
+                self.span_here(),
+                format!("formula nested too deeply (more than {MAX_DEPTH} levels)"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Runs `f` one level deeper.
+    fn nested<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, PermError>,
+    ) -> Result<T, PermError> {
+        let depth = self.depth;
+        let r = self.enter().and_then(|()| f(self));
+        self.depth = depth;
+        r
+    }
+
     fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.pos).map(|(t, _)| t)
     }
@@ -165,6 +199,10 @@ impl Parser {
     }
 
     fn formula(&mut self) -> Result<SpecExpr, PermError> {
+        self.nested(Self::formula_inner)
+    }
+
+    fn formula_inner(&mut self) -> Result<SpecExpr, PermError> {
         if matches!(self.peek(), Some(Tok::Ident(s)) if s == "forall") {
             let start = self.span_here();
             self.pos += 1;
@@ -199,6 +237,10 @@ impl Parser {
     }
 
     fn conditional(&mut self) -> Result<SpecExpr, PermError> {
+        self.nested(Self::conditional_inner)
+    }
+
+    fn conditional_inner(&mut self) -> Result<SpecExpr, PermError> {
         let c = self.binary(0)?;
         if matches!(self.peek(), Some(Tok::Punct("?"))) {
             self.pos += 1;
@@ -218,10 +260,24 @@ impl Parser {
         let Some(ops) = LEVELS.get(level) else {
             return self.unary();
         };
+        let depth = self.depth;
+        let r = self.binary_chain(ops, level);
+        self.depth = depth;
+        r
+    }
+
+    /// A left-deep chain of the operators of one level: each operator is one level of
+    /// [`MAX_DEPTH`].
+    fn binary_chain(
+        &mut self,
+        ops: &[(&str, SpecOp)],
+        level: usize,
+    ) -> Result<SpecExpr, PermError> {
         let mut lhs = self.binary(level + 1)?;
         'more: loop {
             for (text, op) in ops.iter() {
                 if self.eat(text) {
+                    self.enter()?;
                     let rhs = self.binary(level + 1)?;
                     let span = lhs.span.to(rhs.span);
                     lhs = SpecExpr {
@@ -236,6 +292,10 @@ impl Parser {
     }
 
     fn unary(&mut self) -> Result<SpecExpr, PermError> {
+        self.nested(Self::unary_inner)
+    }
+
+    fn unary_inner(&mut self) -> Result<SpecExpr, PermError> {
         let start = self.span_here();
         if self.eat("!") {
             let e = self.unary()?;
@@ -257,6 +317,10 @@ impl Parser {
     }
 
     fn primary(&mut self) -> Result<SpecExpr, PermError> {
+        self.nested(Self::primary_inner)
+    }
+
+    fn primary_inner(&mut self) -> Result<SpecExpr, PermError> {
         let start = self.span_here();
         match self.toks.get(self.pos).cloned() {
             Some((Tok::Int(v), span)) => {

@@ -192,6 +192,12 @@ impl Parser {
         if !linkage.is_empty() {
             return self.err("linkage directive without a declaration");
         }
+        if m.version.is_empty() {
+            return Err(ParseError::new("missing `.version` directive", 1, 1));
+        }
+        if m.target.is_empty() {
+            return Err(ParseError::new("missing `.target` directive", 1, 1));
+        }
         Ok(m)
     }
 

@@ -1,0 +1,40 @@
+//! Bounded fuzzing of the PTX parser, printer and lowering: a fixed number of deterministic mutations of the seed corpus
+//! (`fuzz/src/ptx.rs` names it), none of which may panic, overflow the stack or hang.
+//! `WARPSAFE_FUZZ_EXECS` and `WARPSAFE_FUZZ_SEED` change the run; see `fuzz/README.md`.
+
+#[path = "../../../fuzz/bounded/driver.rs"]
+mod driver;
+#[path = "../../../fuzz/src/ptx.rs"]
+mod entry;
+
+#[test]
+fn bounded_fuzz() {
+    driver::run(&driver::Target {
+        name: "ptx",
+        seeds: entry::SEEDS,
+        extensions: entry::EXTENSIONS,
+        dictionary: entry::DICTIONARY,
+        execs: 3000,
+        entry: entry::run,
+    });
+}
+
+/// Found by the fuzzer: text without `.version` or `.target` parsed to a module that printed
+/// as `.version ` / `.target `, which does not parse back.
+#[test]
+fn version_and_target_are_required() {
+    for (text, missing) in [
+        ("", "`.version`"),
+        ("// only a comment\n", "`.version`"),
+        (".target sm_90\n.address_size 64\n", "`.version`"),
+        (".version 9", "`.target`"),
+        (".version 9.5\n.address_size 64\n", "`.target`"),
+    ] {
+        let e = warpsafe_ptx::parse(text).expect_err(text);
+        assert!(
+            e.message.contains(&format!("missing {missing}")),
+            "{text:?}: {e}"
+        );
+    }
+    assert!(warpsafe_ptx::parse(".version 9.5\n.target sm_90\n").is_ok());
+}
