@@ -4,7 +4,7 @@
 //! Every engine that talks to a solver (verify, functional, induct, perm) starts the `z3`
 //! found on `PATH`; there is no override variable, so neither is there one here.
 
-use crate::cli::{BenchKind, Command};
+use crate::cli::{BenchKind, Command, Format};
 use crate::exit::CliError;
 use std::io::ErrorKind;
 use std::process::{Command as Process, Stdio};
@@ -13,12 +13,13 @@ use std::process::{Command as Process, Stdio};
 pub const MISSING: &str = "z3 not found; run scripts/setup.sh";
 
 /// True when `cmd` decides its answer with z3: `verify`, `prove` (unless launch flags fix one
-/// configuration, which the exact symbolic engine decides alone), `check-perm`, `bench verify`
-/// and `bench suite`. `equiv`, `validate`, `run`, `bench scans` (the interval abstraction
+/// configuration, which the exact symbolic engine decides alone), `check-perm`, `groebner
+/// --explain` (it verifies the dense kernel), `bench verify` and `bench suite`. `equiv`, `validate`, `run`, `bench scans` (the interval abstraction
 /// alone) and the rest need no solver.
 pub fn needed_by(cmd: &Command) -> bool {
     match cmd {
         Command::Verify(_) | Command::CheckPerm(_) => true,
+        Command::Groebner(args) => args.explain && args.format == Format::Human,
         Command::Prove(args) => {
             let l = &args.sym.launch;
             let fixed =
@@ -86,6 +87,7 @@ mod tests {
         ]));
         assert!(needs(&["bench", "verify"]));
         assert!(needs(&["bench", "suite"]));
+        assert!(needs(&["groebner", "s.txt", "--explain"]));
     }
 
     #[test]
@@ -98,6 +100,7 @@ mod tests {
         assert!(!needs(&["bench", "equiv"]));
         assert!(!needs(&["bench", "interp"]));
         assert!(!needs(&["bench", "scans"]));
+        assert!(!needs(&["groebner", "s.txt"]));
     }
 
     #[test]
