@@ -29,6 +29,7 @@ pub enum Command {
     ///   warpsafe run examples/kernels --check-expect
     ///   warpsafe run examples/kernels/saxpy.cu --via-ptx
     ///   warpsafe run k.ptx --grid 4 --block 256 --arg k_param_2=1000 --buf k_param_0=random:1000
+    ///   warpsafe run big.cu --max-memory 16G --max-steps 100000000000
     ///
     /// PTX: a `.ptx` file is parsed, lowered and run by the same interpreter (findings point at
     /// PTX lines). Its launch contract comes from a sibling `.cu` of the same stem when there is
@@ -38,8 +39,13 @@ pub enum Command {
     /// Signed overflow is C-level undefined behaviour that compiles to wrapping PTX arithmetic,
     /// so it is not reported (nor expected by --check-expect) for PTX runs.
     ///
+    /// Sizes are checked before anything is allocated: a buffer length, shared memory size or
+    /// launch shape that is negative, beyond CUDA's limits or beyond --max-memory is an error
+    /// naming the flag or header line it came from.
+    ///
     /// Exit codes: 0 no finding (warnings allowed), 1 at least one finding, 2 usage or parse
-    /// error. With --check-expect: 0 when every file shows exactly the findings its
+    /// error (a launch over --max-memory included), 3 unknown (the --max-steps limit was
+    /// reached). With --check-expect: 0 when every file shows exactly the findings its
     /// `//@ expect` lines declare.
     Run(RunArgs),
     /// Print a kernel's IR (or its thread code, or JSON).
@@ -447,6 +453,19 @@ pub struct CheckArgs {
     /// default schedule's (a difference exits 1).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub schedules: u64,
+    // Issue 16 (never crash): memory and work bounds of the interpreter.
+    /// Memory the interpreter may use for one launch: `4G`, `512M`, `64K` or plain bytes
+    /// (default: half of this machine's memory, 4G when it cannot be read). The estimate
+    /// counts buffers, race-detector state and each running block's state; over the limit,
+    /// fewer blocks run at once, or the launch is refused (exit 2) with the estimate.
+    /// Example: `--max-memory 8G`.
+    #[arg(long, value_name = "SIZE")]
+    pub max_memory: Option<String>,
+    /// Thread-instructions one launch may execute, in all and in each block (default
+    /// 4294967296). Past it the run stops and reports `unknown: step limit` (exit 3): an
+    /// infinite loop ends here. Example: `--max-steps 100000000000`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_steps: Option<u64>,
 }
 
 /// `warpsafe run`.

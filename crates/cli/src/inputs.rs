@@ -29,15 +29,14 @@ pub struct BufSpec {
     pub len: Option<u64>,
 }
 
-/// Parses the part after `name=` of `--buf`.
+/// Parses the part after `name=` of `--buf`: `FILL[:N]` for a known fill, else a file path.
 pub fn parse_spec(spec: &str) -> Result<BufSpec, CliError> {
+    const FILLS: &str = "random:N, zeros:N, ones:N, iota:N, or a file of raw elements";
+    if spec.trim().is_empty() {
+        return Err(CliError::usage(format!("empty buffer spec: want {FILLS}")));
+    }
     let (kind, len) = match spec.split_once(':') {
-        Some((k, n)) => {
-            let len = n
-                .parse::<u64>()
-                .map_err(|_| CliError::usage(format!("bad length `{n}` in --buf `{spec}`")))?;
-            (k, Some(len))
-        }
+        Some((k, n)) => (k, Some(n)),
         None => (spec, None),
     };
     let fill = match kind {
@@ -45,12 +44,21 @@ pub fn parse_spec(spec: &str) -> Result<BufSpec, CliError> {
         "zeros" => Fill::Zeros,
         "ones" => Fill::Ones,
         "iota" => Fill::Iota,
-        _ if len.is_none() => Fill::File(spec.into()),
         _ => {
-            return Err(CliError::usage(format!(
-                "unknown buffer fill `{kind}` (random, zeros, ones, iota, or a file)"
-            )))
+            return Ok(BufSpec {
+                fill: Fill::File(spec.into()),
+                len: None,
+            })
         }
+    };
+    let len = match len {
+        None => None,
+        Some(n) => Some(n.trim().parse::<u64>().map_err(|_| {
+            CliError::usage(format!(
+                "bad length `{n}`: want a whole number of elements from 0 to {}",
+                u64::MAX
+            ))
+        })?),
     };
     Ok(BufSpec { fill, len })
 }
@@ -100,22 +108,71 @@ pub fn make_buffer(
         Fill::Iota => (0..len)
             .map(|i| Value::from_i128(elem, i as i128).to_bits())
             .collect(),
-        Fill::File(path) => read_elements(path, elem)?,
+        Fill::File(path) => {
+            let bytes = len.saturating_mul(elem.size_bytes());
+            let data = read_elements_within(path, elem, bytes)?;
+            if data.len() as u64 != len {
+                return Err(CliError::usage(format!(
+                    "{}: changed while being read ({} elements, {len} expected)",
+                    path.display(),
+                    data.len()
+                )));
+            }
+            data
+        }
     };
     Ok(Buffer { elem, data })
 }
 
-/// Reads raw little-endian elements of `elem` from a file.
-pub fn read_elements(path: &Path, elem: ScalarType) -> Result<Vec<u64>, CliError> {
-    let bytes = std::fs::read(path).map_err(|e| CliError::io(path, e))?;
-    let size = elem.size_bytes() as usize;
-    if bytes.len() % size != 0 {
+/// The number of `elem` elements a regular file holds, from its size, without reading it;
+/// `None` for a pipe or another file that must be read to know its length.
+pub fn file_elements(path: &Path, elem: ScalarType) -> Result<Option<u64>, CliError> {
+    let meta = std::fs::metadata(path).map_err(|e| CliError::io(path, e))?;
+    if meta.is_dir() {
         return Err(CliError::usage(format!(
-            "{}: {} bytes is not a whole number of {elem} elements",
-            path.display(),
-            bytes.len()
+            "{}: is a directory, not a file of raw elements",
+            path.display()
         )));
     }
+    if !meta.is_file() {
+        return Ok(None);
+    }
+    whole_elements(path, meta.len(), elem).map(Some)
+}
+
+fn whole_elements(path: &Path, bytes: u64, elem: ScalarType) -> Result<u64, CliError> {
+    let size = elem.size_bytes();
+    if !bytes.is_multiple_of(size) {
+        return Err(CliError::usage(format!(
+            "{}: {bytes} bytes is not a whole number of {elem} elements",
+            path.display()
+        )));
+    }
+    Ok(bytes / size)
+}
+
+/// Reads raw little-endian elements of `elem` from a file (or pipe), refusing one longer than
+/// `max_bytes` instead of reading on.
+pub fn read_elements_within(
+    path: &Path,
+    elem: ScalarType,
+    max_bytes: u64,
+) -> Result<Vec<u64>, CliError> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| CliError::io(path, e))?;
+    let mut bytes = Vec::new();
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::io(path, e))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(CliError::usage(format!(
+            "{}: longer than {} (more than the memory limit allows; raise it with --max-memory)",
+            path.display(),
+            warpsafe_exec::ByteSize(max_bytes)
+        )));
+    }
+    whole_elements(path, bytes.len() as u64, elem)?;
+    let size = elem.size_bytes() as usize;
     Ok(bytes
         .chunks_exact(size)
         .map(|c| {
@@ -154,8 +211,39 @@ mod tests {
             parse_spec("data.bin").unwrap().fill,
             Fill::File("data.bin".into())
         );
-        assert!(parse_spec("bogus:3").is_err());
+        assert_eq!(
+            parse_spec("runs:3/data.bin").unwrap().fill,
+            Fill::File("runs:3/data.bin".into())
+        );
         assert!(parse_spec("zeros:x").is_err());
+        assert!(parse_spec("zeros:-3").is_err());
+        assert!(parse_spec("random:").is_err());
+        assert!(parse_spec("").is_err());
+    }
+
+    #[test]
+    fn file_reads_stop_at_the_limit() {
+        let dir = std::env::temp_dir().join(format!("warpsafe-limit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("b.bin");
+        std::fs::write(&path, [0u8; 64]).unwrap();
+        assert_eq!(file_elements(&path, ScalarType::F32).unwrap(), Some(16));
+        assert_eq!(
+            read_elements_within(&path, ScalarType::F32, 64)
+                .unwrap()
+                .len(),
+            16
+        );
+        assert!(read_elements_within(&path, ScalarType::F32, 63).is_err());
+        assert!(read_elements_within(Path::new("/dev/zero"), ScalarType::F32, 1 << 20).is_err());
+        assert_eq!(
+            file_elements(Path::new("/dev/zero"), ScalarType::F32).unwrap(),
+            None
+        );
+        assert!(file_elements(&dir, ScalarType::F32).is_err());
+        std::fs::write(&path, [0u8; 6]).unwrap();
+        assert!(file_elements(&path, ScalarType::F32).is_err());
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
@@ -179,7 +267,10 @@ mod tests {
             data: vec![1.5f32.to_bits() as u64, 7],
         };
         write_elements(&path, &buf).unwrap();
-        assert_eq!(read_elements(&path, ScalarType::F32).unwrap(), buf.data);
+        assert_eq!(
+            read_elements_within(&path, ScalarType::F32, 8).unwrap(),
+            buf.data
+        );
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -4,11 +4,12 @@ use crate::cli::{BackendChoice, CheckArgs, Format, RunArgs};
 use crate::exit::{CliError, CLEAN, FINDINGS, USAGE};
 use crate::report::{self, OutputJson, RunJson};
 use crate::summary::Table;
+use crate::verify_cmd::UNKNOWN;
 use crate::{diagnostics, inputs, launch, ptx_input, schedules, source};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::path::Path;
-use warpsafe_exec::{Arg, Outcome, Program, Severity};
+use warpsafe_exec::{Arg, ByteSize, ExecError, LaunchConfig, Outcome, Program, Severity};
 use warpsafe_ir::{Category, Kernel, ParamKind, SourceFile};
 
 /// Runs the command.
@@ -22,6 +23,9 @@ pub fn run(args: &RunArgs) -> Result<u8, CliError> {
     }
 }
 
+/// Thread-instructions a launch may execute when `--max-steps` is not given.
+pub const DEFAULT_MAX_STEPS: u64 = 1 << 32;
+
 /// Interpreter options from the flags and the kernel's contract.
 pub fn options(check: &CheckArgs) -> Result<warpsafe_exec::Options, CliError> {
     let mut deny = vec![];
@@ -32,12 +36,118 @@ pub fn options(check: &CheckArgs) -> Result<warpsafe_exec::Options, CliError> {
             ))
         })?);
     }
+    let steps = check.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
     Ok(warpsafe_exec::Options {
         lockstep_warps: check.lockstep_warps,
         deny,
         parallel: !check.sequential,
+        max_block_instructions: steps,
+        max_total_instructions: steps,
+        max_memory: Some(memory_limit(check)?),
         ..Default::default()
     })
+}
+
+/// The `--max-memory` limit in bytes, or the default share of this machine's memory.
+pub fn memory_limit(check: &CheckArgs) -> Result<u64, CliError> {
+    let Some(text) = &check.max_memory else {
+        return Ok(warpsafe_exec::default_memory_limit());
+    };
+    match text.parse::<ByteSize>() {
+        Ok(ByteSize(0)) => Err(CliError::usage(
+            "--max-memory 0: the limit must be more than 0 bytes",
+        )),
+        Ok(ByteSize(n)) => Ok(n),
+        Err(e) => Err(CliError::usage(format!("--max-memory {text}: {e}"))),
+    }
+}
+
+/// Why a kernel has no outcome.
+enum Stop {
+    /// Bad usage, unreadable input, or a launch the interpreter refuses (exit 2).
+    Error(CliError),
+    /// The run reached `--max-steps`: nothing can be said about the kernel (exit 3).
+    Unknown {
+        /// The launch that ran.
+        config: LaunchConfig,
+        /// `step limit (N thread-instructions; raise with --max-steps)`.
+        reason: String,
+        /// What the interpreter saw (which block, or the whole launch).
+        detail: String,
+    },
+}
+
+impl From<CliError> for Stop {
+    fn from(e: CliError) -> Stop {
+        Stop::Error(e)
+    }
+}
+
+impl Stop {
+    /// The error, or the `unknown: …` line as an error for callers that have no verdicts.
+    fn into_error(self) -> CliError {
+        match self {
+            Stop::Error(e) => e,
+            Stop::Unknown { reason, .. } => CliError::usage(format!("unknown: {reason}")),
+        }
+    }
+}
+
+/// An interpreter error for `kernel`, as the CLI reports it.
+fn launch_stop(kernel: &Kernel, config: &LaunchConfig, e: ExecError) -> Stop {
+    match e {
+        ExecError::StepLimit { limit, .. } => Stop::Unknown {
+            config: *config,
+            reason: format!("step limit ({limit} thread-instructions; raise with --max-steps)"),
+            detail: e.to_string(),
+        },
+        ExecError::MemoryLimit { needed, .. } => Stop::Error(CliError::usage(format!(
+            "cannot launch `{}`: {e}; raise the limit with --max-memory (e.g. --max-memory {}G), or shrink the launch",
+            kernel.name,
+            needed.div_ceil(1 << 30)
+        ))),
+        e => Stop::Error(CliError::usage(format!(
+            "cannot launch `{}`: {e}",
+            kernel.name
+        ))),
+    }
+}
+
+/// Checks the interpreter's memory estimate for a launch before its buffers are built:
+/// refuses one over the limit even one block at a time, and says on stderr when the limit
+/// makes fewer blocks run at once.
+fn memory_fits(
+    p: &Program,
+    config: &LaunchConfig,
+    lens: &[u64],
+    opts: &warpsafe_exec::Options,
+) -> Result<(), CliError> {
+    let Some(limit) = opts.max_memory else {
+        return Ok(());
+    };
+    let est = warpsafe_exec::estimate_memory(p, config, lens, opts);
+    match est.blocks_within(limit) {
+        None => {
+            let e = ExecError::MemoryLimit {
+                needed: est.with_blocks(1),
+                launch_bytes: est.launch_bytes,
+                block_bytes: est.block_bytes,
+                limit,
+            };
+            Err(launch_stop(p.kernel(), config, e).into_error())
+        }
+        Some(n) if n < est.parallel_blocks => {
+            eprintln!(
+                "note: `{}`: running {n} block(s) at a time instead of {} to stay under the memory limit of {} ({} per block; raise it with --max-memory)",
+                p.kernel().name,
+                est.parallel_blocks,
+                ByteSize(limit),
+                ByteSize(est.block_bytes)
+            );
+            Ok(())
+        }
+        Some(_) => Ok(()),
+    }
 }
 
 /// Runs `kernel` (as lowered PTX when `ptx` is given, which always runs on the interpreter).
@@ -45,14 +155,14 @@ fn execute(
     kernel: &Kernel,
     ptx: Option<&Program>,
     args: &RunArgs,
-) -> Result<(launch::Launch, Outcome), CliError> {
-    let l = launch::build(kernel, &args.launch)?;
+) -> Result<(launch::Launch, Outcome), Stop> {
+    let max_bytes = memory_limit(&args.check)?;
     let use_gpu = match args.backend {
         _ if ptx.is_some() => {
             if args.backend == BackendChoice::Cuda {
-                return Err(CliError::usage(
+                return Err(Stop::Error(CliError::usage(
                     "PTX inputs run on the CPU interpreter; drop --backend cuda",
-                ));
+                )));
             }
             false
         }
@@ -67,20 +177,18 @@ fn execute(
         }
     };
     if use_gpu {
+        let l = launch::build_within(kernel, &args.launch, max_bytes, &|_, _| Ok(()))?;
         let start = std::time::Instant::now();
         let out = warpsafe_cuda::launch(kernel, &l.config, l.args.clone()).map_err(|e| {
             CliError::usage(format!("cannot launch `{}` on the GPU: {e}", kernel.name))
         })?;
         let stats = warpsafe_exec::Stats {
             seconds: start.elapsed().as_secs_f64(),
-            blocks: l.config.grid.iter().map(|&d| d as u64).product(),
+            blocks: l.config.num_blocks(),
             threads: l
                 .config
-                .grid
-                .iter()
-                .chain(&l.config.block)
-                .map(|&d| d as u64)
-                .product(),
+                .num_blocks()
+                .saturating_mul(l.config.threads_per_block()),
             ..Default::default()
         };
         return Ok((
@@ -93,11 +201,19 @@ fn execute(
         ));
     }
     let opts = options(&args.check)?;
-    let outcome = match ptx {
-        Some(p) => warpsafe_exec::run_program(p, &l.config, l.args.clone(), &opts),
-        None => warpsafe_exec::run(kernel, &l.config, l.args.clone(), &opts),
-    }
-    .map_err(|e| CliError::usage(format!("cannot launch `{}`: {e}", kernel.name)))?;
+    let compiled;
+    let program = match ptx {
+        Some(p) => p,
+        None => {
+            compiled = warpsafe_exec::compile(kernel)
+                .map_err(|e| CliError::usage(format!("cannot launch `{}`: {e}", kernel.name)))?;
+            &compiled
+        }
+    };
+    let fits = |config: &LaunchConfig, lens: &[u64]| memory_fits(program, config, lens, &opts);
+    let l = launch::build_within(kernel, &args.launch, max_bytes, &fits)?;
+    let outcome = warpsafe_exec::run_program(program, &l.config, l.args.clone(), &opts)
+        .map_err(|e| launch_stop(kernel, &l.config, e))?;
     Ok((l, outcome))
 }
 
@@ -161,7 +277,25 @@ fn one(path: &Path, args: &RunArgs) -> Result<u8, CliError> {
         return Err(CliError::usage(format!("{}: no kernel", path.display())));
     };
     let (loaded, kernel) = (sel, &sel.kernel);
-    let (l, outcome) = execute(kernel, sel.ptx.as_ref(), args)?;
+    let (l, outcome) = match execute(kernel, sel.ptx.as_ref(), args) {
+        Ok(done) => done,
+        Err(Stop::Error(e)) => return Err(e),
+        Err(Stop::Unknown {
+            config,
+            reason,
+            detail,
+        }) => {
+            print_unknown(
+                &loaded.file.name,
+                kernel,
+                &config,
+                &reason,
+                &detail,
+                args.format,
+            );
+            return Ok(UNKNOWN);
+        }
+    };
     let sched = if args.check.schedules > 0 {
         let opts = options(&args.check)?;
         Some(schedules::check(
@@ -234,6 +368,51 @@ fn one(path: &Path, args: &RunArgs) -> Result<u8, CliError> {
         }
     }
     Ok(code)
+}
+
+/// The report of a run that reached its step limit.
+#[derive(Serialize)]
+struct UnknownJson<'a> {
+    file: &'a str,
+    kernel: &'a str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    verdict: &'static str,
+    reason: &'a str,
+    detail: &'a str,
+    exit_code: u8,
+}
+
+fn print_unknown(
+    file: &str,
+    kernel: &Kernel,
+    config: &LaunchConfig,
+    reason: &str,
+    detail: &str,
+    format: Format,
+) {
+    match format {
+        Format::Json => println!(
+            "{}",
+            to_json(&UnknownJson {
+                file,
+                kernel: &kernel.name,
+                grid: config.grid,
+                block: config.block,
+                verdict: "unknown",
+                reason,
+                detail,
+                exit_code: UNKNOWN,
+            })
+        ),
+        Format::Human => {
+            println!(
+                "{file}: kernel `{}`, grid {:?} x block {:?}: unknown: {reason}",
+                kernel.name, config.grid, config.block
+            );
+            println!("  {detail}");
+        }
+    }
 }
 
 fn to_json<T: Serialize>(v: &T) -> String {
@@ -323,6 +502,8 @@ struct Row {
     matches: bool,
     seconds: f64,
     error: Option<String>,
+    /// Why the run says nothing (`step limit (…)`), when it reached --max-steps.
+    unknown: Option<String>,
 }
 
 fn rows_for(path: &Path, args: &RunArgs) -> Vec<Row> {
@@ -340,6 +521,7 @@ fn rows_for(path: &Path, args: &RunArgs) -> Vec<Row> {
         matches: false,
         seconds: 0.0,
         error: Some(e.to_string()),
+        unknown: None,
     };
     let selected = match select(path, args, true) {
         Ok(s) => s,
@@ -349,7 +531,11 @@ fn rows_for(path: &Path, args: &RunArgs) -> Vec<Row> {
         .iter()
         .map(|s| (&s.kernel, s.ptx.as_ref()))
         .map(|(k, ptx)| match execute(k, ptx, args) {
-            Err(e) => failed(&k.name, e),
+            Err(Stop::Unknown { reason, .. }) => Row {
+                unknown: Some(reason),
+                ..failed(&k.name, CliError::usage(""))
+            },
+            Err(e) => failed(&k.name, e.into_error()),
             Ok((_, o)) => {
                 let found: Vec<Category> = error_categories(&o).into_iter().collect();
                 let warnings: BTreeSet<Category> = o
@@ -376,6 +562,7 @@ fn rows_for(path: &Path, args: &RunArgs) -> Vec<Row> {
                     expected: expected.into_iter().collect(),
                     seconds: o.stats.seconds,
                     error: None,
+                    unknown: None,
                 }
             }
         })
@@ -396,16 +583,21 @@ fn many(files: &[std::path::PathBuf], args: &RunArgs) -> Result<u8, CliError> {
     }
     let rows: Vec<Row> = files.iter().flat_map(|f| rows_for(f, args)).collect();
     let any_error = rows.iter().any(|r| r.error.is_some());
+    let any_unknown = rows.iter().any(|r| r.unknown.is_some());
     let code = if any_error {
         USAGE
     } else if args.check_expect {
         if rows.iter().all(|r| r.matches) {
             CLEAN
-        } else {
+        } else if rows.iter().any(|r| !r.matches && r.unknown.is_none()) {
             FINDINGS
+        } else {
+            UNKNOWN
         }
     } else if rows.iter().any(|r| !r.found.is_empty()) {
         FINDINGS
+    } else if any_unknown {
+        UNKNOWN
     } else {
         CLEAN
     };
@@ -416,9 +608,10 @@ fn many(files: &[std::path::PathBuf], args: &RunArgs) -> Result<u8, CliError> {
                 "file", "kernel", "threads", "found", "warnings", "expected", "ok", "seconds",
             ]);
             for r in &rows {
-                let found = match &r.error {
-                    Some(e) => format!("error: {e}"),
-                    None => names(&r.found),
+                let found = match (&r.error, &r.unknown) {
+                    (Some(e), _) => format!("error: {e}"),
+                    (None, Some(u)) => format!("unknown: {u}"),
+                    (None, None) => names(&r.found),
                 };
                 t.row(vec![
                     r.file.clone(),

@@ -2,7 +2,8 @@
 //! allocated, and how many blocks may run at once under a memory limit.
 //!
 //! Two parts: what the launch holds once (the buffers, the race history of global memory,
-//! the access summaries of a chunk of finished blocks) and what each running block holds
+//! the access summaries of a chunk of finished blocks, kept under [`PENDING_SUMMARY_BYTES`]
+//! by running smaller chunks) and what each running block holds
 //! (registers, lane states, shared and local memory with their shadow cells, its own shadow
 //! of global memory). Where a kernel's accesses cannot be bounded from its code, every
 //! global element is assumed touched, spread evenly over the blocks.
@@ -22,11 +23,10 @@ const ELEMENT_BYTES: u64 = 8;
 /// The launch-wide race history of one global cell when it is a dense array (its kinds and the
 /// first `(block, thread, pc)` of each kind).
 const DENSE_HISTORY_BYTES: u64 = size_of::<(u8, [(u64, u32, u32); 3])>() as u64;
-/// The launch-wide race history of one touched global cell when it is a hash map: the entry,
-/// spare capacity, and the old table while the map grows (measured peak: 150 bytes).
-const SPARSE_HISTORY_BYTES: u64 = 160;
-/// A block's own shadow of one touched global cell when it is a hash map.
-const SPARSE_CELL_BYTES: u64 = 2 * (size_of::<((u32, usize), Cell)>() as u64 + 1);
+/// An entry of the launch-wide race history of touched global cells when it is a hash map.
+const SPARSE_HISTORY_ENTRY: u64 = size_of::<((u32, u64), (u8, [(u64, u32, u32); 3]))>() as u64;
+/// An entry of a block's own shadow of the global cells it touches when it is a hash map.
+const SPARSE_CELL_ENTRY: u64 = size_of::<((u32, usize), Cell)>() as u64;
 /// Per warp: lane pcs, wait pcs, wait masks, lane states, and its threads' warp clocks.
 const WARP_BYTES: u64 = 3 * 32 * 4 + 32 + 32 * 32 * 4;
 /// A running block's findings, side tables and bookkeeping.
@@ -78,9 +78,23 @@ pub fn estimate_memory(
     estimate(p.code(), cfg, cfg.dynamic_shared_bytes, buffer_lens, opts)
 }
 
+/// Bytes of finished blocks' summaries (the global cells each touched) kept until their chunk
+/// is merged: chunks shrink to stay under it.
+pub(crate) const PENDING_SUMMARY_BYTES: u64 = 256 << 20;
+
 /// Blocks whose results are kept until they are merged, at most.
-pub(crate) fn chunk_blocks() -> u64 {
+fn chunk_blocks() -> u64 {
     (64 * rayon::current_num_threads()).max(64) as u64
+}
+
+/// How many blocks the next chunk runs: `at_once` first, then as many as keep the summaries
+/// under [`PENDING_SUMMARY_BYTES`] when each is at most `summary_bytes` (the largest seen).
+pub(crate) fn next_chunk(at_once: u64, summary_bytes: Option<u64>) -> u64 {
+    let at_once = at_once.max(1);
+    match summary_bytes {
+        None => at_once,
+        Some(b) => (PENDING_SUMMARY_BYTES / b.max(1)).clamp(at_once, chunk_blocks().max(at_once)),
+    }
 }
 
 /// [`estimate_memory`] with the dynamic shared memory the launch resolved.
@@ -130,12 +144,19 @@ pub(crate) fn estimate(
             )
         } else {
             (
-                touched_total.saturating_mul(SPARSE_HISTORY_BYTES),
-                touched_per_block.saturating_mul(SPARSE_CELL_BYTES),
+                map_peak(touched_total, SPARSE_HISTORY_ENTRY),
+                map_peak(touched_per_block, SPARSE_CELL_ENTRY),
             )
         };
-        let summary = touched_per_block.saturating_mul(size_of::<Touch>() as u64);
-        let pending = summary.saturating_mul(blocks.min(chunk_blocks()));
+        let touch = size_of::<Touch>() as u64;
+        let summary = vec_capacity(touched_per_block).saturating_mul(touch);
+        // Blocks that share what they read (tiled products) touch more than their share, so
+        // the pending summaries are counted as if each block could touch every cell.
+        let widest = vec_capacity(per_block_bound.map_or(elements, |b| b.min(elements)));
+        let pending = widest
+            .saturating_mul(touch)
+            .saturating_mul(blocks.min(chunk_blocks()))
+            .min(PENDING_SUMMARY_BYTES);
         launch = launch.saturating_add(history).saturating_add(pending);
         block = block.saturating_add(shadow).saturating_add(summary);
     }
@@ -149,6 +170,24 @@ pub(crate) fn estimate(
         block_bytes: block,
         parallel_blocks,
     }
+}
+
+/// Peak bytes of a hash map grown to `entries` entries of `entry` bytes by inserting: the
+/// table holds a power of two of buckets at most 7/8 full (one control byte each), and while
+/// it grows the old table (half the size) is alive beside the new one.
+fn map_peak(entries: u64, entry: u64) -> u64 {
+    if entries == 0 {
+        return 0;
+    }
+    let buckets = (entries.saturating_mul(8) / 7 + 1)
+        .checked_next_power_of_two()
+        .unwrap_or(u64::MAX);
+    (buckets / 2).saturating_mul(3).saturating_mul(entry + 1)
+}
+
+/// Elements a vector grown to `len` elements by pushing has room for.
+fn vec_capacity(len: u64) -> u64 {
+    len.checked_next_power_of_two().unwrap_or(u64::MAX)
 }
 
 /// Shared cells of a block and local cells of a thread.
@@ -262,7 +301,32 @@ mod tests {
             &[huge, huge],
             &sequential(),
         );
-        assert!(wide.launch_bytes - bytes_of_buffers > 64 * SPARSE_HISTORY_BYTES * 1_000_000);
+        assert!(
+            wide.launch_bytes - bytes_of_buffers > map_peak(65535 * 1024 * 3, SPARSE_HISTORY_ENTRY)
+        );
+    }
+
+    #[test]
+    fn chunks_shrink_to_keep_block_summaries_bounded() {
+        assert_eq!(next_chunk(4, None), 4);
+        assert_eq!(next_chunk(0, None), 1);
+        assert_eq!(next_chunk(2, Some(0)), chunk_blocks());
+        assert_eq!(next_chunk(2, Some(PENDING_SUMMARY_BYTES / 10)), 10);
+        assert_eq!(next_chunk(2, Some(PENDING_SUMMARY_BYTES)), 2);
+        assert_eq!(next_chunk(2, Some(u64::MAX)), 2);
+    }
+
+    #[test]
+    fn hash_maps_peak_while_they_grow() {
+        let e = SPARSE_HISTORY_ENTRY + 1;
+        // 24M entries: 2^25 buckets, grown from 2^24 (the measured run peaked at 3.6 GiB).
+        assert_eq!(
+            map_peak(24_000_000, SPARSE_HISTORY_ENTRY),
+            3 * (1 << 24) * e
+        );
+        assert_eq!(map_peak(0, SPARSE_HISTORY_ENTRY), 0);
+        assert_eq!(map_peak(u64::MAX, SPARSE_HISTORY_ENTRY), u64::MAX);
+        assert_eq!(vec_capacity(1000), 1024);
     }
 
     #[test]

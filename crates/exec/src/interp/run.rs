@@ -139,9 +139,10 @@ pub fn run_program(
     let mut sink = Sink::default();
     let mut history = History::new(&ctx);
     let mut stats = Stats::default();
-    let chunk = footprint::chunk_blocks();
+    let mut widest_summary: Option<u64> = None;
     let mut lo = 0u64;
     while lo < blocks {
+        let chunk = footprint::next_chunk(at_once, widest_summary);
         let hi = lo.saturating_add(chunk).min(blocks);
         let results: Vec<BlockResult> = match opts.schedule_seed {
             Some(seed) => {
@@ -165,6 +166,9 @@ pub fn run_program(
         if let Some(e) = budget.reason() {
             return Err(e);
         }
+        let touch = std::mem::size_of::<Touch>() as u64;
+        let widest = results.iter().map(|r| r.touched.capacity() as u64 * touch);
+        widest_summary = widest_summary.max(widest.max());
         for (i, r) in results.into_iter().enumerate() {
             sink.merge(r.sink, ctx.max_findings);
             if ctx.checks.race {
