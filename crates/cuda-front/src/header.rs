@@ -253,6 +253,19 @@ fn apply(d: Directive, globals: &HashMap<String, Binding>, kernels: &mut [Kernel
     )
 }
 
+/// The kernel as a header expression sees it: its signature, without the body, variables and
+/// contract (copying those for every directive made a long file quadratic).
+fn header_view(k: &mut Kernel) -> Kernel {
+    let body = std::mem::take(&mut k.body);
+    let vars = std::mem::take(&mut k.vars);
+    let contract = std::mem::take(&mut k.contract);
+    let view = k.clone();
+    k.body = body;
+    k.vars = vars;
+    k.contract = contract;
+    view
+}
+
 fn apply_to(
     d: &Directive,
     e: &ast::Expr,
@@ -260,7 +273,7 @@ fn apply_to(
     k: &mut Kernel,
 ) -> Result<()> {
     let helpers = HashMap::new();
-    let mut lw = Lowerer::new(k.clone(), globals, &helpers);
+    let mut lw = Lowerer::new(header_view(k), globals, &helpers);
     lw.bind_params_for_header();
     let mut effects = Vec::new();
     let v = lw.expr(e, &mut effects)?;

@@ -7,6 +7,7 @@
 
 use crate::error::{err, FrontError, Result};
 use crate::lexer::{lex, Tok, T};
+use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 use warpsafe_ir::Span;
@@ -25,7 +26,26 @@ pub struct Macro {
 }
 
 /// The macro table, by name.
-pub type Macros = HashMap<String, Macro>;
+pub type Macros = HashMap<String, Rc<Macro>>;
+
+/// An open conditional group (`#if` … `#endif`).
+#[derive(Clone, Copy)]
+struct Cond {
+    /// The current branch is the one taken.
+    taken: bool,
+    /// Some branch of the conditional was taken.
+    done: bool,
+    /// `#else` was seen.
+    else_seen: bool,
+    /// The enclosing groups are all active.
+    parent: bool,
+    span: Span,
+}
+
+/// Whether source at the innermost open group is active (kept), in O(1).
+fn is_active(conds: &[Cond]) -> bool {
+    conds.last().is_none_or(|c| c.parent && c.taken)
+}
 
 /// The result of preprocessing: the token stream for the parser (no newlines, ending
 /// with [`T::Eof`]) and the macros defined at the end of the file.
@@ -41,18 +61,17 @@ pub struct Preprocessed {
 pub fn preprocess(source: &str) -> Result<Preprocessed> {
     let toks = lex(source, 0);
     let mut pp = Preprocessor {
-        macros: Macros::new(),
+        macros: Cow::Owned(Macros::new()),
         steps: 0,
     };
     let mut out = Vec::new();
     let mut chunk = Vec::new();
-    // Each entry: (this group is active, some branch of the conditional was taken, #else seen).
-    let mut conds: Vec<(bool, bool, bool, Span)> = Vec::new();
+    let mut conds: Vec<Cond> = Vec::new();
     let mut i = 0;
     let mut line_start = true;
     while i < toks.len() {
         let t = &toks[i];
-        let active = conds.iter().all(|c| c.0);
+        let active = is_active(&conds);
         if t.kind == T::Newline {
             line_start = true;
             i += 1;
@@ -81,7 +100,7 @@ pub fn preprocess(source: &str) -> Result<Preprocessed> {
         i += 1;
     }
     if let Some(c) = conds.last() {
-        return err(c.3, "conditional directive without a matching `#endif`");
+        return err(c.span, "conditional directive without a matching `#endif`");
     }
     out.extend(pp.expand(chunk, 0)?);
     if out.len() > MAX_OUTPUT_TOKENS {
@@ -95,21 +114,23 @@ pub fn preprocess(source: &str) -> Result<Preprocessed> {
     });
     Ok(Preprocessed {
         tokens: out,
-        macros: pp.macros,
+        macros: pp.macros.into_owned(),
     })
 }
 
 /// Macro-expands a token sequence (without directives) against a finished macro table.
 pub fn expand_tokens(macros: &Macros, tokens: Vec<Tok>) -> Result<Vec<Tok>> {
     let mut pp = Preprocessor {
-        macros: macros.clone(),
+        macros: Cow::Borrowed(macros),
         steps: 0,
     };
     pp.expand(tokens, 0)
 }
 
-struct Preprocessor {
-    macros: Macros,
+/// The macro table is borrowed when only expanding (header expressions: copying it for each
+/// one made a file with many macros and header lines quadratic).
+struct Preprocessor<'m> {
+    macros: Cow<'m, Macros>,
     steps: usize,
 }
 
@@ -117,7 +138,7 @@ struct Preprocessor {
 #[derive(Clone)]
 struct HTok {
     tok: Tok,
-    hide: Rc<Vec<String>>,
+    hide: Rc<Vec<Rc<str>>>,
 }
 
 fn directive_name(line: &[Tok]) -> (&str, Span) {
@@ -127,12 +148,12 @@ fn directive_name(line: &[Tok]) -> (&str, Span) {
     }
 }
 
-impl Preprocessor {
+impl Preprocessor<'_> {
     fn directive(
         &mut self,
         hash: Span,
         line: &[Tok],
-        conds: &mut Vec<(bool, bool, bool, Span)>,
+        conds: &mut Vec<Cond>,
         active: bool,
     ) -> Result<()> {
         let (name, name_span) = directive_name(line);
@@ -145,27 +166,43 @@ impl Preprocessor {
                 };
                 let defined = self.macros.contains_key(&m.text);
                 let taken = defined == (name == "ifdef");
-                conds.push((taken, taken, false, span));
+                conds.push(Cond {
+                    taken,
+                    done: taken,
+                    else_seen: false,
+                    parent: active,
+                    span,
+                });
             }
             "if" => {
                 let taken = active && self.eval_condition(rest, span)?;
-                conds.push((taken, taken, false, span));
+                conds.push(Cond {
+                    taken,
+                    done: taken,
+                    else_seen: false,
+                    parent: active,
+                    span,
+                });
             }
             "elif" => {
-                let parent_active = conds.len() < 2 || conds[..conds.len() - 1].iter().all(|c| c.0);
                 let Some(top) = conds.last().copied() else {
                     return err(span, "`#elif` without `#if`");
                 };
-                if top.2 {
+                if top.else_seen {
                     return err(span, "`#elif` after `#else`");
                 }
-                let taken = !top.1 && parent_active && self.eval_condition(rest, span)?;
+                let taken = !top.done && top.parent && self.eval_condition(rest, span)?;
                 if let Some(c) = conds.last_mut() {
-                    *c = (taken, top.1 || taken, false, top.3);
+                    c.taken = taken;
+                    c.done = top.done || taken;
                 }
             }
             "else" => match conds.last_mut() {
-                Some(c) if !c.2 => *c = (!c.1, true, true, c.3),
+                Some(c) if !c.else_seen => {
+                    c.taken = !c.done;
+                    c.done = true;
+                    c.else_seen = true;
+                }
                 Some(_) => return err(span, "duplicate `#else`"),
                 None => return err(span, "`#else` without `#if`"),
             },
@@ -178,7 +215,7 @@ impl Preprocessor {
             "define" => self.define(span, rest)?,
             "undef" => {
                 if let Some(m) = rest.first() {
-                    self.macros.remove(&m.text);
+                    self.macros.to_mut().remove(&m.text);
                 }
             }
             "include" | "pragma" | "line" | "" => {}
@@ -230,7 +267,8 @@ impl Preprocessor {
             return err(bad.span, format!("unexpected character `{}`", bad.text));
         }
         self.macros
-            .insert(name.text.clone(), Macro { params, body });
+            .to_mut()
+            .insert(name.text.clone(), Rc::new(Macro { params, body }));
         Ok(())
     }
 
@@ -320,14 +358,16 @@ impl Preprocessor {
             }
             let name = &h.tok.text;
             let m = match self.macros.get(name) {
-                Some(m) if h.tok.kind == T::Ident && !h.hide.contains(name) => m.clone(),
+                Some(m) if h.tok.kind == T::Ident && !h.hide.iter().any(|n| **n == **name) => {
+                    Rc::clone(m)
+                }
                 _ => {
                     out.push(h);
                     continue;
                 }
             };
             let mut hide = (*h.hide).clone();
-            hide.push(name.clone());
+            hide.push(Rc::from(name.as_str()));
             let hide = Rc::new(hide);
             self.charge(m.body.len() + 1, h.tok.span)?;
             let Some(params) = &m.params else {

@@ -461,9 +461,12 @@ impl Parser {
         }
         let f = self.field;
         let mut out: Sparse = BTreeMap::new();
+        // One scratch monomial: most products of an expansion land on a monomial already seen,
+        // which then costs no allocation.
+        let mut m: Vec<u16> = Vec::with_capacity(self.nvars);
         for (ma, &ca) in a {
             for (mb, &cb) in b {
-                let mut m = Vec::with_capacity(self.nvars);
+                m.clear();
                 for (x, y) in ma.iter().zip(mb) {
                     let s = u32::from(*x) + u32::from(*y);
                     if s > u32::from(u16::MAX) {
@@ -471,8 +474,13 @@ impl Parser {
                     }
                     m.push(s as u16);
                 }
-                let e = out.entry(m).or_insert(0);
-                *e = f.add(*e, f.mul(ca, cb));
+                let c = f.mul(ca, cb);
+                match out.get_mut(m.as_slice()) {
+                    Some(e) => *e = f.add(*e, c),
+                    None => {
+                        out.insert(m.clone(), c);
+                    }
+                }
             }
         }
         out.retain(|_, c| *c != 0);
