@@ -196,7 +196,8 @@ pub struct VerifyArgs {
     /// Grid dimensions `X[,Y[,Z]]`, or `any` for symbolic (default: the header's).
     #[arg(long, value_name = "X[,Y[,Z]]|any")]
     pub grid: Option<String>,
-    /// Properties to check (comma-separated or repeated): race, divergence, bounds, overflow.
+    /// Properties to check (comma-separated or repeated): race, divergence, bounds, overflow,
+    /// assert.
     #[arg(long, value_name = "LIST")]
     pub property: Vec<String>,
     /// Output format.

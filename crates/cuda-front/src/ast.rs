@@ -280,3 +280,28 @@ impl Expr {
         Expr { kind, span }
     }
 }
+
+/// Calls `f` with the name of every function `e` calls, nested calls included.
+pub fn visit_calls(e: &Expr, f: &mut dyn FnMut(&str)) {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Call(name, _, args) => {
+                f(name);
+                stack.extend(args);
+            }
+            ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => stack.push(a),
+            ExprKind::IncDec { target, .. } => stack.push(target),
+            ExprKind::Index(a, b)
+            | ExprKind::Binary(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b) => stack.extend([&**a, &**b]),
+            ExprKind::Cond(c, a, b) => stack.extend([&**c, &**a, &**b]),
+            ExprKind::Int(..)
+            | ExprKind::Float(..)
+            | ExprKind::Bool(_)
+            | ExprKind::Ident(_)
+            | ExprKind::SizeOf(_) => {}
+        }
+    }
+}

@@ -194,8 +194,11 @@ __global__ void evens(int* a, int n) {
     let k = one(src);
     let text = k.to_string();
     assert!(text.contains("assume(n > 0);"), "{text}");
+    // The invariant is checked at every evaluation of the loop head, before the guard.
     assert!(
-        text.contains("for (let i_1: i32 = tid_0; i_1 < n; i_1 = i_1 + 2) {"),
+        text.contains(
+            "for (let i_1: i32 = tid_0; ; i_1 = i_1 + 2) {\n        assert((i_1 % 2) == 0);\n        if (!(i_1 < n)) {"
+        ),
         "{text}"
     );
     assert!(text.contains("assert((tid_0 % 2) == 0);"), "{text}");

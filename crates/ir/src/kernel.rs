@@ -144,6 +144,20 @@ pub struct Contract {
     /// rather than keep values in registers (warp-synchronous code depends on this).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volatile: Vec<MemRef>,
+    /// Annotations of the source (GPUVerify's `__ensures` of a helper, `__read`, `__other_int`
+    /// and the like) that no engine translates: a checker of assertions must answer
+    /// `unknown` while any remain, never `verified`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unchecked: Vec<UncheckedAnnotation>,
+}
+
+/// A source annotation left untranslated, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UncheckedAnnotation {
+    /// What it is and why it is not checked, in a sentence.
+    pub what: String,
+    /// Where it is.
+    pub span: Span,
 }
 
 /// `len(param) = expr`.

@@ -42,8 +42,8 @@ pub use builder::KernelBuilder;
 pub use category::Category;
 pub use expr::{BinOp, Builtin, Dim, Expr, ExprKind, LogicOp, MathFn, MemRef, UnOp};
 pub use kernel::{
-    ArrayDecl, ArrayId, Contract, Kernel, LengthSpec, Module, Param, ParamId, ParamKind, VarDecl,
-    VarId,
+    ArrayDecl, ArrayId, Contract, Kernel, LengthSpec, Module, Param, ParamId, ParamKind,
+    UncheckedAnnotation, VarDecl, VarId,
 };
 pub use span::{SourceFile, Span};
 pub use stmt::{AtomicOp, Block, ShuffleKind, Stmt, StmtKind};

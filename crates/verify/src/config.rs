@@ -41,15 +41,18 @@ pub enum Property {
     Bounds,
     /// No signed overflow, no division by zero, no wrapping unsigned index arithmetic.
     Overflow,
+    /// Every `assert`, `__assert`, loop invariant and `__ensures` holds.
+    Assert,
 }
 
 impl Property {
     /// Every property, in report order.
-    pub const ALL: [Property; 4] = [
+    pub const ALL: [Property; 5] = [
         Property::Race,
         Property::Divergence,
         Property::Bounds,
         Property::Overflow,
+        Property::Assert,
     ];
 
     /// `race`, `divergence`, `bounds` or `overflow`.
@@ -59,6 +62,7 @@ impl Property {
             Property::Divergence => "divergence",
             Property::Bounds => "bounds",
             Property::Overflow => "overflow",
+            Property::Assert => "assert",
         }
     }
 

@@ -122,6 +122,7 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
             Property::Divergence => divergence::obligations(kernel, &launch, &logs, &small, false),
             Property::Bounds => bounds::obligations(kernel, &launch, &logs, &small, &inferred),
             Property::Overflow => overflow::obligations(kernel, &launch, &logs, &small),
+            Property::Assert => overflow::assertions(kernel, &launch, &logs, &small),
         });
     }
     for o in &mut obligations {
@@ -149,6 +150,14 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         let mut result = property_result(p, &obligations, &mut answers, &ctx);
         if p == Property::Bounds {
             apply_needs(&mut result, kernel, &needs);
+        }
+        if let (Property::Assert, Verdict::Verified, Some(u)) =
+            (p, &result.verdict, kernel.contract.unchecked.first())
+        {
+            result.verdict = Verdict::Unknown {
+                reason: u.what.clone(),
+                span: Some(u.span),
+            };
         }
         results.push(result);
     }

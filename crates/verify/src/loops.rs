@@ -13,14 +13,16 @@ pub enum IvKind {
     Add,
     /// `v = v - c`: `v(k) = v0 − k·c`.
     Sub,
-    /// `v = v * 2` or `v <<= 1`: `v(k) = v0 << k`.
-    Shl1,
-    /// `v >>= 1` (logical) or unsigned `v /= 2`: `v(k) = v0 >> k`.
-    Lshr1,
-    /// Signed `v >>= 1`: `v(k) = v0 >>ₐ k`.
-    Ashr1,
-    /// Signed `v /= 2` (truncating): `v(k) = v0 / 2^k`.
-    Sdiv2,
+    /// `v <<= s` or `v *= 2^s`: `v(k) = v0 << s·k`.
+    Shl(u32),
+    /// `v >>= s` (logical) or unsigned `v /= 2^s`: `v(k) = v0 >> s·k`.
+    Lshr(u32),
+    /// Signed `v >>= s`: `v(k) = v0 >>ₐ s·k`.
+    Ashr(u32),
+    /// Unsigned `v /= c` (c ≥ 2, not a power of two): `v(k) = v0 / c^k`.
+    Udiv(u64),
+    /// Signed `v /= c` (c ≥ 2, truncating): `v(k) = v0 / c^k`.
+    Sdiv(u64),
     /// `v = c - v`: alternates between `v0` and `c − v0`.
     Alt,
     /// `v ^= c`: alternates between `v0` and `v0 ^ c`.
@@ -65,6 +67,35 @@ pub struct LoopInfo {
     pub has_continue: bool,
     /// A `return` anywhere inside.
     pub has_return: bool,
+    /// For a loop without a condition whose body opens with plain statements and then
+    /// `if (x) break;` (how `for (…; a, b, i < n; …)` and `while (i-- > 0)` are lowered): the
+    /// position of that `if` in the body. The loop leaves exactly there, so it is summarised
+    /// like a loop with a condition (`has_break` stays false for it).
+    pub guard: Option<usize>,
+}
+
+/// The position of a leading `if (x) break;` in `body` after statements that only compute
+/// values (no memory writes, no control flow), if any.
+fn leading_guard(body: &[Stmt]) -> Option<usize> {
+    for (i, s) in body.iter().enumerate() {
+        match &s.kind {
+            StmtKind::Let { .. }
+            | StmtKind::Assign { .. }
+            | StmtKind::Assert(_)
+            | StmtKind::Assume(_) => {}
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } if else_body.is_empty()
+                && matches!(then_body.as_slice(), [b] if matches!(b.kind, StmtKind::Break)) =>
+            {
+                return Some(i)
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// Whether a mask expression is the constant full mask (`Some(true)`), another constant
@@ -189,8 +220,12 @@ fn is_var(e: &Expr, v: VarId) -> bool {
     matches!(strip(e).kind, ExprKind::Var(x) if x == v)
 }
 
-fn is_const(e: &Expr, c: u64) -> bool {
-    matches!(strip(e).kind, ExprKind::Const(v) if v.to_bits() == c)
+/// The value of a non-negative integer constant.
+fn const_of(e: &Expr) -> Option<u64> {
+    match strip(e).kind {
+        ExprKind::Const(v) if v.as_i128().is_some_and(|x| x >= 0) => Some(v.to_bits()),
+        _ => None,
+    }
 }
 
 fn invariant(e: &Expr, modified: &BTreeMap<VarId, u32>) -> bool {
@@ -234,6 +269,20 @@ pub fn recognise(
         })
     };
     let (va, vb) = (is_var(a, v), is_var(b, v));
+    let bits = ty.bits();
+    // A constant shift amount below the width, and the exponent of a power of two.
+    let amount = |e: &Expr| {
+        const_of(e)
+            .filter(|&s| s >= 1 && s < bits as u64)
+            .map(|s| s as u32)
+    };
+    let log2 = |e: &Expr| {
+        const_of(e)
+            .filter(|c| c.is_power_of_two() && *c >= 2)
+            .map(|c| c.trailing_zeros())
+            .filter(|&s| s < bits)
+    };
+    let factor = |e: &Expr| const_of(e).filter(|&c| c >= 2);
     match op {
         BinOp::Add if va => mk(IvKind::Add, Some(b)),
         BinOp::Add if vb => mk(IvKind::Add, Some(a)),
@@ -241,27 +290,41 @@ pub fn recognise(
         BinOp::Sub if vb => mk(IvKind::Alt, Some(a)),
         BinOp::BitXor if va => mk(IvKind::Xor, Some(b)),
         BinOp::BitXor if vb => mk(IvKind::Xor, Some(a)),
-        BinOp::Mul if (va && is_const(b, 2)) || (vb && is_const(a, 2)) => mk(IvKind::Shl1, None),
-        BinOp::Shl if va && is_const(b, 1) => mk(IvKind::Shl1, None),
-        BinOp::Shr if va && is_const(b, 1) => {
-            mk(if signed { IvKind::Ashr1 } else { IvKind::Lshr1 }, None)
-        }
-        BinOp::Div if va && is_const(b, 2) => {
-            mk(if signed { IvKind::Sdiv2 } else { IvKind::Lshr1 }, None)
-        }
+        BinOp::Mul if va => mk(IvKind::Shl(log2(b)?), None),
+        BinOp::Mul if vb => mk(IvKind::Shl(log2(a)?), None),
+        BinOp::Shl if va => mk(IvKind::Shl(amount(b)?), None),
+        BinOp::Shr if va && signed => mk(IvKind::Ashr(amount(b)?), None),
+        BinOp::Shr if va => mk(IvKind::Lshr(amount(b)?), None),
+        BinOp::Div if va && signed => mk(IvKind::Sdiv(factor(b)?), None),
+        BinOp::Div if va => match log2(b) {
+            Some(s) => mk(IvKind::Lshr(s), None),
+            None => mk(IvKind::Udiv(factor(b)?), None),
+        },
         _ => None,
     }
 }
 
-/// Analyses a loop with condition `cond` (unused here), `update` and `body`.
-pub fn analyze(var_ty: &dyn Fn(VarId) -> ScalarType, update: &[Stmt], body: &[Stmt]) -> LoopInfo {
+/// Analyses a loop with `update` and `body` (`has_cond`: it has a condition).
+pub fn analyze(
+    var_ty: &dyn Fn(VarId) -> ScalarType,
+    has_cond: bool,
+    update: &[Stmt],
+    body: &[Stmt],
+) -> LoopInfo {
     let mut info = LoopInfo::default();
     let mut w = BTreeMap::new();
     for s in body.iter().chain(update) {
         writes(s, &mut w);
     }
     info.modified = w.keys().copied().collect();
-    exits(body, &mut info);
+    info.guard = if has_cond { None } else { leading_guard(body) };
+    match info.guard {
+        Some(g) => {
+            exits(&body[..g], &mut info);
+            exits(&body[g + 1..], &mut info);
+        }
+        None => exits(body, &mut info),
+    }
     exits(update, &mut info);
     let tops: Vec<&Stmt> = if info.has_continue {
         update.iter().collect()
@@ -294,11 +357,49 @@ pub fn analyze(var_ty: &dyn Fn(VarId) -> ScalarType, update: &[Stmt], body: &[St
     info
 }
 
-/// `k` (64-bit) truncated to `w` bits, or `w` itself when `k ≥ w` (a saturated shift amount).
-fn sat_shift(k: &Term, w: u32) -> (Term, Term) {
-    let big = Term::bv(64, w as u128).ule(k);
-    let kk = Term::ite(&big, &Term::bv(w, w as u128), &k.zext_to(w));
+/// The shift amount `s·k` (`k` 64-bit) in `w` bits, saturated at `w`, and whether it is.
+fn sat_shift(k: &Term, s: u32, w: u32) -> (Term, Term) {
+    let steps = w.div_ceil(s);
+    let big = Term::bv(64, steps as u128).ule(k);
+    let amount = k.zext_to(w).mul(&Term::bv(w, s as u128));
+    let kk = Term::ite(&big, &Term::bv(w, w as u128), &amount);
     (big, kk)
+}
+
+/// `v0 / c^k` by truncating division (`signed` or not): a chain over `k` until `c^k` leaves
+/// the range of the type, where the quotient is 0 (or −1 for the most negative value divided
+/// by exactly its magnitude).
+fn div_chain(v0: &Term, c: u64, k: &Term, signed: bool) -> Term {
+    let w = v0.width();
+    let limit: u128 = if signed {
+        1 << (w - 1)
+    } else {
+        (1u128 << w) - 1
+    };
+    let mut powers = vec![];
+    let mut p: u128 = 1;
+    while p <= limit {
+        powers.push(p);
+        match p.checked_mul(c as u128) {
+            Some(n) => p = n,
+            None => break,
+        }
+    }
+    let quotient = |p: u128| -> Term {
+        if signed && p == limit {
+            let min = Term::bv(w, limit);
+            Term::ite(&v0.eq(&min), &Term::bvi(w, -1), &Term::bv(w, 0))
+        } else if signed {
+            v0.sdiv(&Term::bv(w, p))
+        } else {
+            v0.udiv(&Term::bv(w, p))
+        }
+    };
+    let mut out = Term::bv(w, 0);
+    for (j, &p) in powers.iter().enumerate().rev() {
+        out = Term::ite(&k.eq(&Term::bv(64, j as u128)), &quotient(p), &out);
+    }
+    out
 }
 
 /// The value of an induction variable at the start of iteration `k` (64-bit), from its value
@@ -312,23 +413,20 @@ pub fn closed_form(kind: IvKind, v0: &Term, c: Option<&Term>, k: &Term) -> Term 
     match kind {
         IvKind::Add => v0.add(&kt.mul(&c)),
         IvKind::Sub => v0.sub(&kt.mul(&c)),
-        IvKind::Shl1 => {
-            let (big, kk) = sat_shift(k, w);
+        IvKind::Shl(s) => {
+            let (big, kk) = sat_shift(k, s, w);
             Term::ite(&big, &zero, &v0.shl(&kk))
         }
-        IvKind::Lshr1 => {
-            let (_, kk) = sat_shift(k, w);
+        IvKind::Lshr(s) => {
+            let (_, kk) = sat_shift(k, s, w);
             v0.lshr(&kk)
         }
-        IvKind::Ashr1 => {
-            let (_, kk) = sat_shift(k, w);
+        IvKind::Ashr(s) => {
+            let (_, kk) = sat_shift(k, s, w);
             v0.ashr(&kk)
         }
-        IvKind::Sdiv2 => {
-            let (_, kk) = sat_shift(k, w);
-            let neg = v0.slt(&zero);
-            Term::ite(&neg, &v0.neg().lshr(&kk).neg(), &v0.lshr(&kk))
-        }
+        IvKind::Udiv(c) => div_chain(v0, c, k, false),
+        IvKind::Sdiv(c) => div_chain(v0, c, k, true),
         IvKind::Alt => Term::ite(&odd, &c.sub(v0), v0),
         IvKind::Xor => Term::ite(&odd, &v0.bvxor(&c), v0),
     }
@@ -389,7 +487,7 @@ mod tests {
         else {
             unreachable!()
         };
-        analyze(&|v| kernel.var(v).ty, update, body)
+        analyze(&|v| kernel.var(v).ty, true, update, body)
     }
 
     #[test]
@@ -405,36 +503,57 @@ mod tests {
         assert_eq!(v.as_bv(), Some((-1i32) as u32 as u128));
     }
 
+    /// One application of a geometric update to a `w`-bit value (as C does it).
+    fn step(kind: IvKind, w: u32, v: u128) -> u128 {
+        let m = (1u128 << w) - 1;
+        let sv = |x: u128| ((x << (128 - w)) as i128) >> (128 - w);
+        (match kind {
+            IvKind::Shl(s) => v << s,
+            IvKind::Lshr(s) => v >> s,
+            IvKind::Ashr(s) => (sv(v) >> s) as u128,
+            IvKind::Udiv(c) => v / c as u128,
+            IvKind::Sdiv(c) => (sv(v) / c as i128) as u128,
+            _ => unreachable!("not a geometric kind"),
+        }) & m
+    }
+
     #[test]
-    fn geometric_forms() {
-        let v = closed_form(IvKind::Shl1, &Term::bv(32, 1), None, &k(5));
-        assert_eq!(v.as_bv(), Some(32));
-        assert_eq!(
-            closed_form(IvKind::Shl1, &Term::bv(32, 1), None, &k(40)).as_bv(),
-            Some(0)
-        );
-        assert_eq!(
-            closed_form(IvKind::Lshr1, &Term::bv(32, 256), None, &k(3)).as_bv(),
-            Some(32)
-        );
-        let m = Term::bvi(32, -7);
-        assert_eq!(
-            closed_form(IvKind::Sdiv2, &m, None, &k(1)).as_bv(),
-            Some((-3i32) as u32 as u128)
-        );
-        assert_eq!(
-            closed_form(IvKind::Ashr1, &m, None, &k(1)).as_bv(),
-            Some((-4i32) as u32 as u128)
-        );
-        let min = Term::bvi(32, i32::MIN as i128);
-        assert_eq!(
-            closed_form(IvKind::Sdiv2, &min, None, &k(31)).as_bv(),
-            Some(u32::MAX as u128)
-        );
-        assert_eq!(
-            closed_form(IvKind::Sdiv2, &min, None, &k(32)).as_bv(),
-            Some(0)
-        );
+    fn geometric_closed_forms_match_iteration() {
+        let kinds = [
+            IvKind::Shl(1),
+            IvKind::Shl(2),
+            IvKind::Shl(3),
+            IvKind::Lshr(1),
+            IvKind::Lshr(2),
+            IvKind::Ashr(1),
+            IvKind::Ashr(3),
+            IvKind::Udiv(3),
+            IvKind::Udiv(10),
+            IvKind::Sdiv(2),
+            IvKind::Sdiv(3),
+            IvKind::Sdiv(4),
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for w in [8u32, 32] {
+            let m = (1u128 << w) - 1;
+            let mut starts: Vec<u128> = vec![0, 1, m, m >> 1, (m >> 1) + 1, 255 & m, 7];
+            for _ in 0..40 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                starts.push(seed as u128 & m);
+            }
+            for kind in kinds {
+                for &v0 in &starts {
+                    let mut v = v0;
+                    for j in 0..=(w as u64 + 2) {
+                        let t = closed_form(kind, &Term::bv(w, v0), None, &k(j));
+                        assert_eq!(t.as_bv(), Some(v), "{kind:?} w={w} v0={v0} k={j}");
+                        v = step(kind, w, v);
+                    }
+                }
+            }
+        }
         assert_eq!(
             closed_form(IvKind::Alt, &Term::bv(32, 0), Some(&Term::bv(32, 1)), &k(3)).as_bv(),
             Some(1)
@@ -473,7 +592,7 @@ mod tests {
             });
         });
         let kinds: Vec<IvKind> = info.ivs.iter().map(|i| i.kind).collect();
-        assert_eq!(kinds, vec![IvKind::Shl1, IvKind::Ashr1]);
+        assert_eq!(kinds, vec![IvKind::Shl(1), IvKind::Ashr(1)]);
     }
 
     #[test]

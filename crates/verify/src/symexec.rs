@@ -97,6 +97,8 @@ pub struct ThreadLog {
     pub syncs: Vec<SyncEvent>,
     /// Arithmetic hazards.
     pub hazards: Vec<Hazard>,
+    /// Assertions (category `assert`): under `pc`, `cond` is a failing one.
+    pub asserts: Vec<Hazard>,
     /// `__assume`d facts (as implications from their path conditions).
     pub assumes: Vec<Term>,
     /// Constructs the summaries cannot handle.
@@ -111,6 +113,18 @@ struct Frame {
     brk: Term,
     cont: Term,
     returned: bool,
+}
+
+/// How a loop decides to go on.
+#[derive(Clone, Copy)]
+enum Head<'a> {
+    /// No condition (it leaves by `break` or `return`, if at all).
+    Always,
+    /// A condition evaluated before each iteration.
+    Cond(&'a Expr),
+    /// Statements, then `if (x) break;` at the top of the body: the iteration goes on when
+    /// `x` is false after the statements.
+    Guard(&'a [Stmt], &'a Expr),
 }
 
 struct Exec<'a> {
@@ -485,7 +499,16 @@ impl Exec<'_> {
                 }
             }
             StmtKind::Assert(e) => {
-                self.ev(e);
+                let c = self.ev_bool(e);
+                if !self.pure && self.pc.as_bool() != Some(false) && c.as_bool() != Some(true) {
+                    self.log.asserts.push(Hazard {
+                        cat: Category::Assert,
+                        cond: c.not(),
+                        pc: self.pc.clone(),
+                        span: s.span,
+                        what: "assertion fails".into(),
+                    });
+                }
             }
         }
     }
@@ -542,13 +565,23 @@ impl Exec<'_> {
         }
     }
 
-    /// The loop condition in the state of iteration `j`, evaluated without logging.
-    fn cond_at(&mut self, cond: Option<&Expr>, ivs: &[Iv], others: &[VarId], j: &Term) -> Term {
-        let Some(c) = cond else { return Term::tt() };
+    /// Whether iteration `j` goes on (the loop condition holds, or the guard does not fire),
+    /// evaluated in its state without logging.
+    fn cond_at(&mut self, head: Head<'_>, ivs: &[Iv], others: &[VarId], j: &Term) -> Term {
+        if let Head::Always = head {
+            return Term::tt();
+        }
         let saved = self.vars.clone();
         let was = std::mem::replace(&mut self.pure, true);
         self.set_state(ivs, others, j);
-        let r = self.ev_bool(c);
+        let r = match head {
+            Head::Cond(c) => self.ev_bool(c),
+            Head::Guard(prefix, x) => {
+                self.block(prefix);
+                self.ev_bool(x).not()
+            }
+            Head::Always => Term::tt(),
+        };
         self.pure = was;
         self.vars = saved;
         r
@@ -558,7 +591,7 @@ impl Exec<'_> {
     /// loop after `j` iterations).
     fn reach_facts(
         &mut self,
-        cond: Option<&Expr>,
+        cond: Head<'_>,
         ivs: &[Iv],
         others: &[VarId],
         j: &Term,
@@ -616,7 +649,15 @@ impl Exec<'_> {
             return;
         }
         let k = self.k;
-        let info = loops::analyze(&|v| k.var(v).ty, update, body);
+        let info = loops::analyze(&|v| k.var(v).ty, cond.is_some(), update, body);
+        let head = match (cond, info.guard) {
+            (Some(c), _) => Head::Cond(c),
+            (None, Some(g)) => match &body[g].kind {
+                StmtKind::If { cond: x, .. } => Head::Guard(&body[..g], x),
+                _ => Head::Always,
+            },
+            (None, None) => Head::Always,
+        };
         let (pc0, e0, w0) = (self.pc.clone(), self.epoch.clone(), self.wepoch.clone());
         let sync = info.has_sync;
         let leaves = info.has_break || info.has_return;
@@ -676,12 +717,12 @@ impl Exec<'_> {
 
         // One symbolic iteration k.
         let kk = self.sym("k", Sort::Bv(64), SymKind::Iter { sync });
-        let facts = self.reach_facts(cond, &ivs, &others, &kk, do_while, false);
+        let facts = self.reach_facts(head, &ivs, &others, &kk, do_while, false);
         self.set_state(&ivs, &others, &kk);
         self.pc = pc0.and(&facts);
-        let ck = match cond {
-            Some(c) => self.ev_bool(c),
-            None => Term::tt(),
+        let ck = match head {
+            Head::Cond(c) => self.ev_bool(c),
+            _ => Term::tt(),
         };
         let enter = if do_while {
             kk.eq(&Term::bv(64, 0)).or(&ck)
@@ -689,28 +730,6 @@ impl Exec<'_> {
             ck
         };
         self.pc = self.pc.and(&enter);
-        let next = kk.add(&Term::bv(64, 1));
-        for iv in &ivs {
-            if matches!(iv.kind, IvKind::Add | IvKind::Sub) {
-                let ok = no_wrap(
-                    iv.kind,
-                    &iv.v0,
-                    iv.c.as_ref(),
-                    &next,
-                    iv.ty.is_signed(),
-                    iv.c_signed,
-                );
-                let pc = self.pc.clone();
-                let name = self.k.var(iv.var).name.clone();
-                self.hazard(
-                    Category::Overflow,
-                    ok.not(),
-                    &pc,
-                    span,
-                    format!("induction variable `{name}` wraps around"),
-                );
-            }
-        }
         if sync {
             if epochs_ok {
                 let b = info.barriers.unwrap_or(0) as u128;
@@ -733,6 +752,31 @@ impl Exec<'_> {
             self.pc = self.pc.or(&f.cont);
         }
         self.block(update);
+        // The summary assumes affine induction variables do not wrap in the iterations it
+        // reaches: a wrap on the way to the next one is a finding (a wrap in the iteration
+        // that leaves, like `i--` of `while (i-- > 0)`, is legal and never used).
+        let next = kk.add(&Term::bv(64, 1));
+        for iv in &ivs {
+            if matches!(iv.kind, IvKind::Add | IvKind::Sub) {
+                let ok = no_wrap(
+                    iv.kind,
+                    &iv.v0,
+                    iv.c.as_ref(),
+                    &next,
+                    iv.ty.is_signed(),
+                    iv.c_signed,
+                );
+                let pc = self.pc.clone();
+                let name = self.k.var(iv.var).name.clone();
+                self.hazard(
+                    Category::Overflow,
+                    ok.not(),
+                    &pc,
+                    span,
+                    format!("induction variable `{name}` wraps around"),
+                );
+            }
+        }
         let frame = self.frames.pop();
         let returned = frame.as_ref().is_some_and(|f| f.returned);
         if returned {
@@ -748,8 +792,15 @@ impl Exec<'_> {
             self.set_state(&[], &all, &kx);
             pc0
         } else {
-            let f = self.reach_facts(cond, &ivs, &others, &kx, do_while, true);
+            let f = self.reach_facts(head, &ivs, &others, &kx, do_while, true);
             self.set_state(&ivs, &others, &kx);
+            if let Head::Guard(prefix, _) = head {
+                // The leaving iteration ran its statements before the guard fired.
+                self.pc = pc0.and(&f);
+                let was = std::mem::replace(&mut self.pure, true);
+                self.block(prefix);
+                self.pure = was;
+            }
             if !self.pure {
                 self.log.exits.push(pc0.implies(&f));
             }

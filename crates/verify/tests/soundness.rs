@@ -108,6 +108,7 @@ fn verified_properties_hold_in_the_interpreter() {
                 Property::Divergence => vec![Category::Divergence],
                 Property::Bounds => vec![Category::Oob],
                 Property::Overflow => vec![Category::Overflow, Category::DivByZero],
+                Property::Assert => vec![Category::Assert],
             })
             .collect();
         for round in 0..3 {

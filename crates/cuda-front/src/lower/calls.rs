@@ -7,7 +7,7 @@ use crate::error::{err, Result};
 use crate::types::{common, convert, promoted, to_bool};
 use warpsafe_ir::{
     AtomicOp, BinOp, Expr, ExprKind as IK, LogicOp, MathFn, MemRef, ScalarType, ShuffleKind, Span,
-    Stmt, StmtKind, UnOp,
+    Stmt, StmtKind, UnOp, UncheckedAnnotation,
 };
 
 fn math_fn(name: &str) -> Option<(MathFn, ScalarType)> {
@@ -75,6 +75,50 @@ fn shuffle_kind(name: &str) -> Option<ShuffleKind> {
         "__shfl_xor_sync" => ShuffleKind::Xor,
         _ => return None,
     })
+}
+
+/// GPUVerify builtins of the annotation language that have no translation: the annotation
+/// using one is reported unchecked rather than dropped or rejected.
+const GPUVERIFY_UNSUPPORTED: &[&str] = &[
+    "__read",
+    "__write",
+    "__atomic",
+    "__no_read",
+    "__no_write",
+    "__read_offset",
+    "__write_offset",
+    "__ptr_base",
+    "__ptr_offset",
+    "__other_int",
+    "__other_bool",
+    "__uniform_int",
+    "__uniform_bool",
+    "__distinct_int",
+    "__distinct_bool",
+    "__all",
+    "__exclusive",
+    "__at_most_one",
+    "__enabled",
+    "__same_group",
+    "__dominator_enabled",
+    "__return_val_int",
+    "__return_val_bool",
+    "__old_int",
+    "__old_bool",
+    "__array_snapshot",
+];
+
+/// The first unsupported annotation builtin `e` calls, as `` `name` ``.
+fn untranslatable(e: &ast::Expr) -> Option<String> {
+    let mut found = None;
+    ast::visit_calls(e, &mut |name| {
+        if found.is_none()
+            && (GPUVERIFY_UNSUPPORTED.contains(&name) || name.starts_with("__return_val"))
+        {
+            found = Some(format!("`{name}`"));
+        }
+    });
+    found
 }
 
 fn arity(
@@ -147,18 +191,37 @@ impl Lowerer<'_> {
                 push(out, StmtKind::SyncWarp { mask });
                 return Ok(Val::Void);
             }
-            "__requires" | "__assume" | "__assert" | "assert" => {
+            "__requires" | "__assume" | "__axiom" | "__assert" | "assert" | "__invariant"
+            | "__global_invariant" | "__ensures" => {
                 arity(name, args, 1..=1, span)?;
+                if let Some(what) = untranslatable(&args[0]) {
+                    self.k.contract.unchecked.push(UncheckedAnnotation {
+                        what: format!("`{name}` uses {what}, which is not supported"),
+                        span,
+                    });
+                    return Ok(Val::Void);
+                }
+                if name == "__ensures" && self.inline_stack.len() > 1 {
+                    self.k.contract.unchecked.push(UncheckedAnnotation {
+                        what: "`__ensures` of a `__device__` helper is not supported".into(),
+                        span,
+                    });
+                    return Ok(Val::Void);
+                }
                 let c = self.cond(&args[0], out)?;
-                let kind = if name.ends_with("assert") {
-                    StmtKind::Assert(c)
-                } else {
-                    StmtKind::Assume(c)
-                };
-                push(out, kind);
+                match name {
+                    // Preconditions and axioms constrain every thread of the launch.
+                    "__requires" | "__assume" | "__axiom" => push(out, StmtKind::Assume(c)),
+                    // A postcondition holds wherever the kernel ends (see `ensure_at_exits`).
+                    "__ensures" => self
+                        .ensures
+                        .push(Stmt::new(StmtKind::Assert(c)).with_span(span)),
+                    // Loop invariants sit in the loop condition (`for (…; __invariant(c), i < n;
+                    // …)`), so they are checked at every evaluation of the loop head.
+                    _ => push(out, StmtKind::Assert(c)),
+                }
                 return Ok(Val::Void);
             }
-            "__invariant" | "__global_invariant" => return Ok(Val::Void),
             "__implies" => {
                 arity(name, args, 2..=2, span)?;
                 let a = self.cond(&args[0], out)?;

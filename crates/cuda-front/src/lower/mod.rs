@@ -91,6 +91,8 @@ pub(crate) struct Lowerer<'a> {
     assigned: HashSet<String>,
     shared_decls: HashMap<(u32, u32), ArrayId>,
     pub(crate) header: bool,
+    /// The kernel's `__ensures` postconditions, as assertions to check where it ends.
+    pub(crate) ensures: Vec<Stmt>,
 }
 
 /// Lowers every kernel of a translation unit. Kernels come back with an empty contract but
@@ -187,8 +189,45 @@ fn lower_kernel(
     }
     lw.inline_stack.push(f.name.clone());
     lw.stmts(&f.body, &mut body)?;
+    let ensures = std::mem::take(&mut lw.ensures);
+    ensure_at_exits(&mut body, &ensures);
+    body.extend(ensures);
     lw.k.body = body;
     Ok(lw.k)
+}
+
+/// Puts the postconditions `post` before every `return` of `body`.
+fn ensure_at_exits(body: &mut Vec<Stmt>, post: &[Stmt]) {
+    if post.is_empty() {
+        return;
+    }
+    let mut out = Vec::with_capacity(body.len());
+    for mut s in std::mem::take(body) {
+        match &mut s.kind {
+            StmtKind::Return => out.extend(post.iter().cloned()),
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                ensure_at_exits(then_body, post);
+                ensure_at_exits(else_body, post);
+            }
+            StmtKind::For {
+                init, update, body, ..
+            } => {
+                ensure_at_exits(init, post);
+                ensure_at_exits(update, post);
+                ensure_at_exits(body, post);
+            }
+            StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => {
+                ensure_at_exits(body, post)
+            }
+            _ => {}
+        }
+        out.push(s);
+    }
+    *body = out;
 }
 
 impl<'a> Lowerer<'a> {
@@ -210,6 +249,7 @@ impl<'a> Lowerer<'a> {
             assigned: HashSet::new(),
             shared_decls: HashMap::new(),
             header: false,
+            ensures: vec![],
         }
     }
 

@@ -1,0 +1,19 @@
+// The same shrinking range written with a division by four (`w /= 4`) and a signed counter.
+// Off by one in the fold: `t <= w` lets thread w read past the active range into the
+// values another thread is folding in the same step.
+// verify: race=violated bounds=violated exit=1
+//--blockDim=256 --gridDim=4
+//@ len(data) = 1024
+__global__ void reduce_shrink_div_bug_guard(float *data) {
+    __shared__ float buf[256];
+    int t = threadIdx.x;
+    buf[t] = data[blockIdx.x * 256 + t];
+    __syncthreads();
+    for (int w = 64; w > 0; w /= 4) {
+        if (t <= w) {
+            buf[t] += buf[t + w] + buf[t + 2 * w] + buf[t + 3 * w];
+        }
+        __syncthreads();
+    }
+    if (t == 0) data[blockIdx.x * 256] = buf[0];
+}
