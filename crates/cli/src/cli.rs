@@ -417,10 +417,10 @@ pub struct KernelSelect {
 #[derive(Args, Debug, Clone, Default)]
 pub struct LaunchArgs {
     /// Grid dimensions, `X[,Y[,Z]]` (also `[X,Y,Z]`).
-    #[arg(long, value_name = "X[,Y[,Z]]")]
+    #[arg(long, value_name = "X[,Y[,Z]]", allow_hyphen_values = true)]
     pub grid: Option<String>,
     /// Block dimensions, `X[,Y[,Z]]` (also `[X,Y,Z]`).
-    #[arg(long, value_name = "X[,Y[,Z]]")]
+    #[arg(long, value_name = "X[,Y[,Z]]", allow_hyphen_values = true)]
     pub block: Option<String>,
     /// Scalar argument value, `name=value` (repeatable).
     #[arg(long = "arg", value_name = "NAME=VALUE")]
@@ -431,7 +431,7 @@ pub struct LaunchArgs {
     #[arg(long = "buf", value_name = "NAME=SPEC")]
     pub bufs: Vec<String>,
     /// Dynamic shared memory in bytes (for `extern __shared__` arrays).
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true)]
     pub shared_bytes: Option<u64>,
     /// Seed of the random buffer contents.
     #[arg(long, default_value_t = 1)]
@@ -465,7 +465,12 @@ pub struct CheckArgs {
     /// Thread-instructions one launch may execute, in all and in each block (default
     /// 4294967296). Past it the run stops and reports `unknown: step limit` (exit 3): an
     /// infinite loop ends here. Example: `--max-steps 100000000000`.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u64).range(1..),
+        allow_negative_numbers = true
+    )]
     pub max_steps: Option<u64>,
 }
 

@@ -532,6 +532,7 @@ fn rows_for(path: &Path, args: &RunArgs) -> Vec<Row> {
         .map(|s| (&s.kernel, s.ptx.as_ref()))
         .map(|(k, ptx)| match execute(k, ptx, args) {
             Err(Stop::Unknown { reason, .. }) => Row {
+                error: None,
                 unknown: Some(reason),
                 ..failed(&k.name, CliError::usage(""))
             },
@@ -633,4 +634,60 @@ fn many(files: &[std::path::PathBuf], args: &RunArgs) -> Result<u8, CliError> {
         }
     }
     Ok(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_default_to_two_to_the_32_steps_and_a_share_of_memory() {
+        let o = options(&CheckArgs::default()).unwrap();
+        assert_eq!(o.max_total_instructions, DEFAULT_MAX_STEPS);
+        assert_eq!(o.max_block_instructions, DEFAULT_MAX_STEPS);
+        assert_eq!(o.max_memory, Some(warpsafe_exec::default_memory_limit()));
+    }
+
+    #[test]
+    fn limits_come_from_the_flags() {
+        let check = CheckArgs {
+            max_memory: Some("512M".into()),
+            max_steps: Some(1000),
+            ..CheckArgs::default()
+        };
+        let o = options(&check).unwrap();
+        assert_eq!(o.max_total_instructions, 1000);
+        assert_eq!(o.max_memory, Some(512 << 20));
+        let bad = CheckArgs {
+            max_memory: Some("-1G".into()),
+            ..CheckArgs::default()
+        };
+        assert!(options(&bad)
+            .unwrap_err()
+            .to_string()
+            .contains("--max-memory -1G"));
+    }
+
+    #[test]
+    fn a_step_limit_is_unknown_and_other_launch_errors_are_usage() {
+        let k = warpsafe_ir::KernelBuilder::new("k").finish();
+        let cfg = LaunchConfig::linear(1, 1);
+        let stop = launch_stop(
+            &k,
+            &cfg,
+            ExecError::StepLimit {
+                block: Some([0, 0, 0]),
+                limit: 7,
+            },
+        );
+        let Stop::Unknown { reason, .. } = stop else {
+            panic!("a step limit is unknown");
+        };
+        assert_eq!(
+            reason,
+            "step limit (7 thread-instructions; raise with --max-steps)"
+        );
+        let stop = launch_stop(&k, &cfg, ExecError::InvalidLaunch("bad".into()));
+        assert!(matches!(stop, Stop::Error(CliError::Usage(_))));
+    }
 }
