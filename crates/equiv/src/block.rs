@@ -415,7 +415,13 @@ impl<'c, 'a> BlockRun<'c, 'a> {
             pc,
             epoch: self.epoch,
             vc: &self.vc[tid as usize],
-            lockstep: self.ctx.lockstep,
+            lockstep: self.ctx.lockstep
+                && self
+                    .ctx
+                    .code
+                    .insts
+                    .get(pc as usize)
+                    .is_some_and(Inst::is_volatile),
         };
         let Some(sh) = self.shadow[mem as usize].get_mut(cell) else {
             return;

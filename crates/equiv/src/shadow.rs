@@ -1,8 +1,10 @@
 //! Where races are decided: per memory cell, the last write and the reads since, each with
 //! the thread, barrier epoch and warp-clock stamp of the access. An access is ordered after an
 //! earlier one when a block barrier separates them (epochs), they are the same thread, or a
-//! warp collective both took part in lies between them (warp vector clocks; all same-warp
-//! accesses under lock-step warps). Every reported pair is a real race.
+//! warp collective both took part in lies between them (warp vector clocks). Lock-step warps
+//! order two same-warp accesses only when both are performed in memory (`volatile` accesses,
+//! atomics): the compiler may keep a plain access in a register, so it races as it would
+//! without lock-step. Every reported pair is a real race.
 
 /// One recorded access.
 #[derive(Clone, Copy, Debug)]
@@ -11,6 +13,8 @@ pub(crate) struct Acc {
     pub epoch: u32,
     pub stamp: u32,
     pub pc: u32,
+    /// Ordered by lock-step warps (see [`Now::lockstep`]).
+    pub lock: bool,
 }
 
 /// The kind of an access.
@@ -37,6 +41,8 @@ pub(crate) struct Now<'a> {
     pub pc: u32,
     pub epoch: u32,
     pub vc: &'a [u32; 32],
+    /// Lock-step warps order this access with the same-warp accesses that have the flag too:
+    /// set under the lock-step model for accesses performed in memory (`Inst::is_volatile`).
     pub lockstep: bool,
 }
 
@@ -47,6 +53,7 @@ impl Now<'_> {
             epoch: self.epoch,
             stamp: self.vc[(self.tid % 32) as usize],
             pc: self.pc,
+            lock: self.lockstep,
         }
     }
 
@@ -55,7 +62,7 @@ impl Now<'_> {
         prev.epoch < self.epoch
             || prev.tid == self.tid
             || (prev.tid / 32 == self.tid / 32
-                && (self.lockstep || self.vc[(prev.tid % 32) as usize] > prev.stamp))
+                && ((self.lockstep && prev.lock) || self.vc[(prev.tid % 32) as usize] > prev.stamp))
     }
 }
 
@@ -103,7 +110,13 @@ impl Shadow {
                 self.first_read.get_or_insert((now.tid, now.pc));
                 self.reads.retain(|r| r.epoch == now.epoch);
                 let a = now.acc();
-                match self.reads.iter_mut().find(|r| r.tid == now.tid) {
+                // The latest read of each thread of each kind: a later one of the same kind
+                // is ordered after every write the earlier one is.
+                match self
+                    .reads
+                    .iter_mut()
+                    .find(|r| r.tid == now.tid && r.lock == now.lockstep)
+                {
                     Some(r) => *r = a,
                     None => self.reads.push(a),
                 }

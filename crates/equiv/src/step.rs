@@ -168,6 +168,7 @@ impl BlockRun<'_, '_> {
                 dst,
                 mem,
                 offset,
+                ..
             } => {
                 if let Some(idx) = self.address(t, pc, mem, offset, "read") {
                     let v = self.read(t, pc, mem, idx, ty, Kind::Read);

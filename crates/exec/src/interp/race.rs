@@ -6,6 +6,13 @@
 //! table when stamps differ), plus one read from any other warp. Reads from two warps make any
 //! later write of the epoch a race, so nothing more is needed. A write clears the reads: they
 //! were either ordered before it or reported.
+//!
+//! The legacy lock-step warp model orders two accesses of one warp only when both are
+//! performed in memory (`volatile` accesses, atomics): a plain access may be kept in a
+//! register by the compiler, so it races as it would without lock-step. Each recorded access
+//! keeps that bit; a lane that read a cell both ways within one epoch counts as a plain
+//! reader (it may then report a race a later ordered read alone would not have; IR-lowered
+//! code never does this, as its volatility is per allocation).
 
 /// The last plain read or write kinds a cell records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +64,9 @@ pub(crate) struct Accessor<'a> {
     pub epoch: u32,
     /// The thread's warp vector clock.
     pub vc: &'a [u32; 32],
-    /// Legacy lock-step warps: same-warp accesses are always ordered.
+    /// Legacy lock-step warps order this access with earlier same-warp accesses that have the
+    /// flag too: set it for accesses performed in memory (`Inst::is_volatile`) under the
+    /// lock-step model. Set for every access, lock-step orders every same-warp pair.
     pub lockstep: bool,
 }
 
@@ -72,10 +81,12 @@ impl Accessor<'_> {
         self.tid / 32
     }
 
-    /// True when an access of this epoch by `tid` with warp stamp `stamp` happens before this one.
+    /// True when an access of this epoch by `tid` with warp stamp `stamp` (lock-step ordered
+    /// when `lockstep`) happens before this one.
     #[inline(always)]
-    fn after(&self, tid: u32, stamp: u32) -> bool {
-        tid / 32 == self.warp() && (self.lockstep || self.vc[(tid % 32) as usize] > stamp)
+    fn after(&self, tid: u32, stamp: u32, lockstep: bool) -> bool {
+        tid / 32 == self.warp()
+            && ((self.lockstep && lockstep) || self.vc[(tid % 32) as usize] > stamp)
     }
 }
 
@@ -92,6 +103,8 @@ const W_ATOMIC: u8 = 2;
 const HAS_R: u8 = 4;
 const HAS_O: u8 = 8;
 const INIT: u8 = 16;
+/// The last write is ordered by lock-step warps (see [`Accessor::lockstep`]).
+const W_LOCK: u8 = 32;
 const NO_SIDE: u32 = u32::MAX;
 
 /// Shadow state of one memory cell within one block run (stale when `gen` differs).
@@ -110,6 +123,8 @@ pub(crate) struct Cell {
     r_mask: u32,
     r_stamp: u32,
     r_side: u32,
+    /// Lanes of `r_mask` whose every read this epoch is ordered by lock-step warps.
+    r_lock: u32,
     o_pc: u32,
     /// Index of this cell's entry in the block's global-access summary.
     pub touch: u32,
@@ -162,6 +177,7 @@ impl Cell {
         let lane = a.lane();
         let bit = 1u32 << lane;
         let stamp = a.vc[lane as usize];
+        let lock = if a.lockstep { bit } else { 0 };
         if self.flags & HAS_R == 0 || self.r_epoch != a.epoch {
             self.flags = (self.flags | HAS_R) & !HAS_O;
             self.r_epoch = a.epoch;
@@ -170,7 +186,14 @@ impl Cell {
             self.r_mask = bit;
             self.r_stamp = stamp;
             self.r_side = NO_SIDE;
+            self.r_lock = lock;
         } else if self.r_tid as u32 / 32 == a.warp() {
+            // One plain read makes the lane a plain reader for the rest of the epoch.
+            if self.r_mask & bit == 0 {
+                self.r_lock |= lock;
+            } else {
+                self.r_lock &= !bit | lock;
+            }
             if self.r_side != NO_SIDE {
                 if let Some(row) = side.rows.get_mut(self.r_side as usize) {
                     row[lane as usize] = stamp + 1;
@@ -206,9 +229,12 @@ impl Cell {
         if conflict.is_none() && self.flags & HAS_R != 0 && self.r_epoch == a.epoch {
             conflict = self.check_reads(a, side);
         }
-        self.flags = (self.flags & !(HAS_R | HAS_O | W_ATOMIC)) | HAS_W | INIT;
+        self.flags = (self.flags & !(HAS_R | HAS_O | W_ATOMIC | W_LOCK)) | HAS_W | INIT;
         if atomic {
             self.flags |= W_ATOMIC;
+        }
+        if a.lockstep {
+            self.flags |= W_LOCK;
         }
         self.w_tid = a.tid as u16;
         self.w_epoch = a.epoch;
@@ -224,7 +250,8 @@ impl Cell {
         }
         let w_tid = self.w_tid as u32;
         let w_atomic = self.flags & W_ATOMIC != 0;
-        if w_tid == a.tid || (w_atomic && atomic) || a.after(w_tid, self.w_stamp) {
+        let w_lock = self.flags & W_LOCK != 0;
+        if w_tid == a.tid || (w_atomic && atomic) || a.after(w_tid, self.w_stamp, w_lock) {
             return None;
         }
         Some(Conflict {
@@ -255,7 +282,7 @@ impl Cell {
         }
         let mut m = self.r_mask & !(1u32 << a.lane());
         if a.lockstep {
-            return None;
+            m &= !self.r_lock;
         }
         let row = side.rows.get(self.r_side as usize);
         while m != 0 {
@@ -325,6 +352,74 @@ mod tests {
         assert!(c.read(&acc(3, 0, &vc0), &mut side).is_none());
         vc1[3] = 1;
         assert!(c.write(&acc(4, 0, &vc1), false, &side).is_none());
+    }
+
+    /// An access of lane `tid` (epoch 0) that lock-step warps order when `lockstep`.
+    fn lock(tid: u32, vc: &[u32; 32], lockstep: bool) -> Accessor<'_> {
+        Accessor {
+            lockstep,
+            ..acc(tid, 0, vc)
+        }
+    }
+
+    #[test]
+    fn lockstep_orders_a_warp_only_between_volatile_accesses() {
+        let vc = [0; 32];
+        let mut side = SideTable::default();
+        for (first, second, races) in [
+            (true, true, false),
+            (false, true, true),
+            (true, false, true),
+            (false, false, true),
+        ] {
+            // write, then read by another lane
+            let mut c = Cell::default();
+            c.refresh(1);
+            assert!(c.write(&lock(4, &vc, first), false, &side).is_none());
+            let r = c.read(&lock(3, &vc, second), &mut side);
+            assert_eq!(r.is_some(), races, "write {first} then read {second}");
+            // read, then write by another lane
+            let mut c = Cell::default();
+            c.refresh(1);
+            assert!(c.read(&lock(3, &vc, first), &mut side).is_none());
+            let w = c.write(&lock(4, &vc, second), false, &side);
+            assert_eq!(w.is_some(), races, "read {first} then write {second}");
+        }
+    }
+
+    #[test]
+    fn lockstep_does_not_order_warps() {
+        let vc = [0; 32];
+        let side = SideTable::default();
+        let mut c = Cell::default();
+        c.refresh(1);
+        assert!(c.write(&lock(4, &vc, true), false, &side).is_none());
+        assert!(c.write(&lock(36, &vc, true), false, &side).is_some());
+    }
+
+    #[test]
+    fn a_plain_read_among_volatile_ones_still_races() {
+        let vc = [0; 32];
+        let mut side = SideTable::default();
+        let mut c = Cell::default();
+        c.refresh(1);
+        assert!(c.read(&lock(1, &vc, true), &mut side).is_none());
+        assert!(c.read(&lock(2, &vc, false), &mut side).is_none());
+        assert!(c.read(&lock(3, &vc, true), &mut side).is_none());
+        let w = c.write(&lock(5, &vc, true), false, &side).map(|c| c.tid);
+        assert_eq!(w, Some(2));
+        // The same lane reading plainly, then volatile: still a plain reader.
+        let mut c = Cell::default();
+        c.refresh(2);
+        assert!(c.read(&lock(2, &vc, false), &mut side).is_none());
+        assert!(c.read(&lock(2, &vc, true), &mut side).is_none());
+        assert!(c.write(&lock(5, &vc, true), false, &side).is_some());
+        // Volatile readers only: ordered.
+        let mut c = Cell::default();
+        c.refresh(3);
+        assert!(c.read(&lock(1, &vc, true), &mut side).is_none());
+        assert!(c.read(&lock(2, &vc, true), &mut side).is_none());
+        assert!(c.write(&lock(5, &vc, true), false, &side).is_none());
     }
 
     #[test]

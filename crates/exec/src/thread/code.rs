@@ -246,6 +246,10 @@ pub enum Inst {
         mem: MemId,
         /// Byte offset register (`i64`; negative is out of bounds).
         offset: Reg,
+        /// A `volatile` access: the compiler performs it in memory, in program order, instead
+        /// of keeping the value in a register. Only such accesses are ordered by the legacy
+        /// lock-step warp model.
+        volatile: bool,
     },
     /// `mem[offset] = src`.
     Store {
@@ -257,6 +261,8 @@ pub enum Inst {
         offset: Reg,
         /// Value stored.
         src: Reg,
+        /// A `volatile` access (see [`Inst::Load`]).
+        volatile: bool,
     },
     /// Atomic read-modify-write of `mem[offset]`; `dst` receives the old value.
     Atomic {
@@ -406,6 +412,17 @@ impl Inst {
                 *width = f(*width);
             }
             Inst::Jump { .. } | Inst::Barrier { .. } | Inst::Exit => {}
+        }
+    }
+
+    /// True for memory accesses the compiler must perform in memory, in program order:
+    /// `volatile` loads and stores, and atomics (which are never kept in registers). Under
+    /// the legacy lock-step warp model only two such accesses are ordered between lanes.
+    pub fn is_volatile(&self) -> bool {
+        match *self {
+            Inst::Load { volatile, .. } | Inst::Store { volatile, .. } => volatile,
+            Inst::Atomic { .. } => true,
+            _ => false,
         }
     }
 

@@ -83,13 +83,15 @@ pub fn inst_text(inst: &Inst) -> String {
             dst,
             mem,
             offset,
-        } => format!("r{dst} = ld.{ty} m{mem}[r{offset}]"),
+            volatile,
+        } => format!("r{dst} = ld{}.{ty} m{mem}[r{offset}]", vol(volatile)),
         Inst::Store {
             ty,
             mem,
             offset,
             src,
-        } => format!("st.{ty} m{mem}[r{offset}] = r{src}"),
+            volatile,
+        } => format!("st{}.{ty} m{mem}[r{offset}] = r{src}", vol(volatile)),
         Inst::Atomic {
             op,
             ty,
@@ -130,6 +132,15 @@ pub fn inst_text(inst: &Inst) -> String {
 fn chk(checked: bool) -> &'static str {
     if checked {
         ".chk"
+    } else {
+        ""
+    }
+}
+
+/// The `.volatile` qualifier of a load or store, as PTX writes it.
+fn vol(volatile: bool) -> &'static str {
+    if volatile {
+        ".volatile"
     } else {
         ""
     }

@@ -300,6 +300,7 @@ impl<'k> Lowerer<'k> {
                         mem: id,
                         offset,
                         src,
+                        volatile: self.kernel.is_volatile(*mem),
                     },
                     span,
                 );
@@ -802,6 +803,7 @@ impl<'k> Lowerer<'k> {
                         dst: d,
                         mem: id,
                         offset,
+                        volatile: self.kernel.is_volatile(*mem),
                     },
                     span,
                 );

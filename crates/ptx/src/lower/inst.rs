@@ -1180,6 +1180,7 @@ impl Lowerer<'_> {
                 dst: dr,
                 mem,
                 offset: off,
+                volatile: has(i, "volatile"),
             });
             if dt.bits == 64 && width(t) == 32 && at.kind == Kind::Signed {
                 self.e.emit(cast(ScalarType::I32, ScalarType::I64, dr, dr));
@@ -1272,6 +1273,7 @@ impl Lowerer<'_> {
                 mem,
                 offset: off,
                 src: v,
+                volatile: has(i, "volatile"),
             });
         }
         Ok(())

@@ -1,0 +1,40 @@
+// Buggy twin of reduction 5: the unrolled last warp works on a plain `float*`, without
+// `volatile`. Racy by default like reduction 5, and racy under lock-step warps too: the
+// compiler may keep sdata[tid] in a register across the unrolled steps (NVRTC does), so the
+// other lanes read stale partial sums (expect race).
+//--blockDim=128 --gridDim=1
+//@ arg n = 256
+//@ len(g_idata) = n
+//@ len(g_odata) = 1
+//@ expect race
+
+__device__ void warp_reduce(float* sdata, unsigned int tid)
+{
+    sdata[tid] += sdata[tid + 32];
+    sdata[tid] += sdata[tid + 16];
+    sdata[tid] += sdata[tid + 8];
+    sdata[tid] += sdata[tid + 4];
+    sdata[tid] += sdata[tid + 2];
+    sdata[tid] += sdata[tid + 1];
+}
+
+__global__ void reduce5_bug_nonvolatile(const float* __restrict__ g_idata, float* __restrict__ g_odata, int n)
+{
+    __shared__ float sdata[128];
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+    float v = (i < n) ? g_idata[i] : 0.0f;
+    if (i + blockDim.x < n) {
+        v += g_idata[i + blockDim.x];
+    }
+    sdata[tid] = v;
+    __syncthreads();
+    for (unsigned int s = blockDim.x / 2; s > 32; s >>= 1) {
+        if (tid < s) {
+            sdata[tid] += sdata[tid + s];
+        }
+        __syncthreads();
+    }
+    if (tid < 32) warp_reduce(sdata, tid);
+    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}
