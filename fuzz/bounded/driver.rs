@@ -526,23 +526,40 @@ const ODD_TEXT: &[&str] = &[
     "\"", "'", "#", "\t", "\u{a0}",
 ];
 
-/// Outcome signature: the start of the message with digits and `quoted` text blanked, so that
-/// inputs that differ only in names, numbers or the text they quote count once.
+/// Outcome signature: the start of the message with digits and quoted text blanked, so that
+/// inputs that differ only in names, numbers or the text they quote count once. A quote closes
+/// only where the message goes on (a space, punctuation then a space, or the end), since the
+/// quoted text may itself hold a quote character.
 fn normalise(message: &str) -> String {
+    let chars: Vec<char> = message.chars().collect();
+    let closes = |i: usize| match chars.get(i + 1) {
+        None => true,
+        Some(c) if c.is_whitespace() => true,
+        Some(',' | '.' | ';' | ':' | ')' | '!' | '?') => {
+            chars.get(i + 2).is_none_or(|c| c.is_whitespace())
+        }
+        Some(_) => false,
+    };
     let mut out = String::new();
-    let mut quoted = false;
+    let mut quote: Option<char> = None;
     let mut last_digit = false;
-    for c in message.chars() {
+    for (i, &c) in chars.iter().enumerate() {
         if out.len() >= 48 {
             break;
         }
-        if c == '`' {
-            quoted = !quoted;
-            out.push('`');
-            continue;
-        }
-        if quoted {
-            continue;
+        match quote {
+            Some(q) if c == q && closes(i) => {
+                quote = None;
+                out.push(c);
+                continue;
+            }
+            Some(_) => continue,
+            None if c == '`' || c == '"' => {
+                quote = Some(c);
+                out.push(c);
+                continue;
+            }
+            None => {}
         }
         if c.is_ascii_digit() {
             if !last_digit {
@@ -651,12 +668,9 @@ fn repo_root() -> PathBuf {
 
 /// `<target dir>/fuzz-failures/<name>`: the test executable lives in `<target dir>/<profile>/deps`.
 fn failure_dir(name: &str) -> PathBuf {
-    let base = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .or_else(|| {
-            let exe = std::env::current_exe().ok()?;
-            Some(exe.parent()?.parent()?.parent()?.to_path_buf())
-        })
+    let base = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.parent()?.to_path_buf()))
         .unwrap_or_else(std::env::temp_dir);
     let dir = base.join("fuzz-failures").join(name);
     let _ = std::fs::create_dir_all(&dir);

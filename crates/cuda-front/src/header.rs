@@ -6,7 +6,7 @@
 
 use crate::ast::{self, ExprKind};
 use crate::error::{err, FrontError, Result};
-use crate::lexer::{lex, Tok, T};
+use crate::lexer::{error_token, lex, Tok, T};
 use crate::lower::{Binding, Lowerer, Val};
 use crate::preprocess::{expand_tokens, Macros};
 use crate::types::{convert, to_bool};
@@ -127,7 +127,7 @@ fn directive(text: &str, base: usize, macros: &Macros) -> Result<Directive> {
         return err(line, "empty `//@` directive");
     };
     if let Some(bad) = toks.iter().find(|t| t.kind == T::Error) {
-        return err(bad.span, format!("unexpected character `{}`", bad.text));
+        return Err(error_token(bad));
     }
     let expect = |i: usize, kind: T, what: &str| -> Result<&Tok> {
         match toks.get(i) {

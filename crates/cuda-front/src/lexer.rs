@@ -3,7 +3,7 @@
 //! Comments and line continuations are skipped; newlines are kept because the
 //! preprocessor is line-oriented. Keywords are ordinary identifiers: the parser decides.
 
-use crate::error::{err, Result};
+use crate::error::{err, FrontError, Result};
 use logos::Logos;
 use warpsafe_ir::{ScalarType, Span};
 
@@ -232,6 +232,23 @@ pub fn lex(src: &str, base: usize) -> Vec<Tok> {
         });
     }
     out
+}
+
+/// The error for a [`T::Error`] token: an unterminated comment or literal is named as such and
+/// points at its opening, anything else names the one character the lexer does not know.
+pub fn error_token(tok: &Tok) -> FrontError {
+    let lo = tok.span.lo as usize;
+    let (what, len) = if tok.text.starts_with("/*") {
+        ("unterminated `/*` comment".to_string(), 2)
+    } else if tok.text.starts_with('"') {
+        ("unterminated string literal".to_string(), 1)
+    } else if tok.text.starts_with('\'') {
+        ("unterminated character literal".to_string(), 1)
+    } else {
+        let c = tok.text.chars().next().unwrap_or(' ');
+        (format!("unexpected character `{c}`"), c.len_utf8())
+    };
+    FrontError::new(Span::new(lo, (lo + len).min(tok.span.hi as usize)), what)
 }
 
 /// A numeric literal with its C type.

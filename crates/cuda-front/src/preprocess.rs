@@ -6,7 +6,7 @@
 //! size so that hostile input cannot hang or exhaust memory.
 
 use crate::error::{err, FrontError, Result};
-use crate::lexer::{lex, Tok, T};
+use crate::lexer::{error_token, lex, Tok, T};
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
@@ -93,7 +93,7 @@ pub fn preprocess(source: &str) -> Result<Preprocessed> {
         line_start = false;
         if active {
             if t.kind == T::Error {
-                return err(t.span, format!("unexpected character `{}`", t.text));
+                return Err(error_token(t));
             }
             chunk.push(t.clone());
         }
@@ -264,7 +264,7 @@ impl Preprocessor<'_> {
         }
         let body = rest.get(body_start..).unwrap_or(&[]).to_vec();
         if let Some(bad) = body.iter().find(|t| t.kind == T::Error) {
-            return err(bad.span, format!("unexpected character `{}`", bad.text));
+            return Err(error_token(bad));
         }
         self.macros
             .to_mut()

@@ -14,7 +14,7 @@ fn bounded_fuzz() {
         seeds: entry::SEEDS,
         extensions: entry::EXTENSIONS,
         dictionary: entry::DICTIONARY,
-        execs: 3000,
+        execs: 8000,
         entry: entry::run,
     });
 }
@@ -60,4 +60,44 @@ fn many_header_lines_and_macros_are_linear() {
     }
     src.push_str("    a[0] = v0;\n}\n");
     assert!(compiles_quickly(&src));
+}
+
+/// An unterminated comment or literal was reported as an "unexpected character" quoting the
+/// whole rest of the file (found by the fuzzer, whose outcome signatures blew up on them).
+#[test]
+fn unterminated_comments_and_literals_point_at_their_start() {
+    let body = "__global__ void k(int* a) {\n    a[0] = 1;\n}\n";
+    for (src, message, marker) in [
+        (
+            format!("{body}/* never closed\n{body}"),
+            "unterminated `/*` comment",
+            "/*",
+        ),
+        (
+            format!("{body}\"never closed\n{body}"),
+            "unterminated string literal",
+            "\"",
+        ),
+        (
+            format!("{body}'x\n{body}"),
+            "unterminated character literal",
+            "'",
+        ),
+        (
+            format!("{body}#define F(x) x @ x\n"),
+            "unexpected character `@`",
+            "@",
+        ),
+        (
+            format!("//@ requires n > 0 $\n{body}"),
+            "unexpected character `$`",
+            "$",
+        ),
+    ] {
+        let errors = warpsafe_cuda_front::compile(&src).expect_err(&src);
+        let e = &errors[0];
+        assert_eq!(e.message, message, "{src}");
+        assert_eq!(Some(e.span.lo as usize), src.find(marker), "{src}");
+        assert!(e.span.hi - e.span.lo <= 2, "{src}");
+    }
 }

@@ -14,7 +14,7 @@ fn bounded_fuzz() {
         seeds: entry::SEEDS,
         extensions: entry::EXTENSIONS,
         dictionary: entry::DICTIONARY,
-        execs: 3000,
+        execs: 20000,
         entry: entry::run,
     });
 }
