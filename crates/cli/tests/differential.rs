@@ -450,6 +450,7 @@ twins! {
     twin_reduce_warp_shuffle_bug_tailsync => "reduce_warp_shuffle_bug_tailsync.cu";
     twin_reduce_warp_shuffle_bug_mask => "reduce_warp_shuffle_bug_mask.cu";
     twin_reduce_warp_unrolled_bug_nosync => "reduce_warp_unrolled_bug_nosync.cu";
+    twin_reduce_warp_unrolled_bug_nonvolatile => "reduce_warp_unrolled_bug_nonvolatile.cu";
 }
 
 /// Every `.cu` in the examples is tested: correct kernels against a reference, twins for

@@ -85,7 +85,6 @@ fn equiv_via_ptx_agrees_under_lockstep() {
 }
 
 #[test]
-#[ignore = "needs interp/memory.rs to pass Inst::is_volatile as Accessor::lockstep, and the example"]
 fn run_reports_the_race_of_a_nonvolatile_warp_tail_under_lockstep() {
     let plain = "examples/kernels/reduce_warp_unrolled_bug_nonvolatile.cu";
     for flags in [&[][..], &["--lockstep-warps"][..]] {

@@ -348,8 +348,15 @@ fn warp_synchronous_tail_races_unless_lockstep() {
         lockstep_warps: true,
         ..Options::default()
     };
+    // Lock-step warps order the tail only when its shared memory is `volatile`: a plain tail
+    // races there too (tests/lockstep_volatile.rs).
+    let mut volatile_tail = warp_tail(false);
+    volatile_tail
+        .contract
+        .volatile
+        .push(MemRef::Shared(warpsafe_ir::ArrayId(0)));
     let ok = run(
-        &warp_tail(false),
+        &volatile_tail,
         &LaunchConfig::linear(1, 32),
         tail_args(),
         &legacy,

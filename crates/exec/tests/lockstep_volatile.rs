@@ -64,7 +64,6 @@ fn volatile_warp_tail_is_ordered_under_lockstep() {
 }
 
 #[test]
-#[ignore = "needs interp/memory.rs to pass Inst::is_volatile as Accessor::lockstep"]
 fn plain_warp_tail_races_under_lockstep() {
     let o = run(
         &tail(false),

@@ -7,7 +7,7 @@ use super::findings::Party;
 use super::interblock::Touch;
 use super::race::{Accessor, Cell, Conflict, Kind};
 use super::worker::Worker;
-use crate::thread::code::{MemId, Reg, Space};
+use crate::thread::code::{Inst, MemId, Reg, Space};
 use std::sync::atomic::Ordering::Relaxed;
 use warpsafe_ir::{AtomicOp, Category, ScalarType};
 
@@ -216,7 +216,7 @@ fn accessor<'a>(ctx: &Ctx, vc: &'a [[u32; 32]], epoch: u32, a: &Access) -> Acces
         pc: a.pc,
         epoch,
         vc: &vc[a.tid as usize],
-        lockstep: ctx.lockstep,
+        lockstep: ctx.lockstep && ctx.insts.get(a.pc as usize).is_some_and(Inst::is_volatile),
     }
 }
 
