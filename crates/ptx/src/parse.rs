@@ -220,6 +220,10 @@ impl Parser {
         let mut attrs = Vec::new();
         let mut ty = None;
         while let Some(Tok::Dir(d)) = self.peek().cloned() {
+            // `.reg` is a state space, and only a `.func` parameter's (the printer relies on it).
+            if d == ".reg" {
+                return self.err("`.reg` in a variable declaration");
+            }
             self.pos += 1;
             if d == ".align" {
                 align = Some(self.number("alignment")?);

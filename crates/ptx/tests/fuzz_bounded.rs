@@ -38,3 +38,22 @@ fn version_and_target_are_required() {
     }
     assert!(warpsafe_ptx::parse(".version 9.5\n.target sm_90\n").is_ok());
 }
+
+/// Found by the fuzzer (one million executions): `.reg` among a variable's attributes parsed,
+/// then printed as a `.reg` parameter, which does not parse back.
+#[test]
+fn reg_is_not_a_variable_attribute() {
+    let text =
+        ".version 9\n.target s\n.entry n(.param .u64 b)\n{\n.shared .align 4 .b8 .reg _[];\n}\n";
+    let e = warpsafe_ptx::parse(text).expect_err("`.reg` attribute");
+    assert!(
+        e.message.contains("`.reg` in a variable declaration"),
+        "{e}"
+    );
+    assert_eq!((e.line, e.column), (5, 22));
+    let param = ".version 9\n.target s\n.func f(.reg .b32 .reg x)\n{\nret;\n}\n";
+    assert!(warpsafe_ptx::parse(param).is_err());
+    let ok = ".version 9\n.target s\n.func f(.reg .b32 x)\n{\nret;\n}\n";
+    let m = warpsafe_ptx::parse(ok).expect("a register parameter");
+    assert_eq!(warpsafe_ptx::parse(&m.to_string()).expect("reparses"), m);
+}
