@@ -197,7 +197,7 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "X[,Y[,Z]]|any")]
     pub grid: Option<String>,
     /// Properties to check (comma-separated or repeated): race, divergence, bounds, overflow,
-    /// assert.
+    /// assert, uninit.
     #[arg(long, value_name = "LIST")]
     pub property: Vec<String>,
     /// Output format.

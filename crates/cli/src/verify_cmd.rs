@@ -22,7 +22,7 @@ fn properties(list: &[String]) -> Result<Vec<Property>, CliError> {
         .map(|p| {
             Property::from_name(p.trim()).ok_or_else(|| {
                 CliError::usage(format!(
-                    "unknown property `{}` (race, divergence, bounds, overflow, assert)",
+                    "unknown property `{}` (race, divergence, bounds, overflow, assert, uninit)",
                     p.trim()
                 ))
             })

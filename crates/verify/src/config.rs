@@ -43,16 +43,19 @@ pub enum Property {
     Overflow,
     /// Every `assert`, `__assert`, loop invariant and `__ensures` holds.
     Assert,
+    /// Every read of shared or local memory follows, in barrier order, a write of its cell.
+    Uninit,
 }
 
 impl Property {
     /// Every property, in report order.
-    pub const ALL: [Property; 5] = [
+    pub const ALL: [Property; 6] = [
         Property::Race,
         Property::Divergence,
         Property::Bounds,
         Property::Overflow,
         Property::Assert,
+        Property::Uninit,
     ];
 
     /// `race`, `divergence`, `bounds` or `overflow`.
@@ -63,6 +66,7 @@ impl Property {
             Property::Bounds => "bounds",
             Property::Overflow => "overflow",
             Property::Assert => "assert",
+            Property::Uninit => "uninit",
         }
     }
 

@@ -21,7 +21,7 @@ pub fn exact(core: &[Term]) -> bool {
     core.iter().flat_map(Term::free_syms).all(|s| {
         !matches!(
             s.as_sym().map(|x| x.kind),
-            Some(SymKind::Load | SymKind::Havoc | SymKind::Exit | SymKind::Iter { .. })
+            Some(SymKind::Load | SymKind::Havoc | SymKind::Exit { .. } | SymKind::Iter { .. })
         )
     })
 }

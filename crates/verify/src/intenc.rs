@@ -297,6 +297,7 @@ impl Tr<'_> {
                 let e = ctx.atom(v.to_string());
                 X::Int { e, iv, w: *w }
             }
+            Node::Forall(..) => return None,
             Node::Sym(s) => match s.sort {
                 Sort::Bool => {
                     self.enc.decls.push((s.name.clone(), ctx.bool_sort()));

@@ -71,6 +71,9 @@ pub struct Launch {
     pub threads: [ThreadIds; 2],
     /// Contract expressions the verifier could not encode.
     pub problems: Vec<String>,
+    /// Facts relating the two threads' executions (atomic counters hand out distinct
+    /// values), assumed by every two-thread query.
+    pub pair_facts: Vec<Term>,
 }
 
 fn dim_terms(
@@ -165,6 +168,7 @@ impl Launch {
             assumptions: asm,
             threads,
             problems: vec![],
+            pair_facts: vec![],
         };
         l.add_contract(kernel);
         l

@@ -52,6 +52,7 @@
 //! particular, affine induction variables are assumed not to wrap, and that assumption is
 //! checked there); loops may not terminate (partial correctness). Floats are opaque values.
 
+mod atomics;
 mod batch;
 mod bounds;
 mod config;
@@ -73,6 +74,7 @@ mod solve;
 mod symexec;
 mod term;
 mod uniform;
+mod uninit;
 
 pub use config::{Config, DimSpec, Property};
 pub use report::{Counterexample, PropertyResult, Replay, Report, Verdict};
@@ -107,6 +109,18 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         }
     }
     let inferred: Vec<usize> = needs.iter().map(|(p, _)| *p).collect();
+    let counters = atomics::counters(kernel);
+    launch.pair_facts = atomics::distinct_results(&logs, &counters);
+    let counter_note: Vec<String> = counters
+        .iter()
+        .filter(|_| !launch.pair_facts.is_empty())
+        .map(|m| {
+            format!(
+                "assuming the atomic counter `{}` does not wrap around",
+                kernel.mem_name(*m)
+            )
+        })
+        .collect();
     let small = launch.small(kernel);
     let mut obligations: Vec<Obligation> = vec![];
     let mut blocked: Vec<(Property, String, warpsafe_ir::Span)> = vec![];
@@ -123,6 +137,7 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
             Property::Bounds => bounds::obligations(kernel, &launch, &logs, &small, &inferred),
             Property::Overflow => overflow::obligations(kernel, &launch, &logs, &small),
             Property::Assert => overflow::assertions(kernel, &launch, &logs, &small),
+            Property::Uninit => uninit::obligations(kernel, &launch, &logs, &small),
         });
     }
     for o in &mut obligations {
@@ -150,6 +165,9 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         let mut result = property_result(p, &obligations, &mut answers, &ctx);
         if p == Property::Bounds {
             apply_needs(&mut result, kernel, &needs);
+        }
+        if p == Property::Race {
+            result.assumptions.extend(counter_note.iter().cloned());
         }
         if let (Property::Assert, Verdict::Verified, Some(u)) =
             (p, &result.verdict, kernel.contract.unchecked.first())

@@ -238,6 +238,25 @@ fn invariant(e: &Expr, modified: &BTreeMap<VarId, u32>) -> bool {
     ok && e.ty.is_int()
 }
 
+/// True when `e` compares one of the `affine` induction variables with a value the loop does
+/// not change (`i < n`, `n >= i`, …): with no wrap-around, such a condition is monotone in the
+/// iteration, so holding in the first and the last iteration means holding in all between.
+pub fn monotone_cmp(e: &Expr, affine: &[VarId], modified: &[VarId]) -> bool {
+    let e = match &strip(e).kind {
+        ExprKind::Unary(warpsafe_ir::UnOp::Not, inner) => inner,
+        _ => e,
+    };
+    let ExprKind::Binary(op, a, b) = &strip(e).kind else {
+        return false;
+    };
+    if !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) {
+        return false;
+    }
+    let m: BTreeMap<VarId, u32> = modified.iter().map(|v| (*v, 1)).collect();
+    let iv = |x: &Expr| affine.iter().any(|v| is_var(x, *v));
+    (iv(a) && invariant(b, &m)) || (iv(b) && invariant(a, &m))
+}
+
 /// Recognises `v = f(v)` as an induction update; `None` when it is not one.
 pub fn recognise(
     v: VarId,

@@ -49,6 +49,7 @@ pub fn base(
     }
     if threads == 2 {
         v.push(l.distinct());
+        v.extend(l.pair_facts.iter().cloned());
     }
     v
 }

@@ -10,7 +10,10 @@ use crate::term::Term;
 use crate::Property;
 use warpsafe_ir::{Category, Kernel, MemRef};
 
-/// The condition under which the two accesses are unordered by synchronisation.
+/// The condition under which the two accesses are unordered by synchronisation. Under the
+/// lock-step model (`lockstep`, for memory the source reaches through `volatile`) lanes of one
+/// warp are ordered; a non-`volatile` access in warp-synchronous code may be kept in a
+/// register by the compiler, so it races like without lock-step.
 fn unordered(l: &Launch, a: &Access, b: &Access, lockstep: bool) -> Term {
     let same_block = l.same_block();
     let same_warp = l.same_warp();
@@ -57,7 +60,7 @@ pub fn obligations(
             if same.as_bool() == Some(false) {
                 continue;
             }
-            let unord = unordered(l, a, b, lockstep);
+            let unord = unordered(l, a, b, lockstep && k.is_volatile(a.mem));
             if unord.as_bool() == Some(false) {
                 continue;
             }

@@ -316,11 +316,28 @@ impl Solver {
         if watch.is_empty() {
             return Ok(vec![]);
         }
-        let pairs = self.ctx.get_value(watch.to_vec())?;
-        Ok(pairs
-            .into_iter()
-            .map(|(_, v)| parse_value(&self.ctx, v))
-            .collect())
+        // Sent and read here rather than through `get_value`, which panics on an answer that
+        // is not a list of pairs (z3 reports a missing model as `(error …)`).
+        let cmd = self.ctx.list(vec![
+            self.ctx.atom("get-value"),
+            self.ctx.list(watch.to_vec()),
+        ]);
+        self.ctx.raw_send(cmd)?;
+        let resp = self.ctx.raw_recv()?;
+        let bad = || io::Error::other(format!("no model: {}", self.ctx.display(resp)));
+        let Some(pairs) = self.ctx.get_list(resp) else {
+            return Err(bad());
+        };
+        if pairs.len() != watch.len() {
+            return Err(bad());
+        }
+        pairs
+            .iter()
+            .map(|p| match self.ctx.get_list(*p) {
+                Some([_, v]) => Ok(parse_value(&self.ctx, *v)),
+                _ => Err(bad()),
+            })
+            .collect()
     }
 }
 
@@ -485,14 +502,91 @@ fn encode(ctx: &Context, q: &Query) -> Encoded {
                     body
                 }
             }
+            Node::Forall(vars, body) => {
+                let bound: std::collections::HashSet<&str> = vars
+                    .iter()
+                    .filter_map(|v| v.as_sym().map(|s| s.name.as_str()))
+                    .collect();
+                for s in t.free_syms() {
+                    if let Some(x) = s.as_sym() {
+                        enc.decls.push((x.name.clone(), sort_sexpr(ctx, x.sort)));
+                    }
+                }
+                let binders: Vec<SExpr> = vars
+                    .iter()
+                    .map(|v| ctx.list(vec![ctx.atom(v.to_string()), sort_sexpr(ctx, v.sort())]))
+                    .collect();
+                let b = inline(ctx, body, &bound, &memo, &mut HashMap::new());
+                ctx.list(vec![ctx.atom("forall"), ctx.list(binders), b])
+            }
         };
         memo.insert(t.id(), e);
     }
+    let mut declared = std::collections::HashSet::new();
+    enc.decls.retain(|(n, _)| declared.insert(n.clone()));
     enc.asserts = q.assertions.iter().map(|a| memo[&a.id()]).collect();
     enc.refine = q.refine.iter().map(|a| memo[&a.id()]).collect();
     enc.watch = q.watch.iter().map(|a| memo[&a.id()]).collect();
     enc.small = q.small.as_ref().map(|a| memo[&a.id()]);
     enc
+}
+
+/// A term inside a quantifier: subterms free of the bound symbols reuse their top-level
+/// encoding when there is one; the rest are spelled out (a top-level definition would refer
+/// to the global constant, not the bound variable).
+fn inline(
+    ctx: &Context,
+    t: &Term,
+    bound: &std::collections::HashSet<&str>,
+    top: &HashMap<usize, SExpr>,
+    local: &mut HashMap<usize, SExpr>,
+) -> SExpr {
+    if let Some(e) = local.get(&t.id()) {
+        return *e;
+    }
+    let depends = || {
+        t.free_syms()
+            .iter()
+            .any(|s| s.as_sym().is_some_and(|x| bound.contains(x.name.as_str())))
+    };
+    if let Some(e) = top.get(&t.id()).filter(|_| !depends()) {
+        return *e;
+    }
+    let e = match &*t.0 {
+        Node::BoolC(b) => {
+            if *b {
+                ctx.true_()
+            } else {
+                ctx.false_()
+            }
+        }
+        Node::BvC(w, v) => ctx.list(vec![
+            ctx.atom("_"),
+            ctx.atom(format!("bv{v}")),
+            ctx.numeral(*w),
+        ]),
+        Node::Sym(s) => ctx.atom(s.name.clone()),
+        Node::App(op, args, _) => {
+            let mut items = vec![ctx.atom(op_name(*op))];
+            items.extend(args.iter().map(|a| inline(ctx, a, bound, top, local)));
+            ctx.list(items)
+        }
+        Node::Forall(vars, body) => {
+            let mut inner = bound.clone();
+            inner.extend(
+                vars.iter()
+                    .filter_map(|v| v.as_sym().map(|s| s.name.as_str())),
+            );
+            let binders: Vec<SExpr> = vars
+                .iter()
+                .map(|v| ctx.list(vec![ctx.atom(v.to_string()), sort_sexpr(ctx, v.sort())]))
+                .collect();
+            let b = inline(ctx, body, &inner, top, &mut HashMap::new());
+            ctx.list(vec![ctx.atom("forall"), ctx.list(binders), b])
+        }
+    };
+    local.insert(t.id(), e);
+    e
 }
 
 /// Solvers shared by the rayon workers of one verification run (at most one per worker).

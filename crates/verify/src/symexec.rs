@@ -35,8 +35,11 @@ pub struct Access {
     pub wepoch: Term,
     /// Source position.
     pub span: Span,
-    /// For a load of an integer or boolean: the value it returned (a fresh symbol), which
-    /// the equal-reads refinement of the divergence check relates across threads.
+    /// The enclosing loops, outermost first: their numbers and iteration symbols.
+    pub iters: Vec<(usize, Term)>,
+    /// For a load of an integer or boolean, or an atomic whose result is used: the value it
+    /// returned (a fresh symbol), which the equal-reads refinement of the divergence check
+    /// and the atomic-counter facts relate across threads.
     pub value: Option<Term>,
 }
 
@@ -106,10 +109,17 @@ pub struct ThreadLog {
     /// For each loop: reaching it implies leaving it after its exit iteration (assumed only
     /// by divergence queries, which presuppose termination).
     pub exits: Vec<Term>,
+    /// Iteration and exit symbols of loops whose summary may admit iterations no execution
+    /// reaches (a `break`, a condition on havocked state, one not monotone in the
+    /// iteration): a model's value for them may not be a real iteration.
+    pub inexact_iters: std::collections::HashSet<String>,
 }
 
 struct Frame {
     iter: Option<Term>,
+    /// This loop's number (loops are numbered in the order the thread reaches them, the same
+    /// in both threads) and its iteration symbol.
+    any_iter: (usize, Term),
     brk: Term,
     cont: Term,
     returned: bool,
@@ -139,6 +149,7 @@ struct Exec<'a> {
     log: ThreadLog,
     n: u32,
     pure: bool,
+    loops: usize,
 }
 
 /// Executes the kernel body as thread `t` (0 or 1) of the launch.
@@ -155,6 +166,7 @@ pub fn execute(kernel: &Kernel, launch: &Launch, t: usize) -> ThreadLog {
         log: ThreadLog::default(),
         n: 0,
         pure: false,
+        loops: 0,
     };
     e.block(&kernel.body);
     e.log
@@ -359,6 +371,7 @@ impl Exec<'_> {
             epoch: self.epoch.clone(),
             wepoch: self.wepoch.clone(),
             span,
+            iters: self.frames.iter().map(|f| f.any_iter.clone()).collect(),
             value: None,
         });
     }
@@ -431,6 +444,11 @@ impl Exec<'_> {
                 if let Some(d) = dst {
                     let ty = self.k.var(*d).ty;
                     let v = opaque_of(self, ty);
+                    if let (Some(a), SVal::Int { t, .. }) = (self.log.accesses.last_mut(), &v) {
+                        if !self.pure {
+                            a.value = Some(t.clone());
+                        }
+                    }
                     self.set(*d, v);
                 }
             }
@@ -624,6 +642,10 @@ impl Exec<'_> {
             let prev = j.sub(&Term::bv(64, 1));
             let cp = self.cond_at(cond, ivs, others, &prev);
             facts.push(Term::bv(64, first + 1).ule(j).implies(&cp));
+            // With the first iteration's condition too, a condition monotone in the
+            // iteration (an affine variable against a bound) holds in every earlier one.
+            let c0 = self.cond_at(cond, ivs, others, &Term::bv(64, first));
+            facts.push(Term::bv(64, first + 1).ule(j).implies(&c0));
         }
         if exit {
             let c = self.cond_at(cond, ivs, others, j);
@@ -633,6 +655,42 @@ impl Exec<'_> {
             }
         }
         Term::and_all(facts)
+    }
+
+    /// True when the loop's reach facts admit exactly the iterations executions reach: no
+    /// early exit, a condition that reads no havocked or loaded value, and either only
+    /// geometric induction variables (the facts unroll every iteration that matters) or a
+    /// condition monotone in the iteration.
+    fn exact_summary(
+        &mut self,
+        head: Head<'_>,
+        info: &loops::LoopInfo,
+        ivs: &[Iv],
+        others: &[VarId],
+        k: &Term,
+    ) -> bool {
+        if info.has_break || info.has_return {
+            return false;
+        }
+        let c = self.cond_at(head, ivs, others, k);
+        let clean = c.free_syms().iter().all(|s| {
+            !matches!(
+                s.as_sym().map(|x| x.kind),
+                Some(SymKind::Havoc | SymKind::Load)
+            )
+        });
+        let affine: Vec<VarId> = ivs
+            .iter()
+            .filter(|i| !i.kind.is_bounded())
+            .map(|i| i.var)
+            .collect();
+        let monotone = match head {
+            Head::Always => true,
+            Head::Cond(e) | Head::Guard(_, e) => {
+                affine.is_empty() || loops::monotone_cmp(e, &affine, &info.modified)
+            }
+        };
+        clean && monotone
     }
 
     fn loop_(
@@ -741,8 +799,10 @@ impl Exec<'_> {
                 self.wepoch = self.sym("wep", Sort::Bv(64), SymKind::Havoc);
             }
         }
+        self.loops += 1;
         self.frames.push(Frame {
             iter: sync.then(|| kk.clone()),
+            any_iter: (self.loops, kk.clone()),
             brk: Term::ff(),
             cont: Term::ff(),
             returned: false,
@@ -786,7 +846,14 @@ impl Exec<'_> {
         }
 
         // After the loop: exit iteration K.
-        let kx = self.sym("kx", Sort::Bv(64), SymKind::Exit);
+        let kx = self.sym("kx", Sort::Bv(64), SymKind::Exit { sync });
+        if !self.pure && !self.exact_summary(head, &info, &ivs, &others, &kk) {
+            for t in [&kk, &kx] {
+                if let Some(s) = t.as_sym() {
+                    self.log.inexact_iters.insert(s.name.clone());
+                }
+            }
+        }
         let mut after = if info.has_break {
             let all: Vec<VarId> = info.modified.clone();
             self.set_state(&[], &all, &kx);

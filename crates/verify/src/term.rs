@@ -42,8 +42,12 @@ pub enum SymKind {
         /// True for loops containing barriers or warp collectives.
         sync: bool,
     },
-    /// The exit iteration of a loop.
-    Exit,
+    /// The exit iteration of a loop; `sync` loops leave at the same iteration in every
+    /// thread of a block (the divergence property checks it).
+    Exit {
+        /// True for loops containing barriers or warp collectives.
+        sync: bool,
+    },
 }
 
 /// A free symbol.
@@ -102,6 +106,8 @@ pub enum Node {
     Sym(Sym),
     /// An operator applied to arguments.
     App(Op, Vec<Term>, Sort),
+    /// `(forall (vars) body)`: the symbols `vars` are bound in `body` (a boolean).
+    Forall(Vec<Term>, Term),
 }
 
 /// A shared, immutable term.
@@ -182,6 +188,7 @@ impl Term {
             Node::BvC(w, _) => Sort::Bv(*w),
             Node::Sym(s) => s.sort,
             Node::App(_, _, s) => *s,
+            Node::Forall(..) => Sort::Bool,
         }
     }
 
@@ -570,8 +577,27 @@ impl Term {
         match &*self.0 {
             Node::Sym(_) => out.push(self.clone()),
             Node::App(_, args, _) => args.iter().for_each(|a| a.syms(out, seen)),
+            Node::Forall(vars, body) => {
+                let bound: HashSet<&str> = vars
+                    .iter()
+                    .filter_map(|v| v.as_sym().map(|s| s.name.as_str()))
+                    .collect();
+                out.extend(
+                    body.free_syms()
+                        .into_iter()
+                        .filter(|s| s.as_sym().is_some_and(|x| !bound.contains(x.name.as_str()))),
+                );
+            }
             _ => {}
         }
+    }
+
+    /// `∀ vars. body` (a constant body stays a constant; no variable, no quantifier).
+    pub fn forall(vars: Vec<Term>, body: Term) -> Term {
+        if body.as_bool().is_some() || vars.is_empty() {
+            return body;
+        }
+        Term::mk(Node::Forall(vars, body))
     }
 
     /// The term with every symbol that `f` maps replaced (operators rebuilt, so constants
@@ -593,6 +619,20 @@ impl Term {
             Node::App(op, args, _) => {
                 let a: Vec<Term> = args.iter().map(|x| x.subst_memo(f, memo)).collect();
                 Term::rebuild(*op, &a).unwrap_or_else(|| self.clone())
+            }
+            Node::Forall(vars, body) => {
+                let names: HashSet<&str> = vars
+                    .iter()
+                    .filter_map(|v| v.as_sym().map(|s| s.name.as_str()))
+                    .collect();
+                let inner = body.subst(&|s: &Sym| {
+                    if names.contains(s.name.as_str()) {
+                        None
+                    } else {
+                        f(s)
+                    }
+                });
+                Term::forall(vars.clone(), inner)
             }
             _ => self.clone(),
         };
@@ -667,6 +707,17 @@ impl fmt::Display for Term {
                     write!(f, " {a}")?;
                 }
                 f.write_str(")")
+            }
+            Node::Forall(vars, body) => {
+                f.write_str("(forall (")?;
+                for v in vars {
+                    let w = v.width();
+                    match v.sort() {
+                        Sort::Bool => write!(f, "({v} Bool)")?,
+                        Sort::Bv(_) => write!(f, "({v} (_ BitVec {w}))")?,
+                    }
+                }
+                write!(f, ") {body})")
             }
         }
     }

@@ -109,6 +109,7 @@ fn verified_properties_hold_in_the_interpreter() {
                 Property::Bounds => vec![Category::Oob],
                 Property::Overflow => vec![Category::Overflow, Category::DivByZero],
                 Property::Assert => vec![Category::Assert],
+                Property::Uninit => vec![Category::Uninit],
             })
             .collect();
         for round in 0..3 {
