@@ -602,6 +602,54 @@ pub enum BenchKind {
         #[arg(long)]
         svg: Option<PathBuf>,
     },
+    /// The mutation campaign: every example kernel that verifies (no `_bug_` in its name,
+    /// every property verified) is mutated at the IR level — each barrier dropped, each
+    /// memory index moved by +1 and by -1, threadIdx/blockIdx .x and .y swapped in one index
+    /// (or index variable), `<`/`<=` and `>`/`>=` flipped in one guard, one `volatile`
+    /// dropped, one atomic made a plain read-modify-write — and each mutant is judged by
+    /// `verify` (static, counterexamples replayed) and by the checking interpreter on random
+    /// launches the header allows (dynamic, overflow denied).
+    ///
+    /// The table counts, per kernel, per mutation kind and in total: mutants, killed
+    /// statically (some property violated), killed dynamically (an interpreter error),
+    /// unsound (an interpreter error in a category verify checks while every property is
+    /// verified: a verifier bug, listed with the mutation and the finding), spurious
+    /// (violated, but no interpreter finding on any launch), possible, unknown, unchecked
+    /// (all verified, the interpreter's finding in a category no property covers) and
+    /// survived. Total seconds and peak memory close the report.
+    ///
+    /// Examples:
+    ///   warpsafe bench mutate
+    ///   warpsafe bench mutate --only saxpy,reduce_interleaved --limit 3 --configs 2 --format json
+    ///   warpsafe bench mutate --svg mutate.svg
+    ///
+    /// Exit codes: 0 no unsound mutant, 1 some mutant unsound, 2 usage error or no z3.
+    Mutate {
+        /// Directory holding the example kernels.
+        #[arg(long, default_value = "examples/kernels")]
+        kernels: PathBuf,
+        /// Only these kernel files (stems, comma-separated or repeated), e.g. `saxpy`.
+        #[arg(long, value_name = "NAME[,NAME]")]
+        only: Vec<String>,
+        /// At most N mutants per kernel, spread over the mutation kinds and their sites
+        /// (default: every mutant).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        limit: Option<u64>,
+        /// Random launches the interpreter runs each mutant on (the first uses the header's
+        /// defaults).
+        #[arg(long, value_name = "N", default_value_t = 3,
+              value_parser = clap::value_parser!(u64).range(1..=1000))]
+        configs: u64,
+        /// Solver time limit per query of each verification, in seconds.
+        #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+        timeout: f64,
+        /// Output format (JSON: every mutant with its verdicts and findings, and the counts).
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+        /// Also write a bar chart of the counts as an SVG image to this file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+    },
     /// Interpreter throughput (thread-instructions/s, all checks on) against native Rust.
     Interp {
         /// Repetitions per case; the median is reported.

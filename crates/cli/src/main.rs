@@ -12,6 +12,7 @@ mod groebner_cmd;
 mod inputs;
 mod ir_cmd;
 mod launch;
+mod mutate;
 mod perm_cmd;
 mod ptx_input;
 mod report;
@@ -85,6 +86,23 @@ fn main() -> std::process::ExitCode {
                 repeat,
                 format,
             } => equiv_cmd::bench(&dir, repeat, format),
+            BenchKind::Mutate {
+                kernels,
+                only,
+                limit,
+                configs,
+                timeout,
+                format,
+                svg,
+            } => mutate::bench(&mutate::Options {
+                kernels,
+                only,
+                limit: limit.map(|n| n as usize),
+                configs: configs as usize,
+                timeout,
+                format,
+                svg,
+            }),
         },
     };
     exit::finish(result)
