@@ -57,3 +57,28 @@ fn reg_is_not_a_variable_attribute() {
     let m = warpsafe_ptx::parse(ok).expect("a register parameter");
     assert_eq!(warpsafe_ptx::parse(&m.to_string()).expect("reparses"), m);
 }
+
+/// Found by the fuzzer: `.reg .pred %p<655362>;` took four seconds to lower, and a few such
+/// lines would take minutes and gigabytes; a function declares at most 2^18 registers.
+#[test]
+fn huge_register_declarations_are_refused_quickly() {
+    let ranges: String = (0..100)
+        .map(|i| format!(".reg .b32 %r{i}_<1000000>;\n"))
+        .collect();
+    for regs in [".reg .pred %p<655362>;\n".to_string(), ranges] {
+        let text = format!(
+            ".version 9.5\n.target sm_90\n.address_size 64\n.visible .entry k()\n{{\n{regs}ret;\n}}\n"
+        );
+        let m = warpsafe_ptx::parse(&text).expect("parses");
+        let start = std::time::Instant::now();
+        let e = warpsafe_ptx::lower(&m, None).expect_err("too many registers");
+        assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+        assert!(
+            e.message.contains("more than the 262144 warpsafe lowers"),
+            "{e}"
+        );
+    }
+    let fine = ".version 9.5\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<50000>;\nret;\n}\n";
+    let m = warpsafe_ptx::parse(fine).expect("parses");
+    assert!(warpsafe_ptx::lower(&m, None).is_ok());
+}

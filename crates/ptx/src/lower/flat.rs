@@ -6,6 +6,11 @@ use super::LowerError;
 use crate::ast::{Function, Instruction, Item, RegDecl, VarDecl};
 use std::collections::HashMap;
 
+/// Most registers a function may declare: NVRTC's largest bundled kernel declares under 2000,
+/// and each one costs a map entry here and a slot per thread in the interpreter, so a few
+/// declarations of huge ranges must not take seconds and gigabytes.
+const MAX_REGISTERS: u64 = 1 << 18;
+
 /// One step of a flattened body.
 pub(crate) enum Step<'a> {
     /// A label.
@@ -71,9 +76,13 @@ impl<'a> Flat<'a> {
                 self.regs.insert(r.name.clone(), ty);
             }
             Some(n) => {
-                if n > 1 << 20 {
+                let total = self.regs.len() as u64 + u64::from(n);
+                if total > MAX_REGISTERS {
                     return Err(LowerError::new(
-                        format!("register range `{}<{n}>` is too large", r.name),
+                        format!(
+                            "register range `{}<{n}>` makes {total} registers, more than the {MAX_REGISTERS} warpsafe lowers",
+                            r.name
+                        ),
                         0,
                     ));
                 }
