@@ -19,7 +19,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::{Cell, RefCell};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
 use std::panic::{self, AssertUnwindSafe};
@@ -53,6 +53,9 @@ const STACK_BYTES: usize = 2 << 20;
 const MAX_INPUT: usize = 256 << 10;
 const MAX_CORPUS_INPUT: usize = 64 << 10;
 const MAX_CORPUS: usize = 4096;
+/// Corpus entries per message family: quoted input text the signature could not blank (a quote
+/// inside a quote) must not fill the corpus with one kind of error.
+const MAX_FAMILY: usize = 16;
 const MAX_FAILURES: usize = 8;
 const MINIMISE_TRIES: usize = 20_000;
 /// The slowest input of a run is kept (in `slowest`) once it takes longer than this.
@@ -66,7 +69,7 @@ pub fn run(target: &Target) {
     let in_flight = out_dir.join("in-flight");
     let execs = env_u64("WARPSAFE_FUZZ_EXECS").unwrap_or(target.execs);
     let seed = env_u64("WARPSAFE_FUZZ_SEED").unwrap_or(0);
-    let slow = Duration::from_millis(env_u64("WARPSAFE_FUZZ_SLOW_MS").unwrap_or(10_000));
+    let slow = Duration::from_millis(env_u64("WARPSAFE_FUZZ_SLOW_MS").unwrap_or(5_000));
     let mem_limit = env_u64("WARPSAFE_FUZZ_MEM_MB").unwrap_or(2048) << 20;
     let seeds = load_seeds(&root, target.seeds, target.extensions);
     assert!(
@@ -89,6 +92,7 @@ pub fn run(target: &Target) {
                 corpus: seeds,
                 dict,
                 outcomes: HashSet::new(),
+                families: HashMap::new(),
                 failures: Vec::new(),
                 in_flight: File::create(&in_flight).ok(),
                 out_dir,
@@ -153,6 +157,8 @@ struct Fuzzer {
     corpus: Vec<String>,
     dict: Vec<String>,
     outcomes: HashSet<String>,
+    /// Corpus entries per message family (the outcome up to its first quote).
+    families: HashMap<String, usize>,
     failures: Vec<Failure>,
     /// Holds the input being run (rewritten in place: truncating to zero first costs a journal
     /// commit per execution on some file systems).
@@ -207,11 +213,21 @@ impl Fuzzer {
                     Ok(()) => "ok".to_string(),
                     Err(message) => normalise(message),
                 };
-                if self.outcomes.insert(outcome)
-                    && add_to_corpus
-                    && input.len() <= MAX_CORPUS_INPUT
-                    && self.corpus.len() < MAX_CORPUS
+                let family = outcome
+                    .split(['`', '"'])
+                    .next()
+                    .unwrap_or_default()
+                    .to_string();
+                if !self.outcomes.insert(outcome)
+                    || !add_to_corpus
+                    || input.len() > MAX_CORPUS_INPUT
+                    || self.corpus.len() >= MAX_CORPUS
                 {
+                    return;
+                }
+                let members = self.families.entry(family).or_insert(0);
+                if *members < MAX_FAMILY {
+                    *members += 1;
                     self.corpus.push(input);
                 }
             }
