@@ -336,6 +336,19 @@ pub fn bench(dir: &std::path::Path, repeat: usize, format: Format) -> Result<u8,
                 repeat.max(1)
             );
             print!("{}", t.render());
+            let all: Vec<&Verdict> = reports
+                .iter()
+                .flat_map(|(_, r)| r.results.iter().map(|p| &p.verdict))
+                .collect();
+            let count = |f: &dyn Fn(&Verdict) -> bool| all.iter().filter(|v| f(v)).count();
+            println!(
+                "verdicts: {} verified, {} violated ({} replayed), {} possible (unconfirmed), {} unknown",
+                count(&|v| matches!(v, Verdict::Verified)),
+                count(&|v| matches!(v, Verdict::Violated(_))),
+                count(&|v| matches!(v, Verdict::Violated(cx) if cx.replay.as_ref().is_some_and(|r| r.reproduced))),
+                count(&|v| matches!(v, Verdict::Possible { .. })),
+                count(&|v| matches!(v, Verdict::Unknown { .. })),
+            );
             let slowest = reports.iter().map(|(_, r)| r.seconds).fold(0.0, f64::max);
             println!("slowest kernel: {slowest:.3} s (all properties)");
         }

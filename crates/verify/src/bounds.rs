@@ -48,6 +48,8 @@ pub fn obligations(
                 spans: vec![a.span],
                 address: Some((name, a.flat.clone())),
                 core,
+                partial: false,
+                epochs: false,
             },
         });
     }

@@ -8,6 +8,7 @@ use crate::smt::{Answer, SolverPool};
 use crate::solve::{timed, Answers};
 use crate::term::{Sort, SymKind, Term};
 use crate::{model, replay, Config, Counterexample, Property, PropertyResult, Verdict};
+use std::collections::HashSet;
 use std::time::Duration;
 use warpsafe_ir::Kernel;
 
@@ -15,15 +16,19 @@ use warpsafe_ir::Kernel;
 const EXTRA_MODELS: usize = 2;
 
 /// True when none of `core`'s symbols stands for an abstracted value: memory contents (and
-/// atomic or shuffle results), havocked loop state, or loop iterations whose reachability
-/// the summary states only approximately.
-pub fn exact(core: &[Term]) -> bool {
-    core.iter().flat_map(Term::free_syms).all(|s| {
-        !matches!(
-            s.as_sym().map(|x| x.kind),
-            Some(SymKind::Load | SymKind::Havoc | SymKind::Exit { .. } | SymKind::Iter { .. })
-        )
-    })
+/// atomic or shuffle results), havocked loop state, or loop iterations (in `inexact`) whose
+/// reachability the summary states only approximately.
+pub fn exact(core: &[Term], inexact: &HashSet<String>) -> bool {
+    core.iter()
+        .flat_map(Term::free_syms)
+        .all(|s| match s.as_sym() {
+            Some(x) => match x.kind {
+                SymKind::Load | SymKind::Havoc => false,
+                SymKind::Exit { .. } | SymKind::Iter { .. } => !inexact.contains(&x.name),
+                _ => true,
+            },
+            None => true,
+        })
 }
 
 /// The verdict of property `p` from the answers to its obligations, asking the solver for
@@ -119,6 +124,8 @@ pub struct Ctx<'a> {
     pub cfg: &'a Config,
     /// The solvers.
     pub pool: &'a SolverPool,
+    /// Loop iteration symbols whose summaries are approximate (see `ThreadLog::inexact_iters`).
+    pub inexact: HashSet<String>,
     /// Buffers whose length nothing constrains (no declaration, no inferred requirement):
     /// a model's value for it is arbitrary, so replays give them room.
     pub free_lengths: Vec<String>,
@@ -137,7 +144,7 @@ fn confirm(
 ) -> (Counterexample, (Duration, usize)) {
     let explain = |vals: &[Option<u128>]| {
         let (mut cx, dyn_shared) = model::decode(vals, ctx.launch, ctx.kernel, &o.cex);
-        cx.exact = exact(&o.cex.core);
+        cx.exact = !o.cex.partial && exact(&o.cex.core, &ctx.inexact);
         for (name, len) in &mut cx.buffer_lens {
             if ctx.free_lengths.contains(name) {
                 *len = (*len).max(FREE_LENGTH);

@@ -68,6 +68,8 @@ pub fn obligations(
                 spans: vec![a.span],
                 address: None,
                 core,
+                partial: false,
+                epochs: false,
             },
         });
     }

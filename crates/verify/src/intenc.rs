@@ -82,6 +82,8 @@ struct Tr<'a> {
     smemo: HashMap<usize, (SExpr, Iv)>,
     refs: HashMap<usize, u32>,
     ranges: HashMap<String, Range>,
+    /// Bounds the query asserts on compound terms (see [`asserted_bounds`]).
+    bounds: Bounds,
     enc: Encoded,
     /// When set, products of two non-constant values become fresh variables (see
     /// [`encode_linear`]).
@@ -322,11 +324,16 @@ impl Tr<'_> {
                     }
                 }
             },
-            Node::App(op, args, sort) => return self.apply(*op, args, *sort),
+            Node::App(op, args, sort) => {
+                let signed = self.bounds.of(t).is_some_and(|b| b.signed && b.integer);
+                return self.apply(*op, args, *sort, signed);
+            }
         })
     }
 
-    fn apply(&mut self, op: Op, args: &[Term], sort: Sort) -> Option<X> {
+    /// Translates `op(args)`; `signed_forms`: add, subtract and multiply the operands' signed
+    /// forms (a bound on the signed result is known, and holds of that form).
+    fn apply(&mut self, op: Op, args: &[Term], sort: Sort, signed_forms: bool) -> Option<X> {
         let w = sort.width();
         let int = |e, iv| Some(X::Int { e, iv, w });
         let c = |i: usize| args.get(i).and_then(|a| a.as_bv());
@@ -374,8 +381,18 @@ impl Tr<'_> {
                 _ => None,
             },
             Op::Add | Op::Sub | Op::Mul => {
-                let (a, ia) = self.int(&args[0])?;
-                let (b, ib) = self.int(&args[1])?;
+                // Any representatives modulo 2^w will do; with a bound on the signed result,
+                // the signed ones, so that the form is that result.
+                let (a, ia) = if signed_forms {
+                    self.s(&args[0])?
+                } else {
+                    self.int(&args[0])?
+                };
+                let (b, ib) = if signed_forms {
+                    self.s(&args[1])?
+                } else {
+                    self.int(&args[1])?
+                };
                 let (name, iv) = match op {
                     Op::Add => ("+", add_iv(ia, ib)),
                     Op::Sub => ("-", sub_iv(ia, ib)),
@@ -715,6 +732,256 @@ fn harvest(q: &crate::smt::Query) -> HashMap<String, Range> {
     r
 }
 
+/// A hash of `t`'s structure from its children's (`hashes`, by id): equal terms hash equally.
+fn structural_hash(t: &Term, hashes: &HashMap<usize, u64>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut s = std::collections::hash_map::DefaultHasher::new();
+    match &*t.0 {
+        Node::BoolC(b) => (0u8, b).hash(&mut s),
+        Node::BvC(w, v) => (1u8, w, v).hash(&mut s),
+        Node::Sym(x) => (2u8, &x.name).hash(&mut s),
+        Node::App(op, args, sort) => {
+            (3u8, op, sort).hash(&mut s);
+            for a in args {
+                hashes.get(&a.id()).copied().unwrap_or(0).hash(&mut s);
+            }
+        }
+        Node::Forall(..) => (4u8, t.id()).hash(&mut s),
+    }
+    s.finish()
+}
+
+/// Constant bounds on compound terms, keyed by the term's text (two threads evaluate the same
+/// expression into distinct but equal terms), with the operator and width as a cheap filter.
+#[derive(Default)]
+struct Bounds {
+    by_shape: HashMap<(String, u32), Vec<(String, Bound)>>,
+}
+
+/// A bound `lo ≤ x ≤ hi` on a term's value (`signed` or unsigned), or, with `integer`, on
+/// its integer form itself (the exact, unwrapped result of its additions and products).
+#[derive(Clone, Copy)]
+struct Bound {
+    signed: bool,
+    integer: bool,
+    lo: i128,
+    hi: i128,
+}
+
+impl Bounds {
+    fn shape(t: &Term) -> Option<(String, u32)> {
+        match &*t.0 {
+            Node::App(op, _, _) => Some((crate::term::op_name(*op), t.width())),
+            _ => None,
+        }
+    }
+
+    /// The bound stated on a term equal to `t`, if any.
+    fn of(&self, t: &Term) -> Option<Bound> {
+        let list = self.by_shape.get(&Self::shape(t)?)?;
+        let text = t.to_string();
+        list.iter().find(|(s, _)| *s == text).map(|(_, b)| *b)
+    }
+}
+
+/// True when an integer form with interval `iv` is the `w`-bit value it stands for, read
+/// `signed` or not.
+fn in_interpretation(iv: Iv, w: u32, signed: bool) -> bool {
+    match (iv, pow2(w)) {
+        (Some((l, h)), Some(m)) if signed => l >= -(m / 2) && h < m / 2,
+        (Some((l, h)), Some(m)) => l >= 0 && h < m,
+        _ => false,
+    }
+}
+
+/// The conjuncts the query asserts at top level (through nested conjunctions), by id.
+fn top_conjuncts(q: &crate::smt::Query) -> std::collections::HashSet<usize> {
+    let mut out = std::collections::HashSet::new();
+    let mut stack: Vec<&Term> = q.assertions.iter().collect();
+    while let Some(t) = stack.pop() {
+        if !out.insert(t.id()) {
+            continue;
+        }
+        if let Node::App(Op::And, xs, _) = &*t.0 {
+            stack.extend(xs.iter());
+        }
+    }
+    out
+}
+
+/// From a refinement fact `¬(c₁ ∧ … ∧ (E <ₛ lo ∨ hi <ₛ E))` whose other conjuncts the query
+/// asserts (a hazard at a place the query reaches): `lo ≤ₛ E ≤ₛ hi`, as two atoms.
+fn hazard_bounds(fact: &Term, top: &std::collections::HashSet<usize>) -> Vec<Term> {
+    let Node::App(Op::Not, a, _) = &*fact.0 else {
+        return vec![];
+    };
+    let parts: Vec<Term> = match &*a[0].0 {
+        Node::App(Op::And, xs, _) => xs.clone(),
+        _ => vec![a[0].clone()],
+    };
+    let mut out = vec![];
+    let mut rest_asserted = true;
+    for p in &parts {
+        match &*p.0 {
+            Node::App(Op::Or, xs, _) if xs.len() == 2 => match (&*xs[0].0, &*xs[1].0) {
+                (Node::App(Op::Slt, l, _), Node::App(Op::Slt, h, _))
+                    if l[1].as_bv().is_some() && h[0].as_bv().is_some() && l[0].same(&h[1]) =>
+                {
+                    out.push(l[1].sle(&l[0]));
+                    out.push(h[1].sle(&h[0]));
+                }
+                _ => rest_asserted &= top.contains(&p.id()),
+            },
+            _ => rest_asserted &= top.contains(&p.id()),
+        }
+    }
+    if rest_asserted {
+        out
+    } else {
+        vec![]
+    }
+}
+
+/// Constant bounds the query's top-level conjuncts state on compound terms (`lo ≤ₛ t`,
+/// `t ≤ₛ hi` and their unsigned forms): the no-wrap facts of loop summaries bound the exact
+/// value of an induction variable this way, the launch bounds global thread indices, and the
+/// absence of a signed overflow at a place the query reaches bounds the exact result.
+fn asserted_bounds(q: &crate::smt::Query) -> Bounds {
+    let mut out: HashMap<usize, (bool, i128, i128)> = HashMap::new();
+    let mut terms: HashMap<usize, &Term> = HashMap::new();
+    let top = top_conjuncts(q);
+    let derived: Vec<Term> = q
+        .refine
+        .iter()
+        .flat_map(|f| hazard_bounds(f, &top))
+        .collect();
+    let mut stack: Vec<&Term> = q.assertions.iter().chain(&derived).collect();
+    while let Some(t) = stack.pop() {
+        let Node::App(op, xs, _) = &*t.0 else {
+            continue;
+        };
+        if *op == Op::And {
+            stack.extend(xs.iter());
+            continue;
+        }
+        if !matches!(op, Op::Sle | Op::Ule) || xs.len() != 2 {
+            continue;
+        }
+        let signed = *op == Op::Sle;
+        let w = xs[0].width();
+        let value = |c: u128| -> Option<i128> {
+            if signed && w <= 128 && w > 0 && (c >> (w - 1)) & 1 == 1 {
+                Some((c | !((1u128 << w.min(127)) - 1)) as i128)
+            } else {
+                i128::try_from(c).ok()
+            }
+        };
+        let (term, lo, hi) = match (xs[0].as_bv(), xs[1].as_bv()) {
+            (Some(c), None) => (&xs[1], value(c), None),
+            (None, Some(c)) => (&xs[0], None, value(c)),
+            _ => continue,
+        };
+        if !matches!(&*term.0, Node::App(..)) {
+            continue;
+        }
+        terms.insert(term.id(), term);
+        let e = out
+            .entry(term.id())
+            .or_insert((signed, i128::MIN, i128::MAX));
+        if e.0 != signed {
+            continue;
+        }
+        if let Some(l) = lo {
+            e.1 = e.1.max(l);
+        }
+        if let Some(h) = hi {
+            e.2 = e.2.min(h);
+        }
+    }
+    let mut b = Bounds::default();
+    for (id, range) in out {
+        let Some(t) = terms.get(&id) else { continue };
+        let (signed, lo, hi) = range;
+        let bound = Bound {
+            signed,
+            integer: false,
+            lo,
+            hi,
+        };
+        if let Some(shape) = Bounds::shape(t) {
+            b.by_shape
+                .entry(shape)
+                .or_default()
+                .push((t.to_string(), bound));
+        }
+        // A 64-bit sum of products of extended 32-bit values is exact: its bound bounds the
+        // integer form of the same expression computed in 32 bits.
+        if let Some(narrow) = narrow_exact(t, signed) {
+            if let Some(shape) = Bounds::shape(&narrow) {
+                let bound = Bound {
+                    integer: true,
+                    lo: lo.max(0),
+                    ..bound
+                };
+                b.by_shape
+                    .entry(shape)
+                    .or_default()
+                    .push((narrow.to_string(), bound));
+            }
+        }
+    }
+    b
+}
+
+/// For a 64-bit term made of `+` and `·` over values of at most 32 bits, zero-extended (or,
+/// `signed`, sign-extended), with at most one product per summand (so it cannot wrap): the
+/// same expression over the narrow values.
+fn narrow_exact(t: &Term, signed: bool) -> Option<Term> {
+    let leaf = |t: &Term| -> Option<Term> {
+        match &*t.0 {
+            Node::App(Op::Zext(_), a, _) if !signed && a[0].width() == 32 => Some(a[0].clone()),
+            Node::App(Op::Sext(_), a, _) if signed && a[0].width() == 32 => Some(a[0].clone()),
+            _ => None,
+        }
+    };
+    let summand = |t: &Term| -> Option<Term> {
+        match &*t.0 {
+            Node::App(Op::Mul, a, _) => Some(leaf(&a[0])?.mul(&leaf(&a[1])?)),
+            _ => leaf(t),
+        }
+    };
+    if t.width() != 64 {
+        return None;
+    }
+    match &*t.0 {
+        Node::App(Op::Add, a, _) => Some(summand(&a[0])?.add(&summand(&a[1])?)),
+        _ => summand(t).filter(|n| matches!(&*n.0, Node::App(..))),
+    }
+}
+
+/// The interval `iv` of a `w`-bit term's integer form, narrowed by an asserted bound: one on
+/// the integer form always, one on the term's value when the form is that value (its
+/// interval lies in the interpretation's range).
+fn narrowed(iv: Iv, w: u32, b: Bound) -> Iv {
+    let (Some((l, h)), Some(m)) = (iv, pow2(w)) else {
+        return iv;
+    };
+    let exact = if b.signed {
+        l >= -(m / 2) && h < m / 2
+    } else {
+        l >= 0 && h < m
+    };
+    if !exact && !b.integer {
+        return iv;
+    }
+    let (nl, nh) = (l.max(b.lo), h.min(b.hi));
+    if nl > nh {
+        iv
+    } else {
+        Some((nl, nh))
+    }
+}
+
 /// True when some term of the query multiplies two non-constant bit-vectors.
 pub fn nonlinear(q: &crate::smt::Query) -> bool {
     let mut found = false;
@@ -770,12 +1037,43 @@ fn translate(ctx: &Context, q: &crate::smt::Query, linear: bool) -> Option<Encod
         smemo: HashMap::new(),
         refs,
         ranges: harvest(q),
+        bounds: asserted_bounds(q),
         enc: Encoded::default(),
         linear,
         products: vec![],
     };
+    // Equal subterms built apart (the two threads evaluate the same expressions) translate to
+    // one integer term, so that product lemmas see their shared factors.
+    let mut hashes: HashMap<usize, u64> = HashMap::new();
+    let mut seen: HashMap<u64, Vec<Term>> = HashMap::new();
     for t in &order {
+        let h = structural_hash(t, &hashes);
+        hashes.insert(t.id(), h);
+        let twin = seen
+            .get(&h)
+            .and_then(|ts| ts.iter().find(|o| o.same(t)))
+            .and_then(|o| tr.memo.get(&o.id()).copied());
+        if let Some(x) = twin {
+            tr.memo.insert(t.id(), x);
+            continue;
+        }
+        seen.entry(h).or_default().push(t.clone());
         let mut x = tr.node(t)?;
+        if let (X::Int { iv, w, .. }, Some(b)) = (&mut x, tr.bounds.of(t)) {
+            // A bound on the integer form of an operation holds of the form the translation
+            // built only when its operands' forms are their values.
+            let operands_exact = !b.integer
+                || match &*t.0 {
+                    Node::App(_, args, _) => args.iter().all(|a| match tr.get(a) {
+                        Some(X::Int { iv, w, .. }) => in_interpretation(iv, w, b.signed),
+                        _ => false,
+                    }),
+                    _ => false,
+                };
+            if operands_exact {
+                *iv = narrowed(*iv, *w, b);
+            }
+        }
         let shared = tr.refs.get(&t.id()).copied().unwrap_or(0) > 1;
         if shared && matches!(&*t.0, Node::App(..)) {
             x = match x {

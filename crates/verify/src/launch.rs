@@ -109,8 +109,12 @@ impl Launch {
         let gdim = dim_terms(grid, "gdim", [i32::MAX as u32, 65535, 65535], &mut asm);
         for d in 0..3 {
             if block[d].is_none() || grid[d].is_none() {
-                let ext = bdim[d].zext_to(64).mul(&gdim[d].zext_to(64));
-                asm.push(ext.ule(&Term::bv(64, MAX_GLOBAL_EXTENT as u128)));
+                let max = Term::bv(64, MAX_GLOBAL_EXTENT as u128);
+                let (b, g) = (bdim[d].zext_to(64), gdim[d].zext_to(64));
+                asm.push(b.mul(&g).ule(&max));
+                // Also in the other order: the integer translation reads a bound on an exact
+                // 64-bit product as one on the 32-bit product kernels compute.
+                asm.push(g.mul(&b).ule(&max));
             }
         }
         if block.iter().any(|d| d.is_none()) {
@@ -159,6 +163,13 @@ impl Launch {
             .collect();
         let dyn_shared = Term::sym("dyn_shared".into(), Sort::Bv(64), SymKind::Shared, 0);
         let threads = [1u8, 2].map(|t| thread_ids(t, block, grid, &bdim, &gdim));
+        for th in &threads {
+            for d in 0..3 {
+                if block[d].is_none() || grid[d].is_none() {
+                    asm.extend(global_index_bounds(&th.tid[d], &th.bid[d], &bdim[d]));
+                }
+            }
+        }
         let mut l = Launch {
             bdim,
             gdim,
@@ -271,6 +282,22 @@ impl Launch {
         }
         Term::and_all(xs)
     }
+}
+
+/// The thread's global index along a dimension, exactly (in 64 bits), in the forms kernels
+/// write it (`blockIdx * blockDim + threadIdx` and its commuted variants): below the global
+/// extent. The integer translation reads these as bounds on the 32-bit expressions kernels
+/// compute, which therefore need no wrap-around.
+fn global_index_bounds(tid: &Term, bid: &Term, bdim: &Term) -> Vec<Term> {
+    let max = Term::bv(64, MAX_GLOBAL_EXTENT as u128 - 1);
+    let (t, b, d) = (tid.zext_to(64), bid.zext_to(64), bdim.zext_to(64));
+    let mut out = vec![];
+    for prod in [b.mul(&d), d.mul(&b)] {
+        out.push(prod.ule(&max));
+        out.push(prod.add(&t).ule(&max));
+        out.push(t.add(&prod).ule(&max));
+    }
+    out
 }
 
 /// A `u32` symbol known to be at most `max`, declared with only the bits it needs (the

@@ -154,6 +154,10 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         launch: &launch,
         cfg,
         pool: &pool,
+        inexact: logs
+            .iter()
+            .flat_map(|l| l.inexact_iters.iter().cloned())
+            .collect(),
         free_lengths,
     };
     let mut results = vec![];
@@ -180,6 +184,7 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         results.push(result);
     }
     refine_divergence(&mut results, &logs, &small, &ctx);
+    unconfirm_if_divergent(&mut results);
     Report {
         kernel: kernel.name.clone(),
         queries: results.iter().map(|r| r.queries).sum(),
@@ -207,6 +212,36 @@ fn apply_needs(result: &mut PropertyResult, kernel: &Kernel, needs: &[(usize, le
                 }
             }
         }
+    }
+}
+
+/// Race and uninit models compare barrier epochs, which count the same barriers in every
+/// thread only when barriers are not divergent: when divergence is refuted or undecided,
+/// their counterexamples count as confirmed only if the interpreter reproduced them.
+fn unconfirm_if_divergent(results: &mut [PropertyResult]) {
+    let divergent = results
+        .iter()
+        .any(|r| r.property == Property::Divergence && !matches!(r.verdict, Verdict::Verified));
+    if !divergent {
+        return;
+    }
+    for r in results
+        .iter_mut()
+        .filter(|r| matches!(r.property, Property::Race | Property::Uninit))
+    {
+        let Verdict::Violated(cx) = &r.verdict else {
+            continue;
+        };
+        if !cx.epochs || cx.replay.as_ref().is_some_and(|p| p.reproduced) {
+            continue;
+        }
+        r.verdict = Verdict::Possible {
+            counterexample: cx.clone(),
+            why: "barriers may be divergent (divergence is not verified), so the barrier \
+                  intervals the model compares may not align, and the interpreter did not \
+                  reproduce it"
+                .into(),
+        };
     }
 }
 

@@ -451,6 +451,43 @@ pub fn closed_form(kind: IvKind, v0: &Term, c: Option<&Term>, k: &Term) -> Term 
     }
 }
 
+/// For `Add`/`Sub`: the exact value `v0 ± k·c` in `64 + w + 2` bits (wide enough never to
+/// wrap), `c` interpreted with `c_signed`. `None` for other kinds.
+pub fn exact_affine(
+    kind: IvKind,
+    v0: &Term,
+    c: Option<&Term>,
+    k: &Term,
+    v_signed: bool,
+    c_signed: bool,
+) -> Option<Term> {
+    let c = c?;
+    if !matches!(kind, IvKind::Add | IvKind::Sub) {
+        return None;
+    }
+    let big = 64 + v0.width() + 2;
+    let prod = k.zext_to(big).mul(&c.ext_to(big, c_signed));
+    let x = v0.ext_to(big, v_signed);
+    Some(if kind == IvKind::Add {
+        x.add(&prod)
+    } else {
+        x.sub(&prod)
+    })
+}
+
+/// The exact value `exact` of a `w`-bit variable (signed or not) lies within its type.
+pub fn in_range(exact: &Term, w: u32, v_signed: bool) -> Term {
+    let (lo, hi) = if v_signed {
+        (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
+    } else {
+        (0, ((1u128 << w) - 1) as i128)
+    };
+    let big = exact.width();
+    Term::bvi(big, lo)
+        .sle(exact)
+        .and(&exact.sle(&Term::bvi(big, hi)))
+}
+
 /// For `Add`/`Sub`: the exact value `v0 ± k·c` stays within the range of `v_signed`'s type
 /// (`c` interpreted with `c_signed`). True for other kinds.
 pub fn no_wrap(
@@ -461,27 +498,10 @@ pub fn no_wrap(
     v_signed: bool,
     c_signed: bool,
 ) -> Term {
-    let Some(c) = c else { return Term::tt() };
-    if !matches!(kind, IvKind::Add | IvKind::Sub) {
-        return Term::tt();
+    match exact_affine(kind, v0, c, k, v_signed, c_signed) {
+        Some(exact) => in_range(&exact, v0.width(), v_signed),
+        None => Term::tt(),
     }
-    let w = v0.width();
-    let big = 64 + w + 2;
-    let prod = k.zext_to(big).mul(&c.ext_to(big, c_signed));
-    let x = v0.ext_to(big, v_signed);
-    let exact = if kind == IvKind::Add {
-        x.add(&prod)
-    } else {
-        x.sub(&prod)
-    };
-    let (lo, hi) = if v_signed {
-        (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
-    } else {
-        (0, ((1u128 << w) - 1) as i128)
-    };
-    Term::bvi(big, lo)
-        .sle(&exact)
-        .and(&exact.sle(&Term::bvi(big, hi)))
 }
 
 #[cfg(test)]

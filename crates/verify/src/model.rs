@@ -108,6 +108,7 @@ pub fn decode(
             address,
             replay: None,
             exact: false,
+            epochs: cex.epochs,
         },
         dyn_shared,
     )

@@ -33,6 +33,12 @@ pub struct CexInfo {
     /// The obligation's own conditions (path conditions, addresses, the bad condition):
     /// a model is an exact execution when none of them depends on an abstracted value.
     pub core: Vec<Term>,
+    /// The query leaves out something that could rule the model out (a write the uninit
+    /// check cannot vouch for, say): no model is exact.
+    pub partial: bool,
+    /// The query compares barrier epochs after some barrier: a model is a real execution
+    /// only if barriers are not divergent.
+    pub epochs: bool,
 }
 
 /// The assumptions of a query about `threads` (1 or 2) threads: CUDA limits and the contract,

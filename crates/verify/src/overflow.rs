@@ -48,6 +48,8 @@ fn checks(
                 spans: vec![h.span],
                 address: None,
                 core,
+                partial: false,
+                epochs: false,
             },
         });
     }

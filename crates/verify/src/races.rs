@@ -1,7 +1,8 @@
 //! Data races: for each pair of logged accesses to the same shared array or global buffer (one
 //! by each thread, at least one a write, not both atomic), can both happen at the same element
 //! without a barrier (same block, same barrier epoch, and — within one warp — the same
-//! warp-sync epoch) or from different blocks (global memory)?
+//! warp-sync epoch) or from different blocks (global memory)? Race verdicts are about
+//! in-bounds accesses (out-of-bounds ones are the bounds property's findings).
 
 use crate::launch::Launch;
 use crate::obligation::{base, no_hazards, query, CexInfo, Obligation};
@@ -66,7 +67,16 @@ pub fn obligations(
             }
             let mut asserts = base(l, logs, 2);
             let refine = no_hazards(logs, 2, &[&a.pc, &b.pc, &a.flat, &b.flat]);
-            let core = vec![a.pc.clone(), b.pc.clone(), same, unord];
+            // Races on cells outside the memory are the bounds property's findings: a race
+            // counterexample is one the interpreter can show.
+            let core = vec![
+                a.pc.clone(),
+                b.pc.clone(),
+                a.inb.clone(),
+                b.inb.clone(),
+                same,
+                unord,
+            ];
             asserts.extend(core.iter().cloned());
             let name = k.mem_name(a.mem).to_string();
             let mut q = query(format!("{}_race_{i}_{j}", k.name), asserts, small);
@@ -81,6 +91,8 @@ pub fn obligations(
                     spans: vec![a.span, b.span],
                     address: Some((name, a.flat.clone())),
                     core,
+                    partial: false,
+                    epochs: [a, b].iter().any(|x| x.epoch.as_bv() != Some(0)),
                 },
             });
         }

@@ -132,6 +132,10 @@ pub struct Counterexample {
     /// True when the model is a real execution of the threads: it depends on no abstracted
     /// value (memory contents, havocked loop state, summarised iterations).
     pub exact: bool,
+    /// The model compares barrier intervals after some barrier, which presupposes that
+    /// barriers are not divergent.
+    #[serde(skip)]
+    pub epochs: bool,
 }
 
 impl Counterexample {

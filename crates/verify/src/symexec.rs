@@ -150,6 +150,8 @@ struct Exec<'a> {
     n: u32,
     pure: bool,
     loops: usize,
+    /// Exact values of affine induction variables at symbolic iterations (see `exact`).
+    exact_cache: Vec<((VarId, Term), Term)>,
 }
 
 /// Executes the kernel body as thread `t` (0 or 1) of the launch.
@@ -167,6 +169,7 @@ pub fn execute(kernel: &Kernel, launch: &Launch, t: usize) -> ThreadLog {
         n: 0,
         pure: false,
         loops: 0,
+        exact_cache: vec![],
     };
     e.block(&kernel.body);
     e.log
@@ -569,7 +572,12 @@ impl Exec<'_> {
     /// closed forms for induction variables, fresh values for the rest.
     fn set_state(&mut self, ivs: &[Iv], others: &[VarId], j: &Term) {
         for iv in ivs {
-            let v = closed_form(iv.kind, &iv.v0, iv.c.as_ref(), j);
+            let v = match self.exact(iv, j) {
+                // The low bits of the exact value: the same term the no-wrap facts bound, so
+                // the integer translation knows it needs no wrap-around.
+                Some(e) => e.extract(iv.v0.width() - 1, 0),
+                None => closed_form(iv.kind, &iv.v0, iv.c.as_ref(), j),
+            };
             self.set(iv.var, SVal::int(v, iv.ty));
         }
         for &v in others {
@@ -607,6 +615,42 @@ impl Exec<'_> {
 
     /// Facts every execution reaching iteration `j` satisfies (and, with `exit`, leaving the
     /// loop after `j` iterations).
+    /// The exact (wide) value of an affine induction variable at iteration `j`, one term per
+    /// variable and iteration symbol.
+    fn exact(&mut self, iv: &Iv, j: &Term) -> Option<Term> {
+        if let Some((_, e)) = self
+            .exact_cache
+            .iter()
+            .find(|((v, k), _)| *v == iv.var && k.same(j))
+        {
+            return Some(e.clone());
+        }
+        // The iteration before a symbolic one: one step back from its exact value, whose
+        // range the facts state (rather than a product with a wrapping `k - 1`).
+        if let crate::term::Node::App(crate::term::Op::Sub, a, _) = &*j.0 {
+            if a[1].as_bv() == Some(1) && a[0].as_bv().is_none() {
+                let next = self.exact(iv, &a[0])?;
+                let c = iv.c.as_ref()?.ext_to(next.width(), iv.c_signed);
+                return Some(match iv.kind {
+                    IvKind::Add => next.sub(&c),
+                    _ => next.add(&c),
+                });
+            }
+        }
+        let e = loops::exact_affine(
+            iv.kind,
+            &iv.v0,
+            iv.c.as_ref(),
+            j,
+            iv.ty.is_signed(),
+            iv.c_signed,
+        )?;
+        if j.as_bv().is_none() {
+            self.exact_cache.push(((iv.var, j.clone()), e.clone()));
+        }
+        Some(e)
+    }
+
     fn reach_facts(
         &mut self,
         cond: Head<'_>,
@@ -618,14 +662,9 @@ impl Exec<'_> {
     ) -> Term {
         let mut facts = vec![];
         for iv in ivs {
-            facts.push(no_wrap(
-                iv.kind,
-                &iv.v0,
-                iv.c.as_ref(),
-                j,
-                iv.ty.is_signed(),
-                iv.c_signed,
-            ));
+            if let Some(e) = self.exact(iv, j) {
+                facts.push(loops::in_range(&e, iv.v0.width(), iv.ty.is_signed()));
+            }
         }
         let first = if do_while { 1 } else { 0 };
         let bounded = ivs

@@ -25,12 +25,18 @@ pub fn obligations(k: &Kernel, l: &Launch, logs: &[ThreadLog; 2], small: &Term) 
         if r.pc.as_bool() == Some(false) {
             continue;
         }
-        let writes: Vec<(usize, &Access)> = logs[1]
+        let all: Vec<(usize, &Access)> = logs[1]
             .accesses
             .iter()
             .enumerate()
-            .filter(|(_, w)| w.write && w.mem == r.mem && vouches(w, &logs[1]))
+            .filter(|(_, w)| w.write && w.mem == r.mem)
             .collect();
+        let writes: Vec<(usize, &Access)> = all
+            .iter()
+            .copied()
+            .filter(|(_, w)| vouches(w, &logs[1]))
+            .collect();
+        let partial = writes.len() < all.len();
         let covers = Term::or_all(writes.iter().map(|&(j, w)| covers(l, r, i, w, j)));
         let t2 = &l.threads[1];
         let bound: Vec<Term> = covers
@@ -64,6 +70,8 @@ pub fn obligations(k: &Kernel, l: &Launch, logs: &[ThreadLog; 2], small: &Term) 
                 spans: vec![r.span],
                 address: Some((name, r.flat.clone())),
                 core,
+                partial,
+                epochs: r.epoch.as_bv() != Some(0),
             },
         });
     }
