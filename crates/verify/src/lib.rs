@@ -84,6 +84,7 @@ use obligation::Obligation;
 use smt::SolverPool;
 use solve::solve_all;
 use std::time::Instant;
+use term::Term;
 use warpsafe_ir::Kernel;
 
 /// Verifies `kernel` under `cfg` and reports a verdict per requested property.
@@ -111,6 +112,17 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
     let inferred: Vec<usize> = needs.iter().map(|(p, _)| *p).collect();
     let counters = atomics::counters(kernel);
     launch.pair_facts = atomics::distinct_results(&logs, &counters);
+    // Threads of one block leave a synchronising loop with block-uniform exit conditions at
+    // the same iteration (the divergence property checks that they reach its barriers
+    // together).
+    let same_block = launch.same_block();
+    let uniform_exits: Vec<Term> = logs[0]
+        .uniform_exits
+        .iter()
+        .zip(&logs[1].uniform_exits)
+        .map(|(a, b)| same_block.implies(&a.eq(b)))
+        .collect();
+    launch.pair_facts.extend(uniform_exits);
     let counter_note: Vec<String> = counters
         .iter()
         .filter(|_| !launch.pair_facts.is_empty())

@@ -98,6 +98,32 @@ fn leading_guard(body: &[Stmt]) -> Option<usize> {
     None
 }
 
+/// True when every barrier and warp collective of `b` is outside `if`s (nested loops may
+/// hold them): then every iteration executes the same syncs, in numbers the nested loops'
+/// trip counts decide.
+pub fn syncs_unconditional(b: &[Stmt]) -> bool {
+    let has_sync = |s: &Stmt| {
+        let mut found = false;
+        s.walk(&mut |x| {
+            if matches!(
+                x.kind,
+                StmtKind::SyncThreads | StmtKind::SyncWarp { .. } | StmtKind::Shuffle { .. }
+            ) {
+                found = true
+            }
+        });
+        found
+    };
+    b.iter().all(|s| match &s.kind {
+        StmtKind::If { .. } => !has_sync(s),
+        StmtKind::For {
+            init, update, body, ..
+        } => !init.iter().any(has_sync) && syncs_unconditional(update) && syncs_unconditional(body),
+        StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => syncs_unconditional(body),
+        _ => true,
+    })
+}
+
 /// Whether a mask expression is the constant full mask (`Some(true)`), another constant
 /// (`Some(false)`) or data-dependent (`None`).
 pub fn full_mask(e: &Expr) -> Option<bool> {

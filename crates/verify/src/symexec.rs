@@ -109,6 +109,10 @@ pub struct ThreadLog {
     /// For each loop: reaching it implies leaving it after its exit iteration (assumed only
     /// by divergence queries, which presuppose termination).
     pub exits: Vec<Term>,
+    /// Exit iterations of synchronising loops whose exit conditions read only launch-wide
+    /// values and `blockIdx` (in creation order, the same in both threads): every thread of a
+    /// block leaves them at the same iteration.
+    pub uniform_exits: Vec<Term>,
     /// Iteration and exit symbols of loops whose summary may admit iterations no execution
     /// reaches (a `break`, a condition on havocked state, one not monotone in the
     /// iteration): a model's value for them may not be a real iteration.
@@ -615,6 +619,24 @@ impl Exec<'_> {
 
     /// Facts every execution reaching iteration `j` satisfies (and, with `exit`, leaving the
     /// loop after `j` iterations).
+    /// True when `t` has the same value in every iteration of the loops around it and in every
+    /// thread of a block: built from launch-wide values, `blockIdx`, and exit iterations of
+    /// synchronising loops whose exit conditions are such values.
+    fn iteration_invariant(&self, t: &Term) -> bool {
+        t.free_syms().iter().all(|s| match s.as_sym() {
+            Some(x) => match x.kind {
+                SymKind::Shared | SymKind::Bid => true,
+                SymKind::Exit { sync: true } => self
+                    .log
+                    .uniform_exits
+                    .iter()
+                    .any(|e| e.as_sym().is_some_and(|y| y.name == x.name)),
+                _ => false,
+            },
+            None => true,
+        })
+    }
+
     /// The exact (wide) value of an affine induction variable at iteration `j`, one term per
     /// variable and iteration symbol.
     fn exact(&mut self, iv: &Iv, j: &Term) -> Option<Term> {
@@ -761,7 +783,15 @@ impl Exec<'_> {
         let epochs_ok = info.barriers.is_some()
             && info.warp_syncs.is_some()
             && !(sync && (leaves || info.has_continue));
-        if sync && !epochs_ok {
+        // Syncs inside nested loops: count one iteration's syncs relative to its start, and
+        // use the count if it is the same in every iteration (see `shift_epochs`).
+        let relative = sync
+            && !epochs_ok
+            && !leaves
+            && !info.has_continue
+            && loops::syncs_unconditional(body)
+            && loops::syncs_unconditional(update);
+        if sync && !epochs_ok && !relative {
             self.unsupported(
                 &[Property::Race],
                 "a loop with barriers must execute the same number of them in every iteration \
@@ -833,11 +863,15 @@ impl Exec<'_> {
                 let w = info.warp_syncs.unwrap_or(0) as u128;
                 self.epoch = e0.add(&kk.mul(&Term::bv(64, b)));
                 self.wepoch = w0.add(&kk.mul(&Term::bv(64, w)));
+            } else if relative {
+                self.epoch = Term::bv(64, 0);
+                self.wepoch = Term::bv(64, 0);
             } else {
                 self.epoch = self.sym("ep", Sort::Bv(64), SymKind::Havoc);
                 self.wepoch = self.sym("wep", Sort::Bv(64), SymKind::Havoc);
             }
         }
+        let logged = self.log.accesses.len();
         self.loops += 1;
         self.frames.push(Frame {
             iter: sync.then(|| kk.clone()),
@@ -876,6 +910,34 @@ impl Exec<'_> {
                 );
             }
         }
+        // Per-iteration sync counts of a relative loop, if the same in every iteration.
+        let per_iteration = relative
+            .then(|| (self.epoch.clone(), self.wepoch.clone()))
+            .filter(|(de, dw)| self.iteration_invariant(de) && self.iteration_invariant(dw));
+        if relative {
+            let (base_e, base_w) = match &per_iteration {
+                Some((de, dw)) => (e0.add(&kk.mul(de)), w0.add(&kk.mul(dw))),
+                None => {
+                    self.unsupported(
+                        &[Property::Race],
+                        "a loop whose iterations execute different numbers of barriers (a \
+                         nested loop with barriers whose trip count changes)"
+                            .into(),
+                        span,
+                    );
+                    (
+                        self.sym("ep", Sort::Bv(64), SymKind::Havoc),
+                        self.sym("wep", Sort::Bv(64), SymKind::Havoc),
+                    )
+                }
+            };
+            if !self.pure {
+                for a in &mut self.log.accesses[logged..] {
+                    a.epoch = base_e.add(&a.epoch);
+                    a.wepoch = base_w.add(&a.wepoch);
+                }
+            }
+        }
         let frame = self.frames.pop();
         let returned = frame.as_ref().is_some_and(|f| f.returned);
         if returned {
@@ -899,6 +961,28 @@ impl Exec<'_> {
             pc0
         } else {
             let f = self.reach_facts(head, &ivs, &others, &kx, do_while, true);
+            let determined = f.free_syms().iter().all(|s| {
+                s.same(&kx)
+                    || matches!(
+                        s.as_sym().map(|x| x.kind),
+                        Some(SymKind::Shared | SymKind::Bid)
+                    )
+            });
+            let geometric = !ivs.is_empty() && ivs.iter().all(|i| i.kind.is_bounded());
+            if sync && determined && geometric && !self.pure {
+                // The exit iteration is a function of the launch: where the loop ends (its
+                // condition fails within the iterations the facts unroll), it ends there, in
+                // every part of the kernel that counts its barriers.
+                let last = ivs.iter().map(|i| i.v0.width() + 1).max().unwrap_or(0) as u128;
+                let first = u128::from(do_while);
+                let ends = Term::or_all(
+                    (first..=last)
+                        .map(|j| self.cond_at(head, &ivs, &others, &Term::bv(64, j)).not())
+                        .collect::<Vec<_>>(),
+                );
+                self.log.assumes.push(ends.implies(&f));
+                self.log.uniform_exits.push(kx.clone());
+            }
             self.set_state(&ivs, &others, &kx);
             if let Head::Guard(prefix, _) = head {
                 // The leaving iteration ran its statements before the guard fired.
@@ -923,6 +1007,9 @@ impl Exec<'_> {
                 let w = info.warp_syncs.unwrap_or(0) as u128;
                 self.epoch = e0.add(&kx.mul(&Term::bv(64, b)));
                 self.wepoch = w0.add(&kx.mul(&Term::bv(64, w)));
+            } else if let Some((de, dw)) = &per_iteration {
+                self.epoch = e0.add(&kx.mul(de));
+                self.wepoch = w0.add(&kx.mul(dw));
             } else {
                 self.epoch = self.sym("ep", Sort::Bv(64), SymKind::Havoc);
                 self.wepoch = self.sym("wep", Sort::Bv(64), SymKind::Havoc);
