@@ -203,10 +203,16 @@ pub struct VerifyArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: VerifyFormat,
-    /// Per-query solver timeout in seconds.
-    #[arg(long, default_value_t = 10.0)]
+    /// Time budget of the whole run, in seconds (every kernel and property of the file):
+    /// queries still open when it is spent answer `unknown: time budget`.
+    #[arg(long, value_name = "SECS", default_value_t = 600.0)]
     pub timeout: f64,
-    /// Legacy lock-step warp model: threads of a warp are implicitly synchronised.
+    /// Solver time limit per query, in seconds (within --timeout).
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    pub query_timeout: f64,
+    /// Legacy lock-step warp model: the lanes of a warp execute together, so their accesses to
+    /// memory the kernel reaches through `volatile` are ordered; other accesses in
+    /// warp-synchronous code still race (the compiler may keep them in registers).
     #[arg(long)]
     pub lockstep_warps: bool,
     /// Write every SMT query as a replayable `.smt2` file into DIR.

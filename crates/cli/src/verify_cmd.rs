@@ -101,13 +101,15 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
         )));
     }
     let properties = properties(&args.property)?;
+    let deadline = std::time::Instant::now() + Duration::from_secs_f64(args.timeout.max(0.01));
     let mut reports = vec![];
     for kernel in kernels {
         let cfg = Config {
             block: dim_spec(&args.block, kernel.contract.block_dim)?,
             grid: dim_spec(&args.grid, kernel.contract.grid_dim)?,
             properties: properties.clone(),
-            timeout: Duration::from_secs_f64(args.timeout.max(0.01)),
+            timeout: Duration::from_secs_f64(args.query_timeout.max(0.01)),
+            deadline: Some(deadline),
             lockstep_warps: args.lockstep_warps,
             dump_smt: args.dump_smt.clone(),
             jobs: args.jobs.unwrap_or_else(default_jobs),

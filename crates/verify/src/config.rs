@@ -87,6 +87,8 @@ pub struct Config {
     pub properties: Vec<Property>,
     /// Solver time limit per query.
     pub timeout: Duration,
+    /// When the whole run must end: queries asked later answer `unknown`.
+    pub deadline: Option<std::time::Instant>,
     /// Legacy model: threads of one warp execute in lock-step and never race.
     pub lockstep_warps: bool,
     /// Directory to write every query to as `NAME.smt2`.
@@ -107,6 +109,7 @@ impl Default for Config {
             grid: DimSpec::Any,
             properties: Property::ALL.to_vec(),
             timeout: Duration::from_secs(10),
+            deadline: None,
             lockstep_warps: false,
             dump_smt: None,
             jobs: 2,

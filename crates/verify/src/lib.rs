@@ -95,7 +95,7 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         symexec::execute(kernel, &launch, 0),
         symexec::execute(kernel, &launch, 1),
     ];
-    let pool = SolverPool::new(cfg.timeout, cfg.dump_smt.clone());
+    let pool = SolverPool::new(cfg.timeout, cfg.dump_smt.clone()).with_deadline(cfg.deadline);
     // Undeclared buffer lengths: the inferred requirement is what bounds reports, and what
     // every other property assumes (so their counterexamples replay with large enough
     // buffers).

@@ -594,6 +594,7 @@ pub struct SolverPool {
     free: Mutex<Vec<Solver>>,
     timeout: Duration,
     dump: Option<PathBuf>,
+    deadline: Option<Instant>,
 }
 
 impl SolverPool {
@@ -603,7 +604,15 @@ impl SolverPool {
             free: Mutex::new(vec![]),
             timeout,
             dump,
+            deadline: None,
         }
+    }
+
+    /// The pool with a deadline for the whole run: a query asked after it answers `unknown`,
+    /// one asked before gets at most the time left.
+    pub fn with_deadline(mut self, deadline: Option<Instant>) -> SolverPool {
+        self.deadline = deadline;
+        self
     }
 
     /// Decides `q` on a free solver (starting one if needed).
@@ -635,8 +644,17 @@ impl SolverPool {
         };
         // A solver process that answers something unexpected must not take the run down:
         // the answer is unknown, and the process is dropped.
-        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            solver.check(q, self.dump.as_ref())
+        let left = self
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        if left.is_some_and(|l| l.is_zero()) {
+            return Answer::Unknown("the time budget of the run (--timeout) is spent".into());
+        }
+        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match left {
+            Some(l) if l < self.timeout => {
+                solver.with_timeout(l, |s| s.check(q, self.dump.as_ref()))
+            }
+            _ => solver.check(q, self.dump.as_ref()),
         }));
         let Ok(checked) = checked else {
             return Answer::Unknown("the solver interface failed on this query".into());
