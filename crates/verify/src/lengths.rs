@@ -15,6 +15,8 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use warpsafe_ir::{Kernel, MemRef, ParamKind, Span};
 
+mod sample;
+
 /// What the accesses of one undeclared buffer need.
 #[derive(Clone, Debug)]
 pub enum Need {
@@ -112,6 +114,12 @@ fn decide(
         let q = query(format!("{}_len", k.name), asserts, &small);
         matches!(pool.check(&q), Answer::Unsat)
     };
+    // Candidates some sampled launch reaches are not sufficient: no query for them.
+    let samples = sample::launches(l, 24);
+    let cands: Vec<Candidate> = cands
+        .into_iter()
+        .filter(|c| !samples.iter().any(|s| s.reaches(accesses, &c.term)))
+        .collect();
     let ok = run(&|| cands.par_iter().map(&sufficient).collect());
     let good: Vec<&Candidate> = cands
         .iter()
@@ -131,6 +139,12 @@ fn decide(
         })
         .collect();
     let at_most = |&(i, j): &(usize, usize)| {
+        let larger_somewhere = samples.iter().any(|s| {
+            matches!((s.value(&good[i].term), s.value(&good[j].term)), (Some(a), Some(b)) if a > b)
+        });
+        if larger_somewhere {
+            return false;
+        }
         let mut asserts = l.assumptions.clone();
         asserts.push(good[j].term.ult(&good[i].term));
         let q = query(format!("{}_len_order", k.name), asserts, &small);
