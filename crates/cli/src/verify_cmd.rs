@@ -39,6 +39,21 @@ fn dim_spec(flag: &Option<String>, header: Option<[u32; 3]>) -> Result<DimSpec, 
     }
 }
 
+/// Fixed dimensions must be a launch CUDA accepts (at most 1024 threads per block, …).
+fn check_dims(block: DimSpec, grid: DimSpec) -> Result<(), CliError> {
+    let fixed = |d: DimSpec| match d {
+        DimSpec::Fixed(v) => v,
+        _ => [1, 1, 1],
+    };
+    warpsafe_exec::LaunchConfig {
+        grid: fixed(grid),
+        block: fixed(block),
+        dynamic_shared_bytes: 0,
+    }
+    .validate()
+    .map_err(|e| CliError::usage(format!("not a launch to verify: {e}")))
+}
+
 /// Exit code of a report: 0 all verified, 1 any violated, 3 otherwise (possible, unknown).
 pub fn exit_code(r: &Report) -> u8 {
     if r.results
@@ -104,9 +119,14 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
     let deadline = std::time::Instant::now() + Duration::from_secs_f64(args.timeout.max(0.01));
     let mut reports = vec![];
     for kernel in kernels {
+        let (block, grid) = (
+            dim_spec(&args.block, kernel.contract.block_dim)?,
+            dim_spec(&args.grid, kernel.contract.grid_dim)?,
+        );
+        check_dims(block, grid)?;
         let cfg = Config {
-            block: dim_spec(&args.block, kernel.contract.block_dim)?,
-            grid: dim_spec(&args.grid, kernel.contract.grid_dim)?,
+            block,
+            grid,
             properties: properties.clone(),
             timeout: Duration::from_secs_f64(args.query_timeout.max(0.01)),
             deadline: Some(deadline),
