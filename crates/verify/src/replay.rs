@@ -13,10 +13,12 @@ pub const MAX_ELEMS: u64 = 1 << 24;
 /// How many random data sets a replay tries before it gives up.
 const DATA_SETS: u64 = 8;
 
-struct Rng(u64);
+/// A xorshift generator: deterministic data for replays and sampled launches.
+pub struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    /// The next value.
+    pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;

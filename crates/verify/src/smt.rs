@@ -460,6 +460,19 @@ fn sort_sexpr(ctx: &Context, s: Sort) -> SExpr {
     }
 }
 
+/// A boolean or bit-vector constant (anything else is `false`).
+fn constant(ctx: &Context, t: &Term) -> SExpr {
+    match &*t.0 {
+        Node::BoolC(true) => ctx.true_(),
+        Node::BvC(w, v) => ctx.list(vec![
+            ctx.atom("_"),
+            ctx.atom(format!("bv{v}")),
+            ctx.numeral(*w),
+        ]),
+        _ => ctx.false_(),
+    }
+}
+
 fn encode(ctx: &Context, q: &Query) -> Encoded {
     // Count parents so that shared subterms become named definitions.
     let (order, refs) = q.postorder();
@@ -474,18 +487,7 @@ fn encode(ctx: &Context, q: &Query) -> Encoded {
     };
     for t in &order {
         let e = match &*t.0 {
-            Node::BoolC(b) => {
-                if *b {
-                    ctx.true_()
-                } else {
-                    ctx.false_()
-                }
-            }
-            Node::BvC(w, v) => ctx.list(vec![
-                ctx.atom("_"),
-                ctx.atom(format!("bv{v}")),
-                ctx.numeral(*w),
-            ]),
+            Node::BoolC(_) | Node::BvC(..) => constant(ctx, t),
             Node::Sym(s) => {
                 enc.decls.push((s.name.clone(), sort_sexpr(ctx, s.sort)));
                 ctx.atom(s.name.clone())
@@ -553,18 +555,7 @@ fn inline(
         return *e;
     }
     let e = match &*t.0 {
-        Node::BoolC(b) => {
-            if *b {
-                ctx.true_()
-            } else {
-                ctx.false_()
-            }
-        }
-        Node::BvC(w, v) => ctx.list(vec![
-            ctx.atom("_"),
-            ctx.atom(format!("bv{v}")),
-            ctx.numeral(*w),
-        ]),
+        Node::BoolC(_) | Node::BvC(..) => constant(ctx, t),
         Node::Sym(s) => ctx.atom(s.name.clone()),
         Node::App(op, args, _) => {
             let mut items = vec![ctx.atom(op_name(*op))];

@@ -5,6 +5,7 @@
 
 use crate::eval::SVal;
 use crate::launch::Launch;
+use crate::replay::Rng;
 use crate::symexec::Access;
 use crate::term::{Sort, Sym, SymKind, Term};
 use std::collections::HashMap;
@@ -45,19 +46,9 @@ fn constant(s: Sort, v: u128) -> Term {
     }
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn pick(&mut self, xs: &[u128]) -> u128 {
-        xs[(self.next() % xs.len() as u64) as usize]
-    }
+/// One of `xs`, drawn from `rng`.
+fn pick(rng: &mut Rng, xs: &[u128]) -> u128 {
+    xs[(rng.next() % xs.len() as u64) as usize]
 }
 
 /// Up to `n` launches that satisfy the launch assumptions free of buffer lengths, with the
@@ -97,10 +88,10 @@ pub fn launches(l: &Launch, n: usize) -> Vec<Sample> {
         }
         let mut m: HashMap<String, u128> = HashMap::new();
         for (name, _) in &launch_dims {
-            m.insert(name.clone(), rng.pick(&dims));
+            m.insert(name.clone(), pick(&mut rng, &dims));
         }
         for (name, w) in &params {
-            let v = rng.pick(&values);
+            let v = pick(&mut rng, &values);
             m.insert(
                 name.clone(),
                 if *w >= 128 { v } else { v & ((1u128 << w) - 1) },
