@@ -19,6 +19,15 @@ use warpsafe_ir::{Kernel, ParamKind, ScalarType};
 /// Most elements a spec may define (ranges are enumerated).
 const MAX_ELEMENTS: u64 = 1 << 24;
 
+/// Most evaluation steps (equation points plus reduction iterations, nested ones multiplied)
+/// of one spec, so that `sum(i < 65536, sum(j < 65536, …))` is an error, not an hour's work.
+/// A run's [`ExecConfig::max_block_instructions`] lowers it.
+const MAX_STEPS: u64 = 1 << 24;
+
+/// Largest exact constant (in bits of numerator plus denominator) a spec may compute:
+/// `prod(i < 65536, 1e300)` is an error, not a number of millions of digits.
+const MAX_CONSTANT_BITS: u64 = 1 << 16;
+
 /// The result of [`prove_spec`].
 #[derive(Clone, Debug, Serialize)]
 pub struct SpecReport {
@@ -56,6 +65,9 @@ struct Env<'a> {
     shapes: HashMap<String, Vec<u64>>,
     lens: HashMap<String, (u64, ScalarType)>,
     vars: Vec<(String, i128)>,
+    /// Evaluation steps taken so far, and the most allowed (see [`MAX_STEPS`]).
+    steps: u64,
+    max_steps: u64,
 }
 
 impl Env<'_> {
@@ -110,11 +122,36 @@ impl Env<'_> {
         }
     }
 
-    fn int(&self, store: &mut Store, e: &Expr) -> Result<i128, SpecError> {
+    /// One more evaluation step at `span`; an error past the budget.
+    fn step(&mut self, span: SpecSpan) -> Result<(), SpecError> {
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return err(
+                span,
+                format!(
+                    "the spec takes more than {} evaluation steps",
+                    self.max_steps
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    fn int(&mut self, store: &mut Store, e: &Expr) -> Result<i128, SpecError> {
         match self.eval(store, e)? {
             V::I(i) => Ok(i),
-            V::T(t) => match store.as_const(t).and_then(warpsafe_algebra::rat_to_i128) {
-                Some(i) => Ok(i),
+            V::T(t) => match store.as_const(t) {
+                Some(q) => match warpsafe_algebra::rat_to_i128(q) {
+                    Some(i) => Ok(i),
+                    None if q.is_integer() => err(
+                        e.span,
+                        format!(
+                            "index or bound {} is out of range (beyond 128 bits)",
+                            warpsafe_algebra::rat_text(q)
+                        ),
+                    ),
+                    None => err(e.span, "an index or bound must be an integer"),
+                },
                 None => err(
                     e.span,
                     "an index or bound must be an integer known at launch",
@@ -123,17 +160,26 @@ impl Env<'_> {
         }
     }
 
-    fn bounds(&self, store: &mut Store, r: &Range) -> Result<(i128, i128), SpecError> {
+    fn bounds(&mut self, store: &mut Store, r: &Range) -> Result<(i128, i128), SpecError> {
         let lo = match &r.lo {
             Some(e) => self.int(store, e)?,
             None => 0,
         };
-        let hi = self.int(store, &r.hi)? + r.inclusive as i128;
+        let hi = self.int(store, &r.hi)?;
+        let Some(hi) = hi.checked_add(i128::from(r.inclusive)) else {
+            return err(r.hi.span, format!("range bound {hi} is out of range"));
+        };
         Ok((lo, hi))
     }
 
+    /// `hi - lo` elements, or `None` when that does not fit in 128 bits.
+    fn width(lo: i128, hi: i128) -> Option<u64> {
+        let w = hi.checked_sub(lo)?.max(0);
+        Some(u64::try_from(w).unwrap_or(u64::MAX))
+    }
+
     fn flat(
-        &self,
+        &mut self,
         store: &mut Store,
         name: &str,
         idx: &[Expr],
@@ -161,34 +207,67 @@ impl Env<'_> {
         if dims.len() != idx.len() {
             return err(span, format!("`{name}` has {} dimension(s)", dims.len()));
         }
-        let mut flat: i128 = 0;
+        // Row-major position; an index within its extent keeps `flat` below the product of the
+        // extents, so it only grows: past `len` (or past 128 bits) it is past the end.
+        let mut flat: Option<i128> = Some(0);
         for (e, &d) in idx.iter().zip(&dims) {
             let i = self.int(store, e)?;
-            if i < 0 || i >= d as i128 {
+            if i < 0 || i >= i128::from(d) {
                 return err(
                     e.span,
                     format!("index {i} is outside `{name}` (extent {d})"),
                 );
             }
-            flat = flat * d as i128 + i;
+            flat = flat
+                .and_then(|f| f.checked_mul(i128::from(d)))
+                .and_then(|f| f.checked_add(i));
         }
-        if flat >= len as i128 {
-            return err(
+        match flat.and_then(|f| u64::try_from(f).ok()) {
+            Some(f) if f < len => Ok(f),
+            Some(f) => err(
                 span,
-                format!("element {flat} is past the end of `{name}` (length {len})"),
-            );
+                format!("element {f} is past the end of `{name}` (length {len})"),
+            ),
+            None => err(
+                span,
+                format!("the element is past the end of `{name}` (length {len})"),
+            ),
         }
-        Ok(flat as u64)
     }
 
-    fn eval(&self, store: &mut Store, e: &Expr) -> Result<V, SpecError> {
+    /// An integer constant term as an exact integer.
+    fn big_int(store: &Store, v: V) -> Option<BigInt> {
+        match v {
+            V::I(i) => Some(BigInt::from(i)),
+            V::T(t) => store
+                .as_const(t)
+                .filter(|q| q.is_integer())
+                .map(|q| q.to_integer()),
+        }
+    }
+
+    /// Rejects an exact constant too large to compute with (see [`MAX_CONSTANT_BITS`]).
+    fn small(store: &Store, t: TermId, span: SpecSpan) -> Result<TermId, SpecError> {
+        match store.as_const(t) {
+            Some(q) if q.numer().bits() + q.denom().bits() > MAX_CONSTANT_BITS => err(
+                span,
+                format!("a constant of more than {MAX_CONSTANT_BITS} bits"),
+            ),
+            _ => Ok(t),
+        }
+    }
+
+    fn eval(&mut self, store: &mut Store, e: &Expr) -> Result<V, SpecError> {
         Ok(match &e.kind {
             ExprKind::Num(text) => {
                 if let Ok(i) = text.parse::<i128>() {
                     V::I(i)
                 } else {
                     match decimal(text) {
-                        Some(q) => V::T(store.constant(q)),
+                        Some(q) => {
+                            let t = store.constant(q);
+                            V::T(Self::small(store, t, e.span)?)
+                        }
                         None => return err(e.span, format!("bad number `{text}`")),
                     }
                 }
@@ -200,8 +279,10 @@ impl Env<'_> {
                     V::I(v)
                 } else if let Some(&(s, ty)) = self.scalars.get(n) {
                     match s {
-                        Scalar::Value(v) if !ty.is_float() => V::I(v.as_i128().unwrap_or(0)),
-                        Scalar::Value(v) => V::T(store.float(v.as_f64())),
+                        Scalar::Value(v) => match v.as_i128() {
+                            Some(i) if !ty.is_float() => V::I(i),
+                            _ => V::T(store.float(v.as_f64())),
+                        },
                         Scalar::Symbol => V::T(store.symbol(n, None, !ty.is_float())),
                     }
                 } else {
@@ -216,32 +297,53 @@ impl Env<'_> {
                 let ty = self.lens.get(name).map_or(ScalarType::F64, |(_, t)| *t);
                 V::T(crate::value::input_symbol(store, name, Some(flat), ty))
             }
+            // Integers stay `i128` while they fit; a result that does not is the exact
+            // constant term (the spec's arithmetic is mathematical, never wrapping).
             ExprKind::Neg(a) => match self.eval(store, a)? {
-                V::I(i) => V::I(-i),
-                V::T(t) => V::T(store.neg(t)),
+                V::I(i) if i != i128::MIN => V::I(-i),
+                v => {
+                    let t = self.term(store, v);
+                    let t = store.neg(t);
+                    V::T(Self::small(store, t, e.span)?)
+                }
             },
             ExprKind::Bin(op, a, b) => {
                 let (x, y) = (self.eval(store, a)?, self.eval(store, b)?);
-                match (x, y, op) {
-                    (V::I(p), V::I(q), '+') => V::I(p + q),
-                    (V::I(p), V::I(q), '-') => V::I(p - q),
-                    (V::I(p), V::I(q), '*') => V::I(p.checked_mul(q).unwrap_or(0)),
-                    (V::I(p), V::I(q), '/') if q != 0 && p % q == 0 => V::I(p / q),
-                    (V::I(p), V::I(q), '%') if q != 0 => V::I(p % q),
-                    (_, _, '%') => {
-                        return err(
-                            e.span,
-                            "`%` needs integer operands (and a non-zero divisor)",
-                        )
-                    }
+                let exact = match (x, y, op) {
+                    (V::I(p), V::I(q), '+') => p.checked_add(q),
+                    (V::I(p), V::I(q), '-') => p.checked_sub(q),
+                    (V::I(p), V::I(q), '*') => p.checked_mul(q),
+                    (V::I(p), V::I(q), '/') if p.checked_rem(q) == Some(0) => p.checked_div(q),
+                    (V::I(p), V::I(q), '%') => p.checked_rem(q),
+                    _ => None,
+                };
+                match (exact, op) {
+                    (Some(r), _) => V::I(r),
+                    (None, '%') => match (Self::big_int(store, x), Self::big_int(store, y)) {
+                        (Some(p), Some(q)) if !num_traits::Zero::is_zero(&q) => {
+                            // Truncating, like C: the sign of the dividend.
+                            let r = p % q;
+                            match i128::try_from(&r) {
+                                Ok(r) => V::I(r),
+                                Err(_) => V::T(store.constant(BigRational::from_integer(r))),
+                            }
+                        }
+                        _ => {
+                            return err(
+                                e.span,
+                                "`%` needs integer operands (and a non-zero divisor)",
+                            )
+                        }
+                    },
                     _ => {
                         let (s, t) = (self.term(store, x), self.term(store, y));
-                        V::T(match op {
+                        let r = match op {
                             '+' => store.add(s, t),
                             '-' => store.sub(s, t),
                             '*' => store.mul(s, t),
                             _ => store.div(s, t),
-                        })
+                        };
+                        V::T(Self::small(store, r, e.span)?)
                     }
                 }
             }
@@ -271,34 +373,28 @@ impl Env<'_> {
             }
             ExprKind::Reduce(kind, range, body) => {
                 let (lo, hi) = self.bounds(store, range)?;
-                if hi - lo > MAX_ELEMENTS as i128 {
+                if Self::width(lo, hi).is_none_or(|w| w > MAX_ELEMENTS) {
                     return err(range.hi.span, "range too large");
                 }
-                let mut env = Env {
-                    kernel: self.kernel,
-                    launch: self.launch,
-                    scalars: self.scalars.clone(),
-                    shapes: self.shapes.clone(),
-                    lens: self.lens.clone(),
-                    vars: self.vars.clone(),
-                };
                 let mut acc: Option<TermId> = match kind {
                     Reduce::Sum => Some(store.int(0)),
                     Reduce::Prod => Some(store.int(1)),
                     _ => None,
                 };
                 for i in lo..hi {
-                    env.vars.push((range.var.clone(), i));
-                    let v = env.eval(store, body)?;
-                    let t = env.term(store, v);
-                    env.vars.pop();
-                    acc = Some(match (acc, kind) {
+                    self.step(e.span)?;
+                    self.vars.push((range.var.clone(), i));
+                    let v = self.eval(store, body);
+                    self.vars.pop();
+                    let t = self.term(store, v?);
+                    let r = match (acc, kind) {
                         (None, _) => t,
                         (Some(a), Reduce::Sum) => store.add(a, t),
                         (Some(a), Reduce::Prod) => store.mul(a, t),
                         (Some(a), Reduce::Max) => store.max(a, t),
                         (Some(a), Reduce::Min) => store.min(a, t),
-                    });
+                    };
+                    acc = Some(Self::small(store, r, e.span)?);
                 }
                 match acc {
                     Some(t) => V::T(t),
@@ -311,6 +407,11 @@ impl Env<'_> {
 
 /// Proves that `kernel` computes what `spec` states, for every input (floats as reals), or
 /// finds an input where it does not, or a bug.
+///
+/// Spec arithmetic is exact (integers past 128 bits become exact constants); an index, bound
+/// or extent out of range, a range of more than 2^24 elements, an evaluation of more than
+/// 2^24 steps (or `cfg.max_block_instructions`) or a constant of more than 2^16 bits is a
+/// [`SpecError`] pointing at the spec text.
 pub fn prove_spec(
     kernel: &Kernel,
     spec: &Spec,
@@ -327,6 +428,8 @@ pub fn prove_spec(
         shapes: HashMap::new(),
         lens: HashMap::new(),
         vars: Vec::new(),
+        steps: 0,
+        max_steps: cfg.max_block_instructions.min(MAX_STEPS),
     };
     for (i, p) in kernel.params.iter().enumerate() {
         match p.kind {
@@ -345,7 +448,13 @@ pub fn prove_spec(
         let mut ext = Vec::new();
         for d in dims {
             let v = env.int(&mut store, d).map_err(EquivError::Spec)?;
-            ext.push(v.max(0) as u64);
+            let Ok(v) = u64::try_from(v) else {
+                return Err(EquivError::Spec(SpecError {
+                    message: format!("extent {v} of `{name}` is not between 0 and {}", u64::MAX),
+                    span: d.span,
+                }));
+            };
+            ext.push(v);
         }
         env.shapes.insert(name.clone(), ext);
     }
@@ -375,7 +484,7 @@ pub fn prove_spec(
         let mut total: u64 = 1;
         for r in &eq.ranges {
             let (lo, hi) = env.bounds(&mut store, r).map_err(EquivError::Spec)?;
-            total = total.saturating_mul((hi - lo).max(0) as u64);
+            total = total.saturating_mul(Env::width(lo, hi).unwrap_or(u64::MAX));
             bounds.push((r.var.clone(), lo, hi));
         }
         if total > MAX_ELEMENTS {
@@ -389,6 +498,7 @@ pub fn prove_spec(
             continue;
         }
         loop {
+            env.step(eq.span).map_err(EquivError::Spec)?;
             env.vars = bounds
                 .iter()
                 .zip(&point)

@@ -218,8 +218,8 @@ fn lex(text: &str) -> Result<Vec<(Tok, SpecSpan)>, SpecError> {
     Ok(out)
 }
 
-/// A malformed number (`1.2.3`, `1e`) or one whose exponent would make an exact rational of
-/// unbounded size (`1e999999999`).
+/// A malformed number (`1.2.3`, `1e`) or one whose exponent or length would make an exact
+/// rational of unbounded size (`1e999999999`, a hundred thousand digits).
 fn check_number(text: &str, span: SpecSpan) -> Result<(), SpecError> {
     let bad = |why: &str| {
         Err(SpecError {
@@ -235,6 +235,12 @@ fn check_number(text: &str, span: SpecSpan) -> Result<(), SpecError> {
     if mant.matches('.').count() > 1 || mant == "." {
         return bad("malformed number");
     }
+    if mant.len() > MAX_DIGITS {
+        return Err(SpecError {
+            message: format!("a number of more than {MAX_DIGITS} digits"),
+            span,
+        });
+    }
     if let Some(exp) = exp {
         let digits = exp.trim_start_matches(['+', '-']);
         if digits.is_empty() {
@@ -249,6 +255,10 @@ fn check_number(text: &str, span: SpecSpan) -> Result<(), SpecError> {
 
 /// Largest decimal exponent of a number: far beyond any float, small enough for exact rationals.
 const MAX_EXPONENT: u32 = 1000;
+
+/// Most digits of a number: far beyond any float, and the exact rational stays small (a
+/// longer one took seconds to convert each time a spec was evaluated).
+const MAX_DIGITS: usize = 10_000;
 
 /// Most nested subexpressions (parentheses, subscripts, calls, unary minus, operator chains),
 /// so that parsing, dropping and evaluating a spec cannot overflow the stack.

@@ -64,3 +64,45 @@ fn huge_and_malformed_numbers_are_errors() {
     assert!(parse_err("y[0] = 2e").message.contains("missing exponent"));
     assert!(warpsafe_equiv::Spec::parse("y[0] = 1e300 * x[0] + 2.5e-3f + .5").is_ok());
 }
+
+/// Found by the fuzzer: a decimal of 200 000 digits took seconds to convert to an exact
+/// rational, once per kernel the spec was checked against.
+#[test]
+fn numbers_of_too_many_digits_are_errors() {
+    let long = format!("0.{}1", "0".repeat(200_000));
+    let text = format!("y[i] = {long} * x[i] for i < n");
+    let e = parse_err(&text);
+    assert!(e.message.contains("more than 10000 digits"), "{e}");
+    assert_eq!((e.span.lo, e.span.hi), (7, 7 + long.len()));
+    let ok = format!("y[i] = 0.{}1 * x[i] for i < n", "0".repeat(9_990));
+    assert!(warpsafe_equiv::Spec::parse(&ok).is_ok());
+}
+
+/// Found by the fuzzer once specs were evaluated: `max(j < 8, max(j < 8, …))` thirty deep is
+/// 8^30 evaluation steps; the run's budget stops it with an error at the reduction.
+#[test]
+fn nested_reductions_stop_at_the_step_budget() {
+    let src = "//--blockDim=4 --gridDim=1\n//@ arg n = 4\n//@ len(x) = n\n//@ len(y) = n\n\
+               __global__ void k(int n, const float* x, float* y) { y[threadIdx.x] = x[0]; }";
+    let k = warpsafe_equiv::kernel_from_source(src, None).expect("kernel");
+    let text = format!(
+        "y[i] = {}x[j % 4]{} for i < n",
+        "max(j < 8, ".repeat(30),
+        ")".repeat(30)
+    );
+    let spec = warpsafe_equiv::Spec::parse(&text).expect("parses");
+    let cfg = warpsafe_equiv::ExecConfig {
+        max_block_instructions: 1 << 14,
+        ..warpsafe_equiv::ExecConfig::default()
+    };
+    match warpsafe_equiv::prove_spec(&k, &spec, &cfg) {
+        Err(warpsafe_equiv::EquivError::Spec(e)) => {
+            assert!(
+                e.message.contains("more than 16384 evaluation steps"),
+                "{e}"
+            );
+            assert!(text[e.span.lo..e.span.hi].starts_with("max(j < 8, "), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
