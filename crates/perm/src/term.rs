@@ -80,8 +80,10 @@ impl Term {
 
     /// `a + b`.
     pub fn plus(a: Term, b: Term) -> Term {
+        if let Some(t) = fold(&a, &b, i128::checked_add) {
+            return t;
+        }
         match (&a, &b) {
-            (Term::Int(x), Term::Int(y)) => Term::Int(x + y),
             (Term::Int(0), _) => b,
             (_, Term::Int(0)) => a,
             _ => Term::app("+", vec![a, b]),
@@ -90,8 +92,10 @@ impl Term {
 
     /// `a - b`.
     pub fn minus(a: Term, b: Term) -> Term {
+        if let Some(t) = fold(&a, &b, i128::checked_sub) {
+            return t;
+        }
         match (&a, &b) {
-            (Term::Int(x), Term::Int(y)) => Term::Int(x - y),
             (_, Term::Int(0)) => a,
             _ => Term::app("-", vec![a, b]),
         }
@@ -99,8 +103,10 @@ impl Term {
 
     /// `a * b`.
     pub fn times(a: Term, b: Term) -> Term {
+        if let Some(t) = fold(&a, &b, i128::checked_mul) {
+            return t;
+        }
         match (&a, &b) {
-            (Term::Int(x), Term::Int(y)) => Term::Int(x * y),
             (Term::Int(1), _) => b,
             (_, Term::Int(1)) => a,
             _ => Term::app("*", vec![a, b]),
@@ -296,8 +302,20 @@ impl Term {
     }
 }
 
+/// `a op b` folded to a literal when both are literals and the result is exact and not
+/// `i128::MIN` (so that negating or dividing a folded literal cannot overflow either);
+/// otherwise `None`, and the operation stays a term that the solver evaluates over the
+/// mathematical integers.
+fn fold(a: &Term, b: &Term, op: fn(i128, i128) -> Option<i128>) -> Option<Term> {
+    match (a, b) {
+        (Term::Int(x), Term::Int(y)) => op(*x, *y).filter(|v| *v != i128::MIN).map(Term::Int),
+        _ => None,
+    }
+}
+
 /// Splits an integer term into `coeff * x + rest` for the shared symbol `x`, when the term
-/// is linear in `x` through `+`, `-` and multiplication by literals.
+/// is linear in `x` through `+`, `-` and multiplication by literals (and the coefficient fits
+/// in an `i128`).
 pub fn linear_in(t: &Term, x: &str) -> Option<(i128, Term)> {
     if !t.mentions(x) {
         return Some((0, t.clone()));
@@ -309,7 +327,7 @@ pub fn linear_in(t: &Term, x: &str) -> Option<(i128, Term)> {
             let mut rest = Term::Int(0);
             for a in args {
                 let (ca, ra) = linear_in(a, x)?;
-                c += ca;
+                c = ca.checked_add(c)?;
                 rest = Term::plus(rest, ra);
             }
             Some((c, rest))
@@ -317,12 +335,12 @@ pub fn linear_in(t: &Term, x: &str) -> Option<(i128, Term)> {
         Term::App(op, args) if &**op == "-" && args.len() == 2 => {
             let (ca, ra) = linear_in(&args[0], x)?;
             let (cb, rb) = linear_in(&args[1], x)?;
-            Some((ca - cb, Term::minus(ra, rb)))
+            Some((ca.checked_sub(cb)?, Term::minus(ra, rb)))
         }
         Term::App(op, args) if &**op == "*" && args.len() == 2 => match (&args[0], &args[1]) {
             (Term::Int(k), e) | (e, Term::Int(k)) => {
                 let (c, r) = linear_in(e, x)?;
-                Some((c * k, Term::times(Term::Int(*k), r)))
+                Some((c.checked_mul(*k)?, Term::times(Term::Int(*k), r)))
             }
             _ => None,
         },
@@ -340,6 +358,44 @@ mod tests {
         assert_eq!(t.smt(), "(+ tid (h tid))");
         assert_eq!(t.for_thread(&Term::sym("t1")).smt(), "(+ t1 (h t1))");
         assert!(!Term::sym("n").is_thread_dependent());
+    }
+
+    /// Found by fuzzing (issue 16): folding `MAX + 1` or `2^63 * 2^63 * 4` overflowed.
+    #[test]
+    fn folding_is_exact_or_left_to_the_solver() {
+        let max = Term::Int(i128::MAX);
+        assert_eq!(
+            Term::plus(max.clone(), Term::Int(1)).smt(),
+            format!("(+ {} 1)", i128::MAX)
+        );
+        assert_eq!(
+            Term::minus(Term::Int(-i128::MAX), Term::Int(1)).smt(),
+            format!("(- (- {}) 1)", i128::MAX)
+        );
+        let big = Term::Int(i128::from(i64::MAX));
+        let sq = Term::times(big.clone(), big.clone());
+        assert_eq!(sq, Term::Int(i128::from(i64::MAX) * i128::from(i64::MAX)));
+        assert_eq!(
+            Term::times(sq.clone(), Term::Int(4)).smt(),
+            format!("(* {} 4)", sq.smt())
+        );
+        assert_eq!(Term::plus(Term::Int(2), Term::Int(3)), Term::Int(5));
+        assert_eq!(Term::minus(max.clone(), max.clone()), Term::Int(0));
+        // `i128::MIN` is never a folded literal (it has no negation).
+        assert!(matches!(
+            Term::minus(Term::Int(-i128::MAX), Term::Int(1)),
+            Term::App(..)
+        ));
+        let lin = Term::times(
+            Term::Int(i128::MAX),
+            Term::plus(Term::sym("i"), Term::sym("i")),
+        );
+        assert!(linear_in(&lin, "i").is_none());
+        let lin = Term::minus(
+            Term::times(Term::Int(-i128::MAX), Term::sym("i")),
+            Term::times(Term::Int(2), Term::sym("i")),
+        );
+        assert!(linear_in(&lin, "i").is_none());
     }
 
     #[test]

@@ -60,3 +60,36 @@ fn deep_nesting_is_an_error() {
     let legal = format!("{}Perm(a[tid], 1){}", "(".repeat(40), ")".repeat(40));
     assert!(warpsafe_perm::parse_formula(&legal, 0).is_ok());
 }
+
+const MAX: &str = "170141183460469231731687303715884105727";
+
+/// `examples/perm/rotate.cu` with `extra` conjoined to its thread precondition.
+fn rotate_with(extra: &str) -> warpsafe_perm::Report {
+    let src = include_str!("../../../examples/perm/rotate.cu").replace(
+        "//@ thread requires Perm(a[(tid + n - 1) % n], 1)",
+        &format!("//@ thread requires Perm(a[(tid + n - 1) % n], 1) && {extra}"),
+    );
+    assert!(src.contains(extra));
+    warpsafe_perm::check(&src).expect("checks")
+}
+
+/// Found by fuzzing (issue 16): constant folding overflowed (a panic in debug builds, a
+/// wrapped and so wrong constant in release ones). Literals past 128 bits are left to the
+/// solver, which computes exactly: `MAX + 1 > 0` holds, `MAX + 1 < 0` does not.
+#[test]
+fn constant_folding_does_not_overflow() {
+    use warpsafe_perm::Verdict;
+    let n = "9223372036854775807";
+    for (extra, verdict) in [
+        (format!("{MAX} + 1 > 0"), Verdict::Verified),
+        (format!("{n} * {n} * 4 > 0"), Verdict::Verified),
+        (format!("0 - {MAX} - 1 - 1 < 0"), Verdict::Verified),
+        (format!("(0 - {MAX} - 1) / (0 - 1) > 0"), Verdict::Verified),
+        (format!("(0 - {MAX} - 1) % (0 - 1) == 0"), Verdict::Verified),
+        (format!("{MAX} + 1 < 0"), Verdict::Violated),
+        (format!("{n} * {n} * 4 == 0"), Verdict::Violated),
+    ] {
+        let r = rotate_with(&extra);
+        assert_eq!(r.verdict, verdict, "{extra}: {r:#?}");
+    }
+}
