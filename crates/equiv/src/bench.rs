@@ -102,6 +102,21 @@ pub const BENCH_PAIRS: &[BenchPair] = &[
         "equal",
     ),
     pair("reduce", R0, "reduce/reduce3_bug_nosync.cu", false, "race"),
+    // The warp tail without `volatile` races even under the lock-step model.
+    pair(
+        "reduce",
+        R0,
+        "reduce/reduce5_bug_nonvolatile.cu",
+        false,
+        "race",
+    ),
+    pair(
+        "reduce",
+        R0,
+        "reduce/reduce5_bug_nonvolatile.cu",
+        true,
+        "race",
+    ),
     pair(
         "reduce",
         R0,
