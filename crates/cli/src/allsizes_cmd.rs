@@ -5,10 +5,9 @@
 //! when it proves the kernel, else the barrier-loop outcome.
 
 use crate::cli::Format;
-use crate::exit::{CliError, CLEAN, FINDINGS};
+use crate::exit::{CliError, CLEAN, FINDINGS, UNKNOWN};
 use crate::report::print_json;
 use crate::source;
-use crate::verify_cmd::UNKNOWN;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use warpsafe_equiv::Spec;

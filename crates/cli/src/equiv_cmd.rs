@@ -2,7 +2,7 @@
 //! compared against another kernel or a spec.
 
 use crate::cli::{EquivArgs, Format, ProveArgs, SymLaunch};
-use crate::exit::CliError;
+use crate::exit::{CliError, PROVED_FOR_CONFIGURATION};
 use crate::launch;
 use crate::ptx_input;
 use crate::source;
@@ -210,10 +210,6 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
     }
     Ok(code(report.exit_code()))
 }
-
-/// The exit code of `prove` when the all-sizes proof failed and the spec was proved for the
-/// stated configuration only (a CI script can tell it from 0, every size).
-pub(crate) const PROVED_FOR_CONFIGURATION: u8 = 4;
 
 /// Why the all-sizes proof failed: the first obligation not proved, or the reason it could
 /// not be stated.

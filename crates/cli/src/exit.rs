@@ -8,6 +8,12 @@ pub const CLEAN: u8 = 0;
 pub const FINDINGS: u8 = 1;
 /// Bad usage, unreadable input, or a kernel that does not parse.
 pub const USAGE: u8 = 2;
+/// Something could not be decided: `unknown` (a step limit, a timeout, an unsupported
+/// construct) or `possible` (an unconfirmed counterexample).
+pub const UNKNOWN: u8 = 3;
+/// `prove`: the all-sizes proof failed and the spec was proved for the stated configuration
+/// only (a CI script can tell it from 0, every size).
+pub const PROVED_FOR_CONFIGURATION: u8 = 4;
 
 /// An error that stops a command before it produces a report.
 #[derive(Debug, thiserror::Error)]

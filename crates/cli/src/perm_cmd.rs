@@ -1,11 +1,8 @@
 //! `warpsafe check-perm`: the permission-annotation checker (`warpsafe-perm`).
 
 use crate::cli::{Format, PermArgs};
-use crate::exit::{CliError, CLEAN, FINDINGS, USAGE};
+use crate::exit::{CliError, CLEAN, FINDINGS, UNKNOWN, USAGE};
 use warpsafe_perm::Verdict;
-
-/// Exit code for a report with an undecided obligation.
-const UNKNOWN: u8 = 3;
 
 /// Checks each file's annotations; exit 2 if any file does not parse, else 1 if any is
 /// violated, else 3 if any is unknown, else 0.

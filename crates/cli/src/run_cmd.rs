@@ -1,10 +1,9 @@
 //! `warpsafe run`: one kernel in detail, or many in a summary table.
 
 use crate::cli::{BackendChoice, CheckArgs, Format, RunArgs};
-use crate::exit::{CliError, CLEAN, FINDINGS, USAGE};
+use crate::exit::{CliError, CLEAN, FINDINGS, UNKNOWN, USAGE};
 use crate::report::{self, OutputJson, RunJson};
 use crate::summary::Table;
-use crate::verify_cmd::UNKNOWN;
 use crate::{diagnostics, inputs, launch, ptx_input, schedules, source};
 use serde::Serialize;
 use std::collections::BTreeSet;

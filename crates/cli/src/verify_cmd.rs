@@ -1,7 +1,7 @@
 //! `warpsafe verify`: the parametric verifier's verdicts, as text, JSON or SARIF.
 
 use crate::cli::{Format, VerifyArgs, VerifyFormat};
-use crate::exit::{CliError, CLEAN, FINDINGS};
+use crate::exit::{CliError, CLEAN, FINDINGS, UNKNOWN};
 use crate::summary::Table;
 use crate::{launch, sarif, source};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -9,9 +9,6 @@ use std::sync::Arc;
 use std::time::Duration;
 use warpsafe_ir::{Kernel, SourceFile};
 use warpsafe_verify::{Config, Counterexample, DimSpec, Property, Report, Verdict};
-
-/// Some property could not be decided.
-pub const UNKNOWN: u8 = 3;
 
 fn properties(list: &[String]) -> Result<Vec<Property>, CliError> {
     if list.is_empty() {
