@@ -111,21 +111,10 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
     }
     let inferred: Vec<usize> = needs.iter().map(|(p, _)| *p).collect();
     let counters = atomics::counters(kernel);
-    launch.pair_facts = atomics::distinct_results(&logs, &counters);
-    // Threads of one block leave a synchronising loop with block-uniform exit conditions at
-    // the same iteration (the divergence property checks that they reach its barriers
-    // together).
-    let same_block = launch.same_block();
-    let uniform_exits: Vec<Term> = logs[0]
-        .uniform_exits
-        .iter()
-        .zip(&logs[1].uniform_exits)
-        .map(|(a, b)| same_block.implies(&a.eq(b)))
-        .collect();
-    launch.pair_facts.extend(uniform_exits);
+    let distinct = atomics::distinct_results(&logs, &counters);
     let counter_note: Vec<String> = counters
         .iter()
-        .filter(|_| !launch.pair_facts.is_empty())
+        .filter(|_| !distinct.is_empty())
         .map(|m| {
             format!(
                 "assuming the atomic counter `{}` does not wrap around",
@@ -133,6 +122,8 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
             )
         })
         .collect();
+    launch.pair_facts = distinct;
+    launch.pair_facts.extend(same_exits(&launch, &logs));
     let small = launch.small(kernel);
     let mut obligations: Vec<Obligation> = vec![];
     let mut blocked: Vec<(Property, String, warpsafe_ir::Span)> = vec![];
@@ -204,6 +195,19 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         seconds: start.elapsed().as_secs_f64(),
         assumptions: launch::notes(kernel, cfg),
     }
+}
+
+/// Threads of one block leave a synchronising loop whose exit conditions are block-uniform at
+/// the same iteration (the divergence property checks that they reach its barriers
+/// together).
+fn same_exits(launch: &launch::Launch, logs: &[symexec::ThreadLog; 2]) -> Vec<Term> {
+    let same_block = launch.same_block();
+    logs[0]
+        .uniform_exits
+        .iter()
+        .zip(&logs[1].uniform_exits)
+        .map(|(a, b)| same_block.implies(&a.eq(b)))
+        .collect()
 }
 
 /// The bounds verdict with the inferred length requirements: printed as assumptions when it
