@@ -50,6 +50,9 @@ pub enum Term {
     App(Rc<str>, Vec<Term>),
     /// `forall` over integer variables.
     Forall(Vec<Rc<str>>, Box<Term>),
+    /// `let` naming values for the body: a term that needs an operand several times names it
+    /// once (see [`Term::shared`]), so nested uses stay linear in size instead of copying it.
+    Let(Vec<(Rc<str>, Term)>, Box<Term>),
 }
 
 impl Term {
@@ -195,6 +198,42 @@ impl Term {
         }
     }
 
+    /// `body` applied to stand-ins for `terms`: each term that is not a leaf is named once by
+    /// a `let` (as `let!0`, `let!1`, …, names no source can spell), so that `body` may use
+    /// its arguments as often as it likes without copying them, and nested uses (a chain of
+    /// divisions) stay linear in size. `body` must build its term from its arguments and
+    /// literals only (a `let` name would capture nothing else, but nothing else is needed).
+    pub fn shared<const N: usize>(terms: [Term; N], body: impl FnOnce([Term; N]) -> Term) -> Term {
+        let mut binds = vec![];
+        let mut i = 0;
+        let args = terms.map(|t| {
+            i += 1;
+            if t.is_leaf() {
+                t
+            } else {
+                let name: Rc<str> = format!("let!{}", i - 1).into();
+                binds.push((name.clone(), t));
+                Term::Sym(name)
+            }
+        });
+        let body = body(args);
+        if binds.is_empty() {
+            body
+        } else {
+            Term::Let(binds, Box::new(body))
+        }
+    }
+
+    /// True for a term that is cheap to copy: a literal, a symbol, the thread, or a per-thread
+    /// value of the thread.
+    fn is_leaf(&self) -> bool {
+        match self {
+            Term::Int(_) | Term::Lit(_) | Term::Bool(_) | Term::Sym(_) | Term::Tid => true,
+            Term::ThreadSym(_, arg) => matches!(**arg, Term::Tid | Term::Sym(_)),
+            _ => false,
+        }
+    }
+
     /// `arr[idx]`.
     pub fn select(arr: Term, idx: Term) -> Term {
         Term::app("select", vec![arr, idx])
@@ -214,6 +253,13 @@ impl Term {
                 Term::App(op.clone(), args.iter().map(|a| a.for_thread(t)).collect())
             }
             Term::Forall(vs, body) => Term::Forall(vs.clone(), Box::new(body.for_thread(t))),
+            Term::Let(binds, body) => Term::Let(
+                binds
+                    .iter()
+                    .map(|(n, v)| (n.clone(), v.for_thread(t)))
+                    .collect(),
+                Box::new(body.for_thread(t)),
+            ),
             _ => self.clone(),
         }
     }
@@ -232,6 +278,20 @@ impl Term {
             Term::Forall(vs, body) if !vs.iter().any(|v| &**v == name) => {
                 Term::Forall(vs.clone(), Box::new(body.replace_sym(name, with)))
             }
+            Term::Let(binds, body) => {
+                let body = if binds.iter().any(|(n, _)| &**n == name) {
+                    (**body).clone()
+                } else {
+                    body.replace_sym(name, with)
+                };
+                Term::Let(
+                    binds
+                        .iter()
+                        .map(|(n, v)| (n.clone(), v.replace_sym(name, with)))
+                        .collect(),
+                    Box::new(body),
+                )
+            }
             _ => self.clone(),
         }
     }
@@ -242,6 +302,9 @@ impl Term {
             Term::Tid | Term::ThreadSym(..) => true,
             Term::App(_, args) => args.iter().any(Term::is_thread_dependent),
             Term::Forall(_, body) => body.is_thread_dependent(),
+            Term::Let(binds, body) => {
+                binds.iter().any(|(_, v)| v.is_thread_dependent()) || body.is_thread_dependent()
+            }
             _ => false,
         }
     }
@@ -253,6 +316,10 @@ impl Term {
             Term::ThreadSym(n, arg) => &**n == name || arg.mentions(name),
             Term::App(_, args) => args.iter().any(|a| a.mentions(name)),
             Term::Forall(_, body) => body.mentions(name),
+            Term::Let(binds, body) => {
+                binds.iter().any(|(_, v)| v.mentions(name))
+                    || !binds.iter().any(|(n, _)| &**n == name) && body.mentions(name)
+            }
             _ => false,
         }
     }
@@ -286,6 +353,17 @@ impl Term {
                 out.push_str("(forall (");
                 for v in vs {
                     let _ = write!(out, "({v} Int)");
+                }
+                out.push_str(") ");
+                body.write_smt(out);
+                out.push(')');
+            }
+            Term::Let(binds, body) => {
+                out.push_str("(let (");
+                for (n, v) in binds {
+                    let _ = write!(out, "({n} ");
+                    v.write_smt(out);
+                    out.push(')');
                 }
                 out.push_str(") ");
                 body.write_smt(out);
