@@ -10,7 +10,7 @@ use warpsafe_verify::{verify, Config, Property, Report, Verdict};
 
 fn cfg(k: &warpsafe_ir::Kernel) -> Config {
     Config {
-        timeout: Duration::from_secs(4),
+        timeout: Duration::from_secs(30),
         ..common::config(k)
     }
 }

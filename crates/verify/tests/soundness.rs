@@ -94,7 +94,7 @@ fn verified_properties_hold_in_the_interpreter() {
         }
         let k = common::kernel(&f);
         let cfg = Config {
-            timeout: Duration::from_secs(4),
+            timeout: Duration::from_secs(30),
             replay: false,
             ..common::config(&k)
         };
