@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what warpsafe's commands need when it is missing. Safe to run repeatedly.
 #   - z3 (the SMT solver of `warpsafe verify`) from Debian's package `z3`;
+#   - clang (the C++ front end that reads CUDA C++ files) from Debian's package `clang-14`,
+#     unless $WARPSAFE_CLANG names one or a clang 14 to 19 is on PATH;
 #   - NVRTC (NVIDIA's runtime CUDA compiler) from the PyPI wheel `nvidia-cuda-nvrtc`.
 set -euo pipefail
 
@@ -18,6 +20,21 @@ if ! command -v z3 >/dev/null 2>&1; then
     as_root apt-get update -qq
     as_root apt-get install -y -qq z3 >/dev/null
     command -v z3 >/dev/null 2>&1 || { echo "error: z3 still not found after installing it" >&2; exit 2; }
+fi
+
+clang_present() {
+    [ -n "${WARPSAFE_CLANG:-}" ] && return 0
+    for c in clang-14 clang-15 clang-16 clang-17 clang-18 clang-19 clang; do
+        command -v "$c" >/dev/null 2>&1 && return 0
+    done
+    return 1
+}
+
+if ! clang_present; then
+    echo "setup: installing clang (Debian package clang-14)" >&2
+    as_root apt-get update -qq
+    as_root apt-get install -y -qq clang-14 >/dev/null
+    clang_present || { echo "error: clang still not found after installing it" >&2; exit 2; }
 fi
 
 nvrtc_present() {

@@ -11,6 +11,38 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// How `.cu` files are read (every command).
+    #[command(flatten)]
+    pub front: FrontArgs,
+}
+
+/// How `.cu` files are read: accepted by every command (before or after the subcommand).
+#[derive(Args, Debug, Clone, Default)]
+pub struct FrontArgs {
+    /// Define a macro for `.cu` files, as the compiler's `-D` (`-D TILE=32`, `-DNDEBUG`).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]", global = true)]
+    pub define: Vec<String>,
+    /// Search DIR for `#include "…"` and `<…>` headers of `.cu` files (after the file's own
+    /// directory), as the compiler's `-I`.
+    #[arg(short = 'I', value_name = "DIR", global = true)]
+    pub include: Vec<PathBuf>,
+    /// Which parser reads `.cu` files: `auto` (the subset parser, then clang for what it
+    /// does not read), `clang` (CUDA C++ through clang only) or `subset` (the built-in C
+    /// subset parser only).
+    #[arg(long, value_enum, default_value = "auto", global = true)]
+    pub frontend: Frontend,
+}
+
+/// Which parser reads `.cu` files.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Frontend {
+    /// The subset parser, and clang for files it does not read (or when -D/-I are given).
+    #[default]
+    Auto,
+    /// clang only (CUDA C++: templates, classes, headers).
+    Clang,
+    /// The built-in C-subset parser only.
+    Subset,
 }
 
 /// The subcommands.
@@ -571,6 +603,20 @@ pub enum BenchKind {
         /// combinations of them.
         #[arg(long)]
         exact: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// How much of a codebase the frontends read: every `.cu` under DIR (recursively) through
+    /// clang (and, for comparison, the subset parser), kernels accepted or the construct that
+    /// stops each, grouped and counted. `-D`/`-I` apply.
+    ///
+    /// Example:
+    ///   warpsafe bench intake tests/real
+    ///   warpsafe bench intake ~/src/my-project -I ~/src/my-project/include
+    Intake {
+        /// Directory to scan.
+        dir: PathBuf,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,

@@ -10,6 +10,7 @@ mod equiv_cmd;
 mod exit;
 mod groebner_cmd;
 mod inputs;
+mod intake;
 mod ir_cmd;
 mod launch;
 mod mutate;
@@ -33,6 +34,7 @@ use cli::{BenchKind, Cli, Command};
 fn main() -> std::process::ExitCode {
     restore_sigpipe();
     let cli = Cli::parse();
+    source::configure(&cli.front);
     if solver::needed_by(&cli.command) {
         if let Err(e) = solver::require_z3() {
             return exit::finish(Err(e));
@@ -66,6 +68,7 @@ fn main() -> std::process::ExitCode {
                 exact,
                 format,
             } => groebner_cmd::bench(repeat, limit, exact, format),
+            BenchKind::Intake { dir, format } => intake::bench(&dir, format),
             BenchKind::Verify {
                 kernels,
                 repeat,

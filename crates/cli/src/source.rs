@@ -1,8 +1,11 @@
 //! Loading kernel files: CUDA C through the frontend, or IR as JSON.
 
+use crate::cli::{FrontArgs, Frontend};
 use crate::diagnostics;
 use crate::exit::CliError;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use warpsafe_cuda_front::FrontError;
 use warpsafe_ir::{Kernel, Module, SourceFile};
 
 /// A parsed file: its text (for diagnostics) and its kernels.
@@ -39,7 +42,8 @@ impl Loaded {
 
 /// Reads and parses `path`; parse errors are rendered to stderr.
 pub fn load(path: &Path) -> Result<Loaded, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| CliError::io(path, e))?;
+    let bytes = std::fs::read(path).map_err(|e| CliError::io(path, e))?;
+    let text = warpsafe_clang_front::source_text(&bytes);
     let name = path.display().to_string();
     if path.extension().is_some_and(|e| e == "json") {
         let module = parse_ir_json(&text).map_err(|e| CliError::usage(format!("{name}: {e}")))?;
@@ -49,15 +53,70 @@ pub fn load(path: &Path) -> Result<Loaded, CliError> {
         });
     }
     let file = SourceFile::new(name.clone(), text);
-    match warpsafe_cuda_front::compile(&file.text) {
-        Ok(module) => Ok(Loaded { file, module }),
-        Err(errors) => {
-            diagnostics::front_errors(&file, &errors);
-            Err(CliError::Parse {
-                file: name,
-                count: errors.len(),
+    let front = FRONT.get().cloned().unwrap_or_default();
+    let subset_first = front.frontend == Frontend::Subset
+        || front.frontend == Frontend::Auto && front.define.is_empty() && front.include.is_empty();
+    let subset_errors = if subset_first {
+        match warpsafe_cuda_front::compile(&file.text) {
+            Ok(module) => return Ok(Loaded { file, module }),
+            Err(errors) => errors,
+        }
+    } else {
+        vec![]
+    };
+    if front.frontend == Frontend::Subset
+        || front.frontend == Frontend::Auto && warpsafe_clang_front::find_clang().is_none()
+    {
+        return Err(parse_error(&file, &subset_errors));
+    }
+    match warpsafe_clang_front::compile_file(path, &file.text, &clang_options()) {
+        Ok(c) if !c.module.kernels.is_empty() => {
+            for r in &c.rejected {
+                diagnostics::front_errors(&file, &r.errors);
+                eprintln!(
+                    "{name}: kernel `{}` left out (the error above); the others are checked",
+                    r.kernel
+                );
+            }
+            Ok(Loaded {
+                file,
+                module: c.module,
             })
         }
+        Ok(c) => {
+            let errors: Vec<FrontError> = c.rejected.into_iter().flat_map(|r| r.errors).collect();
+            if errors.is_empty() {
+                return Err(CliError::usage(format!("{name}: no __global__ kernel")));
+            }
+            Err(parse_error(&file, &errors))
+        }
+        Err(errors) => Err(parse_error(&file, &errors)),
+    }
+}
+
+/// How `.cu` files are read, set once from the command line.
+static FRONT: OnceLock<FrontArgs> = OnceLock::new();
+
+/// Records the `-D`, `-I` and `--frontend` flags for every later [`load`].
+pub fn configure(front: &FrontArgs) {
+    let _ = FRONT.set(front.clone());
+}
+
+/// clang's options from `-D` and `-I`.
+pub fn clang_options() -> warpsafe_clang_front::Options {
+    let front = FRONT.get().cloned().unwrap_or_default();
+    warpsafe_clang_front::Options {
+        defines: front.define,
+        include_dirs: front.include,
+    }
+}
+
+/// Renders `errors` and returns the parse error.
+fn parse_error(file: &SourceFile, errors: &[FrontError]) -> CliError {
+    diagnostics::front_errors(file, errors);
+    CliError::Parse {
+        file: file.name.clone(),
+        count: errors.len(),
     }
 }
 

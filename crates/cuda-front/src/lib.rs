@@ -57,9 +57,27 @@ pub fn parse(source: &str) -> Result<ast::TranslationUnit, FrontError> {
 pub fn compile(source: &str) -> Result<Module, Vec<FrontError>> {
     let pp = preprocess::preprocess(source).map_err(|e| vec![e])?;
     let tu = parser::parse(pp.tokens).map_err(|e| vec![e])?;
-    let globals = lower::file_constants(&tu).map_err(|e| vec![e])?;
-    let mut kernels = lower::lower_unit(&tu)?;
-    header::apply_header(source, &pp.macros, &globals, &mut kernels)?;
+    finish(&tu, source, &pp.macros)
+}
+
+/// Compiles a syntax tree built by another parser (the clang frontend) from `source`: lowers
+/// it to IR, fills each kernel's contract from the header lines of `source` (header
+/// expressions see the object-like `#define`s of `source`), and type-checks every kernel.
+pub fn compile_unit(tu: &ast::TranslationUnit, source: &str) -> Result<Module, Vec<FrontError>> {
+    let macros = preprocess::preprocess(&preprocess::defines_only(source))
+        .map(|pp| pp.macros)
+        .unwrap_or_default();
+    finish(tu, source, &macros)
+}
+
+fn finish(
+    tu: &ast::TranslationUnit,
+    source: &str,
+    macros: &preprocess::Macros,
+) -> Result<Module, Vec<FrontError>> {
+    let globals = lower::file_constants(tu).map_err(|e| vec![e])?;
+    let mut kernels = lower::lower_unit(tu)?;
+    header::apply_header(source, macros, &globals, &mut kernels)?;
     let mut errors = Vec::new();
     for k in &kernels {
         if let Err(errs) = check_kernel(k) {

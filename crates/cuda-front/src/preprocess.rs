@@ -524,6 +524,30 @@ fn paste(toks: Vec<Tok>, span: Span) -> Result<Vec<Tok>> {
     Ok(out)
 }
 
+/// `source` with everything but its `#define` lines (and their `\` continuations) blanked out,
+/// byte offsets kept: the macros a header expression may use, without the C++ around them
+/// that this preprocessor does not read.
+pub fn defines_only(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut continued = false;
+    for line in source.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let keep = continued || {
+            let t = body.trim_start();
+            t.strip_prefix('#')
+                .is_some_and(|d| d.trim_start().starts_with("define"))
+        };
+        if keep {
+            out.push_str(line);
+            continued = body.ends_with('\\');
+        } else {
+            out.extend(line.bytes().map(|b| if b == b'\n' { '\n' } else { ' ' }));
+            continued = false;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,127 @@
+//! Finding and running clang: the command line, our device headers, and clang's errors.
+
+use crate::headers;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// How to run clang on a file: macros and include directories, as `-D` and `-I` give them.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// `NAME` or `NAME=VALUE`, as `-D` takes them.
+    pub defines: Vec<String>,
+    /// Directories searched by `#include`, after the file's own.
+    pub include_dirs: Vec<PathBuf>,
+}
+
+/// clang's answer on one file: the AST dump (possibly partial) and the errors it reported.
+pub struct ClangOutput {
+    /// The `-ast-dump=json` text.
+    pub json: String,
+    /// Each error: file, 1-based line and column, message.
+    pub errors: Vec<Diagnostic>,
+}
+
+/// One clang error.
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    /// The file clang names.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (bytes).
+    pub col: usize,
+    /// The message.
+    pub message: String,
+}
+
+/// The clang to run: `$WARPSAFE_CLANG`, else the first of `clang-14` … `clang-19`, `clang`
+/// on `PATH`.
+pub fn find_clang() -> Option<PathBuf> {
+    if let Some(c) = std::env::var_os("WARPSAFE_CLANG").filter(|c| !c.is_empty()) {
+        return Some(PathBuf::from(c));
+    }
+    let names = [
+        "clang-14", "clang-15", "clang-16", "clang-17", "clang-18", "clang-19", "clang",
+    ];
+    let path = std::env::var_os("PATH")?;
+    for name in names {
+        for dir in std::env::split_paths(&path) {
+            let candidate = dir.join(name);
+            if candidate.is_file() {
+                return Some(candidate);
+            }
+        }
+    }
+    None
+}
+
+/// Runs clang on `file` (device side only, no CUDA installation, our headers) and returns
+/// its AST dump and errors.
+pub fn run(clang: &Path, file: &Path, opts: &Options) -> Result<ClangOutput, String> {
+    let include = headers::dir()?;
+    let mut cmd = Command::new(clang);
+    cmd.args([
+        "-x",
+        "cuda",
+        "--cuda-device-only",
+        "-nocudainc",
+        "-nocudalib",
+        "--cuda-gpu-arch=sm_80",
+        "-fsyntax-only",
+        "-fno-color-diagnostics",
+        "-fno-caret-diagnostics",
+        "-ferror-limit=0",
+        "-w",
+        "-D__WARPSAFE__=1",
+    ]);
+    cmd.arg("-isystem").arg(&include);
+    cmd.arg("-include").arg("warpsafe/cuda_runtime.h");
+    for d in &opts.defines {
+        cmd.arg(format!("-D{d}"));
+    }
+    for i in &opts.include_dirs {
+        cmd.arg("-I").arg(i);
+    }
+    cmd.args(["-Xclang", "-ast-dump=json"]).arg(file);
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", clang.display()))?;
+    let json = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let errors: Vec<Diagnostic> = stderr.lines().filter_map(diagnostic).collect();
+    if json.trim().is_empty() {
+        let first = stderr.lines().next().unwrap_or("no output");
+        return Err(format!("{} failed: {first}", clang.display()));
+    }
+    Ok(ClangOutput { json, errors })
+}
+
+/// `file:line:col: error: message` (or `fatal error:`), else `None`.
+fn diagnostic(line: &str) -> Option<Diagnostic> {
+    let (loc, message) = line
+        .split_once(": error: ")
+        .or_else(|| line.split_once(": fatal error: "))?;
+    let mut parts = loc.rsplitn(3, ':');
+    let col = parts.next()?.parse().ok()?;
+    let line_no = parts.next()?.parse().ok()?;
+    let file = parts.next()?.to_string();
+    Some(Diagnostic {
+        file,
+        line: line_no,
+        col,
+        message: message.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_clang_error_lines() {
+        let d = diagnostic("k.cu:12:7: error: use of undeclared identifier 'q'").unwrap();
+        assert_eq!((d.file.as_str(), d.line, d.col), ("k.cu", 12, 7));
+        assert_eq!(d.message, "use of undeclared identifier 'q'");
+        assert!(diagnostic("k.cu:1:1: warning: unused").is_none());
+    }
+}

@@ -1,0 +1,324 @@
+//! The CUDA C++ frontend of warpsafe: runs a real clang on the file (device side, with our
+//! own device headers instead of a CUDA installation), reads its typed AST and lowers every
+//! `__global__` kernel to the IR.
+//!
+//! clang does the C++ (macros, `#include`, templates, overloads, `auto`, `constexpr`,
+//! default arguments, namespaces); [`translate`] writes what is left in the subset syntax
+//! tree of `warpsafe_cuda_front`, whose lowering, header reader and type checker produce the
+//! IR, so both parsers share one lowering. Each kernel stands on its own: a construct we do
+//! not model rejects the kernels that use it, with its span, never its neighbours.
+//!
+//! ```no_run
+//! use std::path::Path;
+//! use warpsafe_clang_front::{compile_file, Options};
+//! let path = Path::new("examples/kernels/vector_add.cu");
+//! let source = std::fs::read_to_string(path).unwrap();
+//! let out = compile_file(path, &source, &Options::default()).expect("clang runs");
+//! assert!(out.module.kernel("vector_add").is_some());
+//! assert!(out.rejected.is_empty());
+//! ```
+
+mod driver;
+mod headers;
+mod node;
+pub mod translate;
+
+pub use driver::{find_clang, Options};
+
+use std::path::Path;
+use translate::Unit;
+use warpsafe_cuda_front::ast::{FnKind, Item, TranslationUnit};
+use warpsafe_cuda_front::FrontError;
+use warpsafe_ir::{Module, Span};
+
+/// A file read through clang: the kernels that lowered, and those that did not with why.
+#[derive(Debug)]
+pub struct Compiled {
+    /// The kernels that lowered and type-checked.
+    pub module: Module,
+    /// Kernels left out, each with the first construct that stops it.
+    pub rejected: Vec<Rejection>,
+    /// clang errors outside every kernel (in host code), which cost no kernel.
+    pub host_errors: Vec<FrontError>,
+}
+
+/// A kernel the frontend could not lower.
+#[derive(Debug, Clone)]
+pub struct Rejection {
+    /// The kernel's name.
+    pub kernel: String,
+    /// Why (the construct and its span).
+    pub errors: Vec<FrontError>,
+}
+
+/// The file's text with every byte that is not UTF-8 replaced by `?`, one byte for one, so
+/// that clang's byte offsets stay valid (sources with Latin-1 comments are common).
+pub fn source_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => {
+            let mut out = String::with_capacity(bytes.len());
+            for chunk in bytes.utf8_chunks() {
+                out.push_str(chunk.valid());
+                out.extend(std::iter::repeat_n('?', chunk.invalid().len()));
+            }
+            out
+        }
+    }
+}
+
+/// Runs clang on `path` (whose text is `source`) and lowers each of its kernels. An error
+/// only when clang is missing or fails outright, or when no kernel could be read and some
+/// error says why.
+pub fn compile_file(
+    path: &Path,
+    source: &str,
+    opts: &Options,
+) -> Result<Compiled, Vec<FrontError>> {
+    let clang = find_clang().ok_or_else(|| {
+        vec![FrontError::new(
+            Span::DUMMY,
+            "clang not found; run scripts/setup.sh (or set WARPSAFE_CLANG)",
+        )]
+    })?;
+    let out = driver::run(&clang, path, opts).map_err(|e| vec![FrontError::new(Span::DUMMY, e)])?;
+    let main = path.to_string_lossy().into_owned();
+    let source = source.to_string();
+    let errors = out.errors;
+    let json = out.json;
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(move || {
+            let root =
+                node::parse(&json, &main).map_err(|e| vec![FrontError::new(Span::DUMMY, e)])?;
+            lower(&root, &source, &main, &errors)
+        })
+        .map_err(|e| {
+            vec![FrontError::new(
+                Span::DUMMY,
+                format!("cannot start the frontend: {e}"),
+            )]
+        })?
+        .join()
+        .map_err(|_| vec![FrontError::new(Span::DUMMY, "the clang frontend failed")])?
+}
+
+fn lower(
+    root: &node::Node,
+    source: &str,
+    main: &str,
+    clang_errors: &[driver::Diagnostic],
+) -> Result<Compiled, Vec<FrontError>> {
+    let unit = Unit::collect(root, source.len());
+    let mut host_errors = vec![];
+    let mut errors_at: Vec<FrontError> = vec![];
+    for d in clang_errors {
+        let err = if d.file == main {
+            let offset = line_col_offset(source, d.line, d.col);
+            FrontError::new(
+                Span::new(offset, offset + 1),
+                format!("clang: {}", d.message),
+            )
+        } else {
+            FrontError::new(Span::DUMMY, format!("clang: {}", d.message))
+                .with_note(format!("in {}:{}:{}", d.file, d.line, d.col))
+        };
+        errors_at.push(err);
+    }
+    // Translate every function; a helper that fails costs the kernels that call it.
+    let mut helpers = vec![];
+    let mut kernels = vec![];
+    let mut rejected = vec![];
+    for f in &unit.functions {
+        let span = unit.span(f.node, Span::DUMMY);
+        let inside: Vec<FrontError> = errors_at
+            .iter()
+            .filter(|e| {
+                !e.span.is_dummy() && e.span.lo >= span.lo && e.span.hi <= span.hi.max(span.lo + 1)
+            })
+            .cloned()
+            .collect();
+        let translated = if inside.is_empty() {
+            unit.function(f).map_err(|e| vec![e])
+        } else {
+            Err(inside)
+        };
+        match (f.kind, translated) {
+            (FnKind::Kernel, Ok(func)) => kernels.push(func),
+            (FnKind::Kernel, Err(errs)) => rejected.push(Rejection {
+                kernel: f.name.clone(),
+                errors: errs,
+            }),
+            (FnKind::Device, r) => helpers.push((f.name.clone(), r)),
+        }
+    }
+    for e in &errors_at {
+        let in_function = unit.functions.iter().any(|f| {
+            let s = unit.span(f.node, Span::DUMMY);
+            !e.span.is_dummy() && e.span.lo >= s.lo && e.span.lo < s.hi
+        });
+        if !in_function {
+            host_errors.push(e.clone());
+        }
+    }
+    // Kernels whose helpers failed are rejected with the helper's error.
+    let failed: Vec<(&String, &Vec<FrontError>)> = helpers
+        .iter()
+        .filter_map(|(n, r)| r.as_ref().err().map(|e| (n, e)))
+        .collect();
+    let ok_helpers: Vec<warpsafe_cuda_front::ast::Function> = helpers
+        .iter()
+        .filter_map(|(_, r)| r.as_ref().ok().cloned())
+        .collect();
+    kernels.retain(|k| {
+        let mut calls = vec![];
+        collect_calls(k, &ok_helpers, &mut calls);
+        match failed.iter().find(|(n, _)| calls.contains(n)) {
+            Some((n, errs)) => {
+                rejected.push(Rejection {
+                    kernel: k.name.clone(),
+                    errors: errs
+                        .iter()
+                        .map(|e| {
+                            e.clone()
+                                .with_note(format!("in `{n}`, called by `{}`", k.name))
+                        })
+                        .collect(),
+                });
+                false
+            }
+            None => true,
+        }
+    });
+    // Lower the kernels together (the header applies to all of them); a kernel whose
+    // lowering fails is set aside and the rest lowered again.
+    loop {
+        let mut items = unit.constants.clone();
+        items.extend(ok_helpers.iter().cloned().map(Item::Function));
+        items.extend(kernels.iter().cloned().map(Item::Function));
+        let tu = TranslationUnit { items };
+        match warpsafe_cuda_front::compile_unit(&tu, source) {
+            Ok(module) => {
+                return Ok(Compiled {
+                    module,
+                    rejected,
+                    host_errors,
+                })
+            }
+            Err(errs) => {
+                let guilty: Vec<usize> = kernels
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, k)| {
+                        errs.iter().any(|e| {
+                            e.note.as_deref() == Some(&format!("in kernel `{}`", k.name))
+                                || !e.span.is_dummy()
+                                    && e.span.lo >= k.span.lo
+                                    && e.span.hi <= k.span.hi
+                        })
+                    })
+                    .map(|(i, _)| i)
+                    .collect();
+                if guilty.is_empty() {
+                    return Err(errs);
+                }
+                for i in guilty.into_iter().rev() {
+                    let k = kernels.remove(i);
+                    let mine: Vec<FrontError> = errs
+                        .iter()
+                        .filter(|e| {
+                            e.note.as_deref() == Some(&format!("in kernel `{}`", k.name))
+                                || !e.span.is_dummy()
+                                    && e.span.lo >= k.span.lo
+                                    && e.span.hi <= k.span.hi
+                        })
+                        .cloned()
+                        .collect();
+                    rejected.push(Rejection {
+                        kernel: k.name,
+                        errors: mine,
+                    });
+                }
+                if kernels.is_empty() {
+                    return Ok(Compiled {
+                        module: Module { kernels: vec![] },
+                        rejected,
+                        host_errors,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// The names of the helpers `f` calls, directly or through other helpers.
+fn collect_calls(
+    f: &warpsafe_cuda_front::ast::Function,
+    helpers: &[warpsafe_cuda_front::ast::Function],
+    out: &mut Vec<String>,
+) {
+    let mut names = vec![];
+    for s in &f.body {
+        visit_stmt_calls(s, &mut |n| names.push(n.to_string()));
+    }
+    for n in names {
+        if out.contains(&n) {
+            continue;
+        }
+        out.push(n.clone());
+        if let Some(h) = helpers.iter().find(|h| h.name == n) {
+            collect_calls(h, helpers, out);
+        }
+    }
+}
+
+fn visit_stmt_calls(s: &warpsafe_cuda_front::ast::Stmt, f: &mut dyn FnMut(&str)) {
+    use warpsafe_cuda_front::ast::{visit_calls, Init, StmtKind};
+    match &s.kind {
+        StmtKind::Decl(d) => {
+            for decl in &d.declarators {
+                match &decl.init {
+                    Some(Init::Expr(e)) => visit_calls(e, f),
+                    Some(Init::List(es, _)) => es.iter().for_each(|e| visit_calls(e, f)),
+                    None => {}
+                }
+            }
+        }
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => visit_calls(e, f),
+        StmtKind::If(c, a, b) => {
+            visit_calls(c, f);
+            visit_stmt_calls(a, f);
+            if let Some(b) = b {
+                visit_stmt_calls(b, f);
+            }
+        }
+        StmtKind::For {
+            init,
+            cond,
+            update,
+            body,
+        } => {
+            if let Some(i) = init {
+                visit_stmt_calls(i, f);
+            }
+            cond.iter().chain(update).for_each(|e| visit_calls(e, f));
+            visit_stmt_calls(body, f);
+        }
+        StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+            visit_calls(c, f);
+            visit_stmt_calls(b, f);
+        }
+        StmtKind::Block(b) => b.iter().for_each(|s| visit_stmt_calls(s, f)),
+        StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Empty => {}
+    }
+}
+
+/// The byte offset of 1-based `line`, `col` in `source` (clamped into it).
+fn line_col_offset(source: &str, line: usize, col: usize) -> usize {
+    let start: usize = source
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    (start + col.saturating_sub(1)).min(source.len())
+}

@@ -1,0 +1,406 @@
+//! Expressions: clang's typed expression nodes in the subset's terms. Implicit conversions
+//! are dropped (the subset's lowering applies C's conversions itself, the same ones clang
+//! wrote down); explicit casts are kept.
+
+use super::{types, Callee, Unit};
+use crate::node::Node;
+use warpsafe_cuda_front::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use warpsafe_cuda_front::FrontError;
+use warpsafe_ir::{ScalarType, Span};
+
+/// True for nodes that are expressions (as opposed to declarations, attributes, `{}`).
+pub fn is_expr(n: &Node) -> bool {
+    n.kind.ends_with("Expr")
+        || n.kind.ends_with("Operator")
+        || n.kind.ends_with("Literal")
+        || n.kind == "ExprWithCleanups"
+}
+
+fn unsupported(span: Span, what: impl std::fmt::Display) -> FrontError {
+    FrontError::new(span, format!("unsupported: {what}"))
+}
+
+impl Unit<'_> {
+    /// The subset expression for `n`; `outer` is the span of the nearest node written in the
+    /// main file.
+    pub fn expr(&self, n: &Node, outer: Span) -> Result<Expr, FrontError> {
+        let span = self.span(n, outer);
+        let kind = match n.kind.as_str() {
+            "IntegerLiteral" | "CharacterLiteral" => self.int_literal(n, span)?,
+            "FloatingLiteral" => {
+                let ty = scalar_of(n, span)?;
+                let v: f64 = n
+                    .fields
+                    .get("value")
+                    .and_then(|v| v.as_str().map(str::to_string).or(Some(v.to_string())))
+                    .and_then(|s| s.parse().ok())
+                    .ok_or_else(|| unsupported(span, "floating literal"))?;
+                ExprKind::Float(v, ty)
+            }
+            "CXXBoolLiteralExpr" => ExprKind::Bool(n.flag("value")),
+            "ConstantExpr" => match n.str("value") {
+                Some(v)
+                    if scalar_of(n, span)?.is_int() || scalar_of(n, span)? == ScalarType::Bool =>
+                {
+                    literal(v, scalar_of(n, span)?, span)?
+                }
+                _ => return self.only_child(n, span),
+            },
+            "ParenExpr"
+            | "ExprWithCleanups"
+            | "MaterializeTemporaryExpr"
+            | "CXXBindTemporaryExpr"
+            | "ImplicitCastExpr" => return self.only_child(n, span),
+            "CStyleCastExpr"
+            | "CXXStaticCastExpr"
+            | "CXXFunctionalCastExpr"
+            | "CXXReinterpretCastExpr"
+            | "CXXConstCastExpr" => return self.cast(n, span),
+            "SubstNonTypeTemplateParmExpr" => {
+                let last = n
+                    .inner
+                    .iter()
+                    .rev()
+                    .find(|c| is_expr(c))
+                    .ok_or_else(|| unsupported(span, "template parameter"))?;
+                return self.expr(last, span);
+            }
+            "DeclRefExpr" => self.decl_ref(n, span)?,
+            "MemberExpr" => {
+                let base = self.child(n, 0, span)?;
+                let field = n.name().unwrap_or("").to_string();
+                if n.flag("isArrow") {
+                    return Err(unsupported(span, format!("member access `->{field}`")));
+                }
+                match &base.kind {
+                    ExprKind::Ident(b)
+                        if matches!(
+                            b.as_str(),
+                            "threadIdx" | "blockIdx" | "blockDim" | "gridDim"
+                        ) => {}
+                    _ => {
+                        return Err(unsupported(
+                            span,
+                            format!("member access `.{field}` (structs and vector types)"),
+                        ))
+                    }
+                }
+                ExprKind::Member(Box::new(base), field)
+            }
+            "ArraySubscriptExpr" => ExprKind::Index(
+                Box::new(self.child(n, 0, span)?),
+                Box::new(self.child(n, 1, span)?),
+            ),
+            "UnaryOperator" => self.unary(n, span)?,
+            "BinaryOperator" | "CompoundAssignOperator" => self.binary(n, span)?,
+            "ConditionalOperator" => ExprKind::Cond(
+                Box::new(self.child(n, 0, span)?),
+                Box::new(self.child(n, 1, span)?),
+                Box::new(self.child(n, 2, span)?),
+            ),
+            "CallExpr" => self.call(n, span)?,
+            "CXXMemberCallExpr" => return self.group_call(n, span),
+            "UnaryExprOrTypeTraitExpr" if n.str("name") == Some("sizeof") => {
+                let spelled = n
+                    .fields
+                    .get("argType")
+                    .and_then(|t| t.get("desugaredQualType").or_else(|| t.get("qualType")))
+                    .and_then(|t| t.as_str())
+                    .map(str::to_string)
+                    .or_else(|| n.inner.first().and_then(|e| e.ty().map(str::to_string)))
+                    .ok_or_else(|| unsupported(span, "sizeof"))?;
+                let ty = types::scalar_or_pointer(&spelled, span)
+                    .map_err(|e| unsupported(span, format!("sizeof: {e}")))?;
+                ExprKind::SizeOf(ty)
+            }
+            "CXXDefaultArgExpr" => {
+                return Err(unsupported(span, "default argument outside a call"));
+            }
+            "RecoveryExpr" => {
+                return Err(FrontError::new(
+                    span,
+                    "clang could not type this expression",
+                ))
+            }
+            other => return Err(unsupported(span, describe(other))),
+        };
+        Ok(Expr::new(kind, span))
+    }
+
+    fn only_child(&self, n: &Node, span: Span) -> Result<Expr, FrontError> {
+        let c = n
+            .inner
+            .iter()
+            .find(|c| is_expr(c))
+            .ok_or_else(|| unsupported(span, format!("empty `{}`", n.kind)))?;
+        self.expr(c, span)
+    }
+
+    /// The `i`-th expression child.
+    fn child(&self, n: &Node, i: usize, span: Span) -> Result<Expr, FrontError> {
+        let c = n
+            .inner
+            .iter()
+            .filter(|c| is_expr(c))
+            .nth(i)
+            .ok_or_else(|| unsupported(span, format!("malformed `{}`", n.kind)))?;
+        self.expr(c, span)
+    }
+
+    fn int_literal(&self, n: &Node, span: Span) -> Result<ExprKind, FrontError> {
+        let ty = scalar_of(n, span)?;
+        let v = n
+            .fields
+            .get("value")
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| v.to_string())
+            })
+            .unwrap_or_default();
+        literal(&v, ty, span)
+    }
+
+    fn cast(&self, n: &Node, span: Span) -> Result<Expr, FrontError> {
+        let inner = n
+            .inner
+            .iter()
+            .find(|c| is_expr(c))
+            .ok_or_else(|| unsupported(span, "empty cast"))?;
+        let to = n.ty().unwrap_or("");
+        let from = strip_implicit(inner).ty().unwrap_or("");
+        let target = types::scalar_or_pointer(to, span)
+            .map_err(|e| unsupported(span, format!("cast to {e}")))?;
+        let operand = self.expr(inner, span)?;
+        if target.ptr {
+            let source = types::scalar_or_pointer(from, span).ok();
+            return match source {
+                Some(s) if s.ptr && s.base == target.base => Ok(operand),
+                _ => Err(unsupported(
+                    span,
+                    format!("pointer cast from `{from}` to `{to}` (reinterpreting memory)"),
+                )),
+            };
+        }
+        Ok(Expr::new(ExprKind::Cast(target, Box::new(operand)), span))
+    }
+
+    fn decl_ref(&self, n: &Node, span: Span) -> Result<ExprKind, FrontError> {
+        let (id, kind, name) = n
+            .referenced()
+            .ok_or_else(|| unsupported(span, "reference without a declaration"))?;
+        match kind {
+            "VarDecl" | "ParmVarDecl" => Ok(ExprKind::Ident(name.to_string())),
+            "EnumConstantDecl" => {
+                let v = self
+                    .enumerators
+                    .get(id)
+                    .ok_or_else(|| unsupported(span, format!("enumerator `{name}`")))?;
+                let ty = scalar_of(n, span).unwrap_or(ScalarType::I32);
+                let ty = if ty.is_int() { ty } else { ScalarType::I32 };
+                literal(&v.to_string(), ty, span)
+            }
+            "FunctionDecl" => Err(unsupported(
+                span,
+                format!("function `{name}` used as a value"),
+            )),
+            other => Err(unsupported(
+                span,
+                format!("reference to a {}", describe(other)),
+            )),
+        }
+    }
+
+    fn unary(&self, n: &Node, span: Span) -> Result<ExprKind, FrontError> {
+        let op = n.str("opcode").unwrap_or("");
+        let operand = Box::new(self.child(n, 0, span)?);
+        let op = match op {
+            "-" => UnaryOp::Neg,
+            "+" => UnaryOp::Plus,
+            "!" => UnaryOp::Not,
+            "~" => UnaryOp::BitNot,
+            "*" => UnaryOp::Deref,
+            "&" => UnaryOp::AddrOf,
+            "++" | "--" => {
+                return Ok(ExprKind::IncDec {
+                    inc: op == "++",
+                    prefix: !n.flag("isPostfix"),
+                    target: operand,
+                })
+            }
+            other => return Err(unsupported(span, format!("operator `{other}`"))),
+        };
+        Ok(ExprKind::Unary(op, operand))
+    }
+
+    fn binary(&self, n: &Node, span: Span) -> Result<ExprKind, FrontError> {
+        let opcode = n.str("opcode").unwrap_or("");
+        let a = Box::new(self.child(n, 0, span)?);
+        let b = Box::new(self.child(n, 1, span)?);
+        if opcode == "," {
+            return Ok(ExprKind::Comma(a, b));
+        }
+        if opcode == "=" {
+            return Ok(ExprKind::Assign(None, a, b));
+        }
+        if let Some(op) = opcode.strip_suffix('=').and_then(binary_op) {
+            if !matches!(opcode, "==" | "!=" | "<=" | ">=") {
+                return Ok(ExprKind::Assign(Some(op), a, b));
+            }
+        }
+        let op =
+            binary_op(opcode).ok_or_else(|| unsupported(span, format!("operator `{opcode}`")))?;
+        Ok(ExprKind::Binary(op, a, b))
+    }
+
+    fn call(&self, n: &Node, span: Span) -> Result<ExprKind, FrontError> {
+        let callee_node = n
+            .inner
+            .first()
+            .map(strip_implicit)
+            .ok_or_else(|| unsupported(span, "call without a callee"))?;
+        if callee_node.kind != "DeclRefExpr" {
+            return Err(unsupported(
+                span,
+                format!("call through a {}", describe(&callee_node.kind)),
+            ));
+        }
+        let (id, _, name) = callee_node
+            .referenced()
+            .ok_or_else(|| unsupported(span, "call without a callee"))?;
+        let callee_span = self.span(callee_node, span);
+        let (name, decl) = match self.callee.get(id) {
+            Some(Callee::Builtin(b)) => (b.clone(), None),
+            Some(Callee::User(u, d)) => (u.clone(), Some(*d)),
+            None => (name.to_string(), None),
+        };
+        let params: Vec<&Node> = decl
+            .map(|d| d.inner.iter().filter(|c| c.kind == "ParmVarDecl").collect())
+            .unwrap_or_default();
+        if let Some(g) = self.group_free_call(&name, n, span) {
+            return g;
+        }
+        let mut args = vec![];
+        for (i, a) in n.inner.iter().skip(1).enumerate() {
+            if super::groups::group_of(strip_implicit(a).ty().unwrap_or(""))
+                .ok()
+                .flatten()
+                .is_some()
+            {
+                continue;
+            }
+            if a.kind == "CXXDefaultArgExpr" && decl.is_none() {
+                // A builtin's default (`__syncwarp()`'s full mask, a shuffle's width): the
+                // lowering knows it.
+                continue;
+            }
+            if a.kind == "CXXDefaultArgExpr" {
+                let default = params
+                    .get(i)
+                    .and_then(|p| p.inner.iter().find(|c| is_expr(c)))
+                    .ok_or_else(|| unsupported(span, format!("default argument of `{name}`")))?;
+                args.push(self.expr(default, span)?);
+            } else {
+                args.push(self.expr(a, span)?);
+            }
+        }
+        Ok(ExprKind::Call(name, callee_span, args))
+    }
+}
+
+/// `n` without the implicit conversions and parentheses around it.
+pub fn strip_implicit(mut n: &Node) -> &Node {
+    while matches!(n.kind.as_str(), "ImplicitCastExpr" | "ParenExpr") {
+        match n.inner.iter().find(|c| is_expr(c)) {
+            Some(c) => n = c,
+            None => break,
+        }
+    }
+    n
+}
+
+fn scalar_of(n: &Node, span: Span) -> Result<ScalarType, FrontError> {
+    let t = n.ty().unwrap_or("int");
+    let t = t.strip_prefix("const ").unwrap_or(t);
+    match types::scalar(t) {
+        Ok(Some(s)) => Ok(s),
+        Ok(None) => Err(unsupported(span, "void value")),
+        Err(e) => Err(unsupported(span, e)),
+    }
+}
+
+fn literal(v: &str, ty: ScalarType, span: Span) -> Result<ExprKind, FrontError> {
+    if ty == ScalarType::Bool {
+        return Ok(ExprKind::Bool(v != "0" && v != "false"));
+    }
+    if let Ok(u) = v.parse::<u64>() {
+        return Ok(ExprKind::Int(u, ty));
+    }
+    let i: i64 = v
+        .parse()
+        .map_err(|_| unsupported(span, format!("integer constant `{v}`")))?;
+    Ok(ExprKind::Unary(
+        UnaryOp::Neg,
+        Box::new(Expr::new(ExprKind::Int(i.unsigned_abs(), ty), span)),
+    ))
+}
+
+fn binary_op(op: &str) -> Option<BinaryOp> {
+    Some(match op {
+        "+" => BinaryOp::Add,
+        "-" => BinaryOp::Sub,
+        "*" => BinaryOp::Mul,
+        "/" => BinaryOp::Div,
+        "%" => BinaryOp::Rem,
+        "<<" => BinaryOp::Shl,
+        ">>" => BinaryOp::Shr,
+        "<" => BinaryOp::Lt,
+        "<=" => BinaryOp::Le,
+        ">" => BinaryOp::Gt,
+        ">=" => BinaryOp::Ge,
+        "==" => BinaryOp::Eq,
+        "!=" => BinaryOp::Ne,
+        "&" => BinaryOp::BitAnd,
+        "^" => BinaryOp::BitXor,
+        "|" => BinaryOp::BitOr,
+        "&&" => BinaryOp::And,
+        "||" => BinaryOp::Or,
+        _ => return None,
+    })
+}
+
+/// A clang node kind in words (`CXXMemberCallExpr` → `member function call`).
+pub fn describe(kind: &str) -> String {
+    match kind {
+        "CXXMemberCallExpr" => "member function call (C++ classes)".into(),
+        "CXXOperatorCallExpr" => "overloaded operator".into(),
+        "CXXConstructExpr" | "CXXTemporaryObjectExpr" => {
+            "constructor call (structs and classes)".into()
+        }
+        "LambdaExpr" => "lambda".into(),
+        "InitListExpr" => "initialiser list".into(),
+        "CXXThisExpr" => "`this`".into(),
+        "StringLiteral" => "string literal".into(),
+        "CXXNullPtrLiteralExpr" | "GNUNullExpr" => "null pointer".into(),
+        "GCCAsmStmt" => "inline PTX `asm`".into(),
+        other => format!("`{other}`"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_keep_their_type_and_sign() {
+        assert!(matches!(
+            literal("7", ScalarType::U32, Span::DUMMY),
+            Ok(ExprKind::Int(7, ScalarType::U32))
+        ));
+        assert!(matches!(
+            literal("-3", ScalarType::I32, Span::DUMMY),
+            Ok(ExprKind::Unary(UnaryOp::Neg, _))
+        ));
+        assert!(literal("x", ScalarType::I32, Span::DUMMY).is_err());
+    }
+}

@@ -1,0 +1,228 @@
+//! Cooperative groups: handles of the thread block and of its static tiles are values fixed
+//! by their type, so a member call becomes the builtin it stands for (`block.sync()` is
+//! `__syncthreads()`, `tile.shfl_down(v, 1)` a width-`N` shuffle among the tile's lanes).
+
+use super::expr::strip_implicit;
+use super::Unit;
+use crate::node::Node;
+use warpsafe_cuda_front::ast::{BinaryOp, Expr, ExprKind};
+use warpsafe_cuda_front::FrontError;
+use warpsafe_ir::{ScalarType, Span};
+
+/// The group a handle's type names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// `thread_block`.
+    Block,
+    /// `thread_block_tile<N>` with `N` a power of two up to 32.
+    Tile(u32),
+}
+
+/// The group of a desugared type (`cooperative_groups::thread_block_tile<32>`), `Ok(None)`
+/// when it is not a cooperative-groups type, an error for one we do not model.
+pub fn group_of(ty: &str) -> Result<Option<Group>, String> {
+    let ty = ty
+        .trim_start_matches("const ")
+        .trim_end_matches(" &")
+        .trim();
+    let Some(name) = ty.strip_prefix("cooperative_groups::") else {
+        return Ok(None);
+    };
+    let name = name.trim_start_matches("__v1::");
+    if name == "thread_block" {
+        return Ok(Some(Group::Block));
+    }
+    if let Some(n) = name
+        .strip_prefix("thread_block_tile<")
+        .and_then(|r| r.split([',', '>']).next())
+    {
+        let n: u32 = n
+            .trim()
+            .trim_end_matches(['U', 'u'])
+            .parse()
+            .map_err(|_| format!("cooperative group `{ty}`"))?;
+        if n.is_power_of_two() && n <= 32 {
+            return Ok(Some(Group::Tile(n)));
+        }
+    }
+    Err(format!(
+        "cooperative group `{ty}` (only `thread_block` and `thread_block_tile<N>` are modelled)"
+    ))
+}
+
+fn e(kind: ExprKind, span: Span) -> Expr {
+    Expr::new(kind, span)
+}
+
+fn int(v: u64, span: Span) -> Expr {
+    e(ExprKind::Int(v, ScalarType::U32), span)
+}
+
+fn bin(op: BinaryOp, a: Expr, b: Expr, span: Span) -> Expr {
+    e(ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
+}
+
+fn builtin(var: &str, field: &str, span: Span) -> Expr {
+    e(
+        ExprKind::Member(Box::new(e(ExprKind::Ident(var.into()), span)), field.into()),
+        span,
+    )
+}
+
+/// `threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)`, CUDA's
+/// `thread_block::thread_rank()`.
+fn block_rank(span: Span) -> Expr {
+    let yz = bin(
+        BinaryOp::Add,
+        builtin("threadIdx", "y", span),
+        bin(
+            BinaryOp::Mul,
+            builtin("blockDim", "y", span),
+            builtin("threadIdx", "z", span),
+            span,
+        ),
+        span,
+    );
+    bin(
+        BinaryOp::Add,
+        builtin("threadIdx", "x", span),
+        bin(BinaryOp::Mul, builtin("blockDim", "x", span), yz, span),
+        span,
+    )
+}
+
+fn block_size(span: Span) -> Expr {
+    bin(
+        BinaryOp::Mul,
+        bin(
+            BinaryOp::Mul,
+            builtin("blockDim", "x", span),
+            builtin("blockDim", "y", span),
+            span,
+        ),
+        builtin("blockDim", "z", span),
+        span,
+    )
+}
+
+/// The lanes of the calling thread's tile of `n` threads, as a warp mask.
+fn tile_mask(n: u32, span: Span) -> Expr {
+    if n == 32 {
+        return int(0xffff_ffff, span);
+    }
+    let lane = bin(BinaryOp::Rem, block_rank(span), int(32, span), span);
+    let first = bin(
+        BinaryOp::Mul,
+        bin(BinaryOp::Div, lane, int(u64::from(n), span), span),
+        int(u64::from(n), span),
+        span,
+    );
+    bin(BinaryOp::Shl, int((1u64 << n) - 1, span), first, span)
+}
+
+fn call(name: &str, args: Vec<Expr>, span: Span) -> Expr {
+    e(ExprKind::Call(name.into(), span, args), span)
+}
+
+impl Unit<'_> {
+    /// `cg::sync(g)`: the group's barrier. `None` for other calls.
+    pub(super) fn group_free_call(
+        &self,
+        name: &str,
+        n: &Node,
+        span: Span,
+    ) -> Option<Result<ExprKind, FrontError>> {
+        if name != "sync" || n.inner.len() != 2 {
+            return None;
+        }
+        let group = group_of(strip_implicit(&n.inner[1]).ty().unwrap_or("")).ok()??;
+        Some(Ok(match group {
+            Group::Block => ExprKind::Call("__syncthreads".into(), span, vec![]),
+            Group::Tile(32) => ExprKind::Call("__syncwarp".into(), span, vec![]),
+            Group::Tile(t) => ExprKind::Call("__syncwarp".into(), span, vec![tile_mask(t, span)]),
+        }))
+    }
+
+    /// A member call on a cooperative-groups handle (`block.sync()`, `tile.shfl_down(v, d)`).
+    pub(super) fn group_call(&self, n: &Node, span: Span) -> Result<Expr, FrontError> {
+        let unsupported = |what: String| FrontError::new(span, format!("unsupported: {what}"));
+        let member = n
+            .inner
+            .first()
+            .filter(|m| m.kind == "MemberExpr")
+            .ok_or_else(|| unsupported("member function call".into()))?;
+        let method = member.name().unwrap_or("");
+        let base = member
+            .inner
+            .first()
+            .map(strip_implicit)
+            .ok_or_else(|| unsupported("member function call".into()))?;
+        let group = group_of(base.ty().unwrap_or(""))
+            .map_err(unsupported)?
+            .ok_or_else(|| {
+                unsupported(format!(
+                    "member function call `.{method}()` (C++ classes other than cooperative groups)"
+                ))
+            })?;
+        let args = n
+            .inner
+            .iter()
+            .skip(1)
+            .map(|a| self.expr(a, span))
+            .collect::<Result<Vec<_>, _>>()?;
+        let at = |what: &str| unsupported(format!("`{what}` of a cooperative group"));
+        Ok(match (group, method) {
+            (Group::Block, "sync") => call("__syncthreads", vec![], span),
+            (Group::Block, "thread_rank") => block_rank(span),
+            (Group::Block, "size" | "num_threads") => block_size(span),
+            (Group::Tile(32), "sync") => call("__syncwarp", vec![], span),
+            (Group::Tile(t), "sync") => call("__syncwarp", vec![tile_mask(t, span)], span),
+            (Group::Tile(t), "thread_rank") => bin(
+                BinaryOp::Rem,
+                block_rank(span),
+                int(u64::from(t), span),
+                span,
+            ),
+            (Group::Tile(t), "size" | "num_threads") => int(u64::from(t), span),
+            (Group::Tile(t), "meta_group_rank") => bin(
+                BinaryOp::Div,
+                block_rank(span),
+                int(u64::from(t), span),
+                span,
+            ),
+            (Group::Tile(t), "shfl" | "shfl_down" | "shfl_up" | "shfl_xor") => {
+                let name = match method {
+                    "shfl" => "__shfl_sync",
+                    "shfl_down" => "__shfl_down_sync",
+                    "shfl_up" => "__shfl_up_sync",
+                    _ => "__shfl_xor_sync",
+                };
+                let mut full = vec![tile_mask(t, span)];
+                full.extend(args);
+                full.push(int(u64::from(t), span));
+                call(name, full, span)
+            }
+            (_, other) => return Err(at(other)),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handle_types_name_their_group() {
+        assert_eq!(
+            group_of("cooperative_groups::thread_block"),
+            Ok(Some(Group::Block))
+        );
+        assert_eq!(
+            group_of("const cooperative_groups::thread_block_tile<16> &"),
+            Ok(Some(Group::Tile(16)))
+        );
+        assert_eq!(group_of("float"), Ok(None));
+        assert!(group_of("cooperative_groups::grid_group").is_err());
+        assert!(group_of("cooperative_groups::thread_block_tile<64>").is_err());
+    }
+}

@@ -1,0 +1,295 @@
+//! clang's typed AST → the subset syntax tree (`warpsafe_cuda_front::ast`), which the subset
+//! frontend's lowering turns into IR: one lowering, two parsers.
+//!
+//! clang has done the C++: macros, includes, overloads, templates (we read the
+//! instantiations), `auto`, default arguments, enumerators, `constexpr` values. What is left
+//! is C, which this module writes in the subset's terms, naming every function uniquely
+//! (overloads and template instances get distinct names).
+
+mod expr;
+mod groups;
+mod stmt;
+pub mod types;
+
+use crate::headers;
+use crate::node::Node;
+use std::collections::HashMap;
+use warpsafe_cuda_front::ast::{self, FnKind, Item};
+use warpsafe_cuda_front::FrontError;
+use warpsafe_ir::Span;
+
+/// A user function found in the dump (kernel or device helper).
+pub struct FoundFn<'a> {
+    /// Its declaration (with a body).
+    pub node: &'a Node,
+    /// Kernel or helper.
+    pub kind: FnKind,
+    /// Its unique name.
+    pub name: String,
+}
+
+/// Everything the translation of one file knows: its functions, enumerators and constants.
+pub struct Unit<'a> {
+    /// User functions with bodies, in source order.
+    pub functions: Vec<FoundFn<'a>>,
+    /// Function declaration id → the unique name calls use (builtins keep their name).
+    pub callee: HashMap<String, Callee<'a>>,
+    /// Enumerator id → its value.
+    pub enumerators: HashMap<String, i128>,
+    /// File-scope constants (`constexpr int TILE = 32;`), as subset declarations.
+    pub constants: Vec<Item>,
+    /// The length of the main file (spans are clamped into it).
+    pub source_len: usize,
+    /// Enumeration types by name, with their underlying integer types.
+    pub enum_types: HashMap<String, warpsafe_ir::ScalarType>,
+}
+
+/// What a call names.
+#[derive(Clone)]
+pub enum Callee<'a> {
+    /// A CUDA builtin declared in our headers (`__syncthreads`, `atomicAdd`, `sqrtf`).
+    Builtin(String),
+    /// A user function, by unique name, with its declaration (for default arguments).
+    User(String, &'a Node),
+}
+
+impl<'a> Unit<'a> {
+    /// Collects the functions, enumerators and constants of the translation unit `root`.
+    pub fn collect(root: &'a Node, source_len: usize) -> Unit<'a> {
+        let mut unit = Unit {
+            functions: vec![],
+            callee: HashMap::new(),
+            enumerators: HashMap::new(),
+            constants: vec![],
+            source_len,
+            enum_types: HashMap::new(),
+        };
+        let mut found = vec![];
+        unit.walk(root, &mut found, None);
+        types::set_enums(unit.enum_types.clone());
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for (n, _, _) in &found {
+            *counts.entry(n.name().unwrap_or("")).or_default() += 1;
+        }
+        let mut used: HashMap<String, usize> = HashMap::new();
+        for (node, kind, targs) in found {
+            let base = node.name().unwrap_or("anonymous").to_string();
+            let mut name = if counts[base.as_str()] == 1 {
+                base.clone()
+            } else if let Some(t) = targs {
+                format!("{base}_{t}")
+            } else {
+                base.clone()
+            };
+            let seen = used.entry(name.clone()).or_default();
+            *seen += 1;
+            if *seen > 1 {
+                name = format!("{name}_{seen}");
+            }
+            unit.callee
+                .insert(node.id().to_string(), Callee::User(name.clone(), node));
+            if let Some(prev) = node.str("previousDecl") {
+                unit.callee
+                    .insert(prev.to_string(), Callee::User(name.clone(), node));
+            }
+            unit.functions.push(FoundFn { node, kind, name });
+        }
+        unit
+    }
+
+    fn walk(
+        &mut self,
+        n: &'a Node,
+        found: &mut Vec<(&'a Node, FnKind, Option<String>)>,
+        targs: Option<String>,
+    ) {
+        match n.kind.as_str() {
+            "TranslationUnitDecl" | "NamespaceDecl" | "LinkageSpecDecl" => {
+                for c in &n.inner {
+                    self.walk(c, found, None);
+                }
+            }
+            "FunctionTemplateDecl" => {
+                for c in &n.inner {
+                    if c.kind == "FunctionDecl" {
+                        let args = template_args(c);
+                        if args.is_some() {
+                            self.walk(c, found, args);
+                        }
+                    }
+                }
+            }
+            "FunctionDecl" => {
+                let name = n.name().unwrap_or("").to_string();
+                if headers::is_ours(&n.file) {
+                    self.callee
+                        .entry(n.id().to_string())
+                        .or_insert(Callee::Builtin(name));
+                    return;
+                }
+                let attr = |k: &str| n.inner.iter().any(|c| c.kind == k);
+                let has_body = n.inner.iter().any(|c| c.kind == "CompoundStmt");
+                let kind = if attr("CUDAGlobalAttr") {
+                    FnKind::Kernel
+                } else if attr("CUDADeviceAttr") {
+                    FnKind::Device
+                } else {
+                    return;
+                };
+                if has_body {
+                    found.push((n, kind, targs));
+                } else if !self.callee.contains_key(n.id()) {
+                    // A prototype: the definition (later) names it as `previousDecl`.
+                    self.callee
+                        .insert(n.id().to_string(), Callee::Builtin(name));
+                }
+            }
+            "EnumDecl" => {
+                let underlying = n
+                    .fields
+                    .get("fixedUnderlyingType")
+                    .and_then(|t| t.get("desugaredQualType").or_else(|| t.get("qualType")))
+                    .and_then(|t| t.as_str())
+                    .and_then(|t| types::scalar(t).ok().flatten())
+                    .unwrap_or(warpsafe_ir::ScalarType::I32);
+                if let Some(name) = n.name() {
+                    self.enum_types.insert(name.to_string(), underlying);
+                }
+                let mut next: i128 = 0;
+                for c in n.inner.iter().filter(|c| c.kind == "EnumConstantDecl") {
+                    let v = c
+                        .inner
+                        .iter()
+                        .find_map(|e| e.str("value").and_then(|v| v.parse::<i128>().ok()))
+                        .unwrap_or(next);
+                    self.enumerators.insert(c.id().to_string(), v);
+                    next = v + 1;
+                }
+            }
+            "VarDecl" if !headers::is_ours(&n.file) => {
+                if let Some(item) = self.constant(n) {
+                    self.constants.push(item);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A file-scope scalar constant with an initialiser, as a subset declaration.
+    fn constant(&self, n: &Node) -> Option<Item> {
+        let ty = n.ty()?;
+        if !(n.flag("constexpr") || ty.starts_with("const ")) {
+            return None;
+        }
+        let span = self.span(n, Span::DUMMY);
+        let declared = types::declared(ty, span).ok()?;
+        if declared.ty.ptr || !declared.dims.is_empty() {
+            return None;
+        }
+        let init = n.inner.iter().find(|c| expr::is_expr(c))?;
+        let init = self.expr(init, span).ok()?;
+        Some(Item::Const(ast::Decl {
+            storage: ast::Storage {
+                konst: true,
+                ..Default::default()
+            },
+            base: declared.ty,
+            declarators: vec![ast::Declarator {
+                name: n.name()?.to_string(),
+                name_span: span,
+                ptr: false,
+                dims: vec![],
+                init: Some(ast::Init::Expr(init)),
+                span,
+            }],
+        }))
+    }
+
+    /// `n`'s span in the main file, or `outer` when it is written elsewhere.
+    pub fn span(&self, n: &Node, outer: Span) -> Span {
+        match n.span {
+            Some(s) if (s.hi as usize) <= self.source_len => s,
+            _ => outer,
+        }
+    }
+
+    /// The subset function for `f`, or the first construct we cannot translate.
+    pub fn function(&self, f: &FoundFn) -> Result<ast::Function, FrontError> {
+        let n = f.node;
+        let span = self.span(n, Span::DUMMY);
+        let ret_spelling = n
+            .ty()
+            .and_then(|t| t.split_once('(').map(|(r, _)| r.trim().to_string()))
+            .unwrap_or_else(|| "void".into());
+        let ret = types::scalar_or_pointer(&ret_spelling, span)
+            .map_err(|e| FrontError::new(span, format!("unsupported return type: {e}")))?;
+        let mut params = vec![];
+        for (i, p) in n
+            .inner
+            .iter()
+            .filter(|c| c.kind == "ParmVarDecl")
+            .enumerate()
+        {
+            let pspan = self.span(p, span);
+            let ty = p.ty().unwrap_or("int");
+            if groups::group_of(ty).ok().flatten().is_some() {
+                // A cooperative-groups handle: callers pass nothing (see `Unit::call`).
+                continue;
+            }
+            let ty = types::scalar_or_pointer(ty, pspan)
+                .map_err(|e| FrontError::new(pspan, format!("unsupported parameter type: {e}")))?;
+            let name = match p.name() {
+                Some(n) if !n.is_empty() => n.to_string(),
+                _ => format!("__unnamed{i}"),
+            };
+            params.push(ast::ParamDecl {
+                name,
+                ty,
+                span: pspan,
+            });
+        }
+        let body = n
+            .inner
+            .iter()
+            .find(|c| c.kind == "CompoundStmt")
+            .ok_or_else(|| FrontError::new(span, "function without a body"))?;
+        let body = match self.stmt(body, span)?.kind {
+            ast::StmtKind::Block(b) => b,
+            other => vec![ast::Stmt { kind: other, span }],
+        };
+        Ok(ast::Function {
+            kind: f.kind,
+            name: f.name.clone(),
+            name_span: n.fields.get("loc").map(|_| span).unwrap_or(span),
+            ret,
+            params,
+            body,
+            span,
+        })
+    }
+}
+
+/// `128_8` for a specialisation with template arguments 128 and 8 (types spelled with `_`).
+fn template_args(f: &Node) -> Option<String> {
+    let args: Vec<String> = f
+        .inner
+        .iter()
+        .filter(|c| c.kind == "TemplateArgument")
+        .map(|a| {
+            let raw = a
+                .fields
+                .get("value")
+                .map(|v| v.to_string().trim_matches('"').to_string())
+                .or_else(|| a.written_ty().map(str::to_string))
+                .unwrap_or_else(|| "arg".into());
+            raw.chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect()
+        })
+        .collect();
+    if args.is_empty() {
+        None
+    } else {
+        Some(args.join("_"))
+    }
+}

@@ -1,0 +1,239 @@
+//! Statements and local declarations in the subset's terms.
+
+use super::expr::{describe, is_expr};
+use super::{types, Unit};
+use crate::node::Node;
+use warpsafe_cuda_front::ast::{Decl, Declarator, Expr, ExprKind, Init, Stmt, StmtKind, Storage};
+use warpsafe_cuda_front::FrontError;
+use warpsafe_ir::Span;
+
+fn unsupported(span: Span, what: impl std::fmt::Display) -> FrontError {
+    FrontError::new(span, format!("unsupported: {what}"))
+}
+
+impl Unit<'_> {
+    /// The subset statement for `n`.
+    pub fn stmt(&self, n: &Node, outer: Span) -> Result<Stmt, FrontError> {
+        let span = self.span(n, outer);
+        let kind = match n.kind.as_str() {
+            "CompoundStmt" => StmtKind::Block(self.stmts(&n.inner, span)?),
+            "DeclStmt" => return self.decl_stmt(n, span),
+            "NullStmt" => StmtKind::Empty,
+            "ReturnStmt" => StmtKind::Return(match n.inner.iter().find(|c| is_expr(c)) {
+                Some(e) => Some(self.expr(e, span)?),
+                None => None,
+            }),
+            "BreakStmt" => StmtKind::Break,
+            "ContinueStmt" => StmtKind::Continue,
+            "IfStmt" => return self.if_stmt(n, span),
+            "ForStmt" => return self.for_stmt(n, span),
+            "WhileStmt" => {
+                if n.flag("hasVar") {
+                    return Err(unsupported(span, "declaration in a `while` condition"));
+                }
+                let parts: Vec<&Node> = n.inner.iter().collect();
+                let [cond, body] = parts[..] else {
+                    return Err(unsupported(span, "malformed `while`"));
+                };
+                StmtKind::While(self.expr(cond, span)?, Box::new(self.stmt(body, span)?))
+            }
+            "DoStmt" => {
+                let parts: Vec<&Node> = n.inner.iter().collect();
+                let [body, cond] = parts[..] else {
+                    return Err(unsupported(span, "malformed `do`"));
+                };
+                StmtKind::DoWhile(Box::new(self.stmt(body, span)?), self.expr(cond, span)?)
+            }
+            "AttributedStmt" => {
+                // `#pragma unroll` and `[[likely]]`: the statement is the last child.
+                let body = n
+                    .inner
+                    .last()
+                    .ok_or_else(|| unsupported(span, "empty attributed statement"))?;
+                return self.stmt(body, span);
+            }
+            "SwitchStmt" => return Err(unsupported(span, "`switch` (write it as `if`/`else`)")),
+            "GotoStmt" | "LabelStmt" => return Err(unsupported(span, "`goto`")),
+            "GCCAsmStmt" => {
+                return Err(unsupported(
+                    span,
+                    "inline PTX `asm` in a kernel (use `--via-ptx`)",
+                ))
+            }
+            _ if is_expr(n) => StmtKind::Expr(self.expr(n, span)?),
+            other => return Err(unsupported(span, describe(other))),
+        };
+        Ok(Stmt { kind, span })
+    }
+
+    fn stmts(&self, nodes: &[Node], span: Span) -> Result<Vec<Stmt>, FrontError> {
+        nodes.iter().map(|c| self.stmt(c, span)).collect()
+    }
+
+    fn if_stmt(&self, n: &Node, span: Span) -> Result<Stmt, FrontError> {
+        if n.flag("hasInit") || n.flag("hasVar") {
+            return Err(unsupported(span, "declaration in an `if` condition"));
+        }
+        if n.flag("isConstexpr") {
+            // `if constexpr`: clang instantiated the branch that holds; the other is dead.
+        }
+        let mut it = n.inner.iter();
+        let cond = it
+            .next()
+            .ok_or_else(|| unsupported(span, "malformed `if`"))?;
+        let then = it
+            .next()
+            .ok_or_else(|| unsupported(span, "malformed `if`"))?;
+        let otherwise = match it.next() {
+            Some(e) => Some(Box::new(self.stmt(e, span)?)),
+            None => None,
+        };
+        Ok(Stmt {
+            kind: StmtKind::If(
+                self.expr(cond, span)?,
+                Box::new(self.stmt(then, span)?),
+                otherwise,
+            ),
+            span,
+        })
+    }
+
+    fn for_stmt(&self, n: &Node, span: Span) -> Result<Stmt, FrontError> {
+        let parts: Vec<&Node> = n.inner.iter().collect();
+        let [init, cond_var, cond, inc, body] = parts[..] else {
+            return Err(unsupported(span, "malformed `for`"));
+        };
+        if !cond_var.is_empty() {
+            return Err(unsupported(span, "declaration in a `for` condition"));
+        }
+        let init = if init.is_empty() {
+            None
+        } else {
+            Some(Box::new(self.stmt(init, span)?))
+        };
+        let opt = |e: &Node| -> Result<Option<Expr>, FrontError> {
+            if e.is_empty() {
+                Ok(None)
+            } else {
+                self.expr(e, span).map(Some)
+            }
+        };
+        Ok(Stmt {
+            kind: StmtKind::For {
+                init,
+                cond: opt(cond)?,
+                update: opt(inc)?,
+                body: Box::new(self.stmt(body, span)?),
+            },
+            span,
+        })
+    }
+
+    /// `int i = 0, j;` as one declaration when the declarators share a base type, else a
+    /// block-free sequence is impossible in the subset tree, so each must agree.
+    fn decl_stmt(&self, n: &Node, span: Span) -> Result<Stmt, FrontError> {
+        let mut decl: Option<Decl> = None;
+        for v in &n.inner {
+            let vspan = self.span(v, span);
+            match v.kind.as_str() {
+                "VarDecl" => {}
+                "TypedefDecl" | "TypeAliasDecl" | "CXXRecordDecl" | "EnumDecl"
+                | "StaticAssertDecl" | "UsingDecl" | "UsingDirectiveDecl"
+                | "NamespaceAliasDecl" => continue,
+                other => return Err(unsupported(vspan, describe(other))),
+            }
+            if super::groups::group_of(v.ty().unwrap_or(""))
+                .map_err(|e| unsupported(vspan, e))?
+                .is_some()
+            {
+                // A cooperative-groups handle: its value is fixed by its type.
+                continue;
+            }
+            let (storage, base, declarator) = self.var_decl(v, vspan)?;
+            match &mut decl {
+                None => {
+                    decl = Some(Decl {
+                        storage,
+                        base,
+                        declarators: vec![declarator],
+                    })
+                }
+                Some(d) if d.storage == storage && same_base(&d.base, &base) => {
+                    d.declarators.push(declarator)
+                }
+                Some(_) => {
+                    return Err(unsupported(
+                        vspan,
+                        "declarators of different types in one declaration",
+                    ))
+                }
+            }
+        }
+        Ok(Stmt {
+            kind: match decl {
+                Some(d) => StmtKind::Decl(d),
+                None => StmtKind::Empty,
+            },
+            span,
+        })
+    }
+
+    fn var_decl(
+        &self,
+        v: &Node,
+        span: Span,
+    ) -> Result<(Storage, warpsafe_cuda_front::ast::Type, Declarator), FrontError> {
+        let name = v.name().unwrap_or("").to_string();
+        let spelled = v.ty().unwrap_or("int");
+        let declared = types::declared(spelled, span)
+            .map_err(|e| unsupported(span, format!("declaration of `{name}`: {e}")))?;
+        let shared = v.inner.iter().any(|c| c.kind == "CUDASharedAttr");
+        if v.inner.iter().any(|c| c.kind == "CUDAConstantAttr")
+            || v.str("storageClass") == Some("static") && !shared
+        {
+            return Err(unsupported(span, format!("static local `{name}`")));
+        }
+        let storage = Storage {
+            shared,
+            extern_: v.str("storageClass") == Some("extern"),
+            konst: v.flag("constexpr") || spelled.starts_with("const ") && !declared.ty.ptr,
+        };
+        let init = match v.inner.iter().find(|c| is_expr(c)) {
+            None => None,
+            Some(e) if e.kind == "InitListExpr" => {
+                let items = e
+                    .inner
+                    .iter()
+                    .filter(|c| is_expr(c))
+                    .map(|c| self.expr(c, span))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Some(Init::List(items, self.span(e, span)))
+            }
+            Some(e) => Some(Init::Expr(self.expr(e, span)?)),
+        };
+        let dims = declared
+            .dims
+            .iter()
+            .map(|d| d.map(|n| Expr::new(ExprKind::Int(n, warpsafe_ir::ScalarType::U64), span)))
+            .collect();
+        let mut base = declared.ty;
+        let ptr = base.ptr;
+        base.ptr = false;
+        Ok((
+            storage,
+            base,
+            Declarator {
+                name,
+                name_span: span,
+                ptr,
+                dims,
+                init,
+                span,
+            },
+        ))
+    }
+}
+
+fn same_base(a: &warpsafe_cuda_front::ast::Type, b: &warpsafe_cuda_front::ast::Type) -> bool {
+    a.base == b.base && a.konst == b.konst && a.volatile == b.volatile
+}

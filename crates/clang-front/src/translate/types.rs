@@ -1,0 +1,176 @@
+//! clang's type spellings (`const float *__restrict`, `float[32][33]`, `unsigned long`) read
+//! into the subset syntax tree's types.
+
+use warpsafe_cuda_front::ast::Type;
+use warpsafe_ir::{ScalarType, Span};
+
+/// A declared type: the element type, the array extents (outermost first) and whether the
+/// name is a pointer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Declared {
+    /// The scalar (or pointed-to scalar) type with its qualifiers.
+    pub ty: Type,
+    /// Array extents, outermost first (`None` for `[]`).
+    pub dims: Vec<Option<u64>>,
+}
+
+/// Reads a desugared clang type. The error names the part we do not model.
+pub fn declared(spelling: &str, span: Span) -> Result<Declared, String> {
+    let s = spelling.trim();
+    let (elem, dims) = split_dims(s)?;
+    let ty = pointer_or_scalar(elem, span)?;
+    Ok(Declared { ty, dims })
+}
+
+/// Reads a scalar or pointer-to-scalar type (no arrays).
+pub fn scalar_or_pointer(spelling: &str, span: Span) -> Result<Type, String> {
+    let d = declared(spelling, span)?;
+    if !d.dims.is_empty() {
+        return Err(format!("array type `{spelling}` here"));
+    }
+    Ok(d.ty)
+}
+
+fn split_dims(s: &str) -> Result<(&str, Vec<Option<u64>>), String> {
+    let Some(open) = s.find('[') else {
+        return Ok((s, vec![]));
+    };
+    if s[..open].contains('(') {
+        return Err(format!("pointer to array `{s}`"));
+    }
+    let mut dims = vec![];
+    let mut rest = &s[open..];
+    while let Some(r) = rest.strip_prefix('[') {
+        let close = r.find(']').ok_or_else(|| format!("type `{s}`"))?;
+        let n = r[..close].trim();
+        dims.push(if n.is_empty() {
+            None
+        } else {
+            Some(n.parse().map_err(|_| format!("array extent `{n}`"))?)
+        });
+        rest = r[close + 1..].trim_start();
+    }
+    if !rest.is_empty() {
+        return Err(format!("type `{s}`"));
+    }
+    Ok((s[..open].trim(), dims))
+}
+
+fn pointer_or_scalar(s: &str, span: Span) -> Result<Type, String> {
+    let (pointee, ptr) = match s.rfind('*') {
+        Some(star) => {
+            let after = s[star + 1..].trim();
+            let after_ok = after
+                .split_whitespace()
+                .all(|q| matches!(q, "const" | "volatile" | "__restrict" | "restrict"));
+            if !after_ok {
+                return Err(format!("type `{s}`"));
+            }
+            let before = s[..star].trim();
+            if before.contains('*') {
+                return Err(format!("pointer to pointer `{s}`"));
+            }
+            if before.contains('(') {
+                return Err(format!("function pointer `{s}`"));
+            }
+            (before, true)
+        }
+        None => (s, false),
+    };
+    if s.contains('&') {
+        return Err(format!("reference type `{s}`"));
+    }
+    let mut konst = false;
+    let mut volatile = false;
+    let mut words = vec![];
+    for w in pointee.split_whitespace() {
+        match w {
+            "const" => konst = true,
+            "volatile" => volatile = true,
+            "__restrict" | "restrict" | "struct" | "enum" => {}
+            _ => words.push(w),
+        }
+    }
+    let base = scalar(&words.join(" ")).map_err(|e| format!("{e} in `{s}`"))?;
+    Ok(Type {
+        base,
+        ptr,
+        konst,
+        volatile,
+        span,
+    })
+}
+
+/// A scalar type name (desugared), `None` for `void`.
+pub fn scalar(name: &str) -> Result<Option<ScalarType>, String> {
+    Ok(Some(match name {
+        "void" => return Ok(None),
+        "bool" | "_Bool" => ScalarType::Bool,
+        "int" | "signed int" | "signed" => ScalarType::I32,
+        "unsigned int" | "unsigned" => ScalarType::U32,
+        "long" | "long int" | "long long" | "long long int" | "signed long" => ScalarType::I64,
+        "unsigned long" | "unsigned long int" | "unsigned long long" | "unsigned long long int" => {
+            ScalarType::U64
+        }
+        "float" => ScalarType::F32,
+        "double" => ScalarType::F64,
+        "char" | "signed char" | "unsigned char" | "short" | "unsigned short" | "short int"
+        | "unsigned short int" | "char8_t" | "char16_t" => {
+            return Err(format!(
+                "8- and 16-bit integer type `{name}` is not modelled"
+            ))
+        }
+        _ => match enum_underlying(name) {
+            Some(t) => return Ok(Some(t)),
+            None => return Err(format!("type `{name}` is not a scalar")),
+        },
+    }))
+}
+
+thread_local! {
+    /// The enumeration types of the translation unit being read, by unqualified name, with
+    /// their underlying types (set by [`set_enums`]).
+    static ENUMS: std::cell::RefCell<std::collections::HashMap<String, ScalarType>> =
+        std::cell::RefCell::default();
+}
+
+/// Records the enumeration types of the unit being translated: a value of enumeration type
+/// is an integer of its underlying type.
+pub fn set_enums(enums: std::collections::HashMap<String, ScalarType>) {
+    ENUMS.with(|e| *e.borrow_mut() = enums);
+}
+
+fn enum_underlying(name: &str) -> Option<ScalarType> {
+    let last = name.rsplit("::").next().unwrap_or(name);
+    ENUMS.with(|e| e.borrow().get(last).copied())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> Declared {
+        declared(s, Span::DUMMY).unwrap()
+    }
+
+    #[test]
+    fn reads_clang_spellings() {
+        let p = d("const float *__restrict");
+        assert_eq!(p.ty.base, Some(ScalarType::F32));
+        assert!(p.ty.ptr && p.ty.konst && !p.ty.volatile);
+        let q = d("float *const");
+        assert!(q.ty.ptr && !q.ty.konst);
+        let a = d("float[32][33]");
+        assert_eq!(a.dims, vec![Some(32), Some(33)]);
+        assert!(!a.ty.ptr);
+        assert_eq!(d("unsigned long").ty.base, Some(ScalarType::U64));
+        assert!(d("volatile int *").ty.volatile);
+        assert_eq!(d("int[]").dims, vec![None]);
+        assert!(declared("float (*)[4]", Span::DUMMY).is_err());
+        assert!(declared("int **", Span::DUMMY).is_err());
+        assert!(declared("unsigned char *", Span::DUMMY)
+            .unwrap_err()
+            .contains("8- and 16-bit"));
+        assert!(declared("float &", Span::DUMMY).is_err());
+    }
+}

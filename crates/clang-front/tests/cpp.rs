@@ -1,0 +1,164 @@
+//! C++ the subset parser never read, through clang: each kernel must lower to the same IR as
+//! its hand-written C twin (clang instantiated the templates, resolved the overloads and
+//! folded the constants), and a construct we do not model rejects only its own kernel.
+
+use std::path::PathBuf;
+use warpsafe_clang_front::{compile_file, Compiled, Options};
+
+/// Writes `source` to a fresh file and reads it through clang.
+fn clang(name: &str, source: &str, opts: &Options) -> Compiled {
+    let dir = std::env::temp_dir().join(format!("warpsafe-cpp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path: PathBuf = dir.join(name);
+    std::fs::write(&path, source).expect("writes");
+    compile_file(&path, source, opts).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+}
+
+/// The IR of the one kernel `name` of `cpp` through clang equals that of `c` through the
+/// subset parser.
+fn same_ir(cpp: &str, c: &str, kernel: &str) {
+    let got = clang(&format!("{kernel}.cu"), cpp, &Options::default());
+    assert!(got.rejected.is_empty(), "rejected: {:?}", got.rejected);
+    let want = warpsafe_cuda_front::compile(c).unwrap_or_else(|e| panic!("C twin: {e:?}"));
+    let (a, b) = (
+        got.module.kernel(kernel).expect("clang kernel").to_string(),
+        want.kernel(kernel).expect("subset kernel").to_string(),
+    );
+    assert_eq!(a, b, "C++:\n{a}\nC:\n{b}");
+}
+
+#[test]
+fn templates_constexpr_enums_default_arguments_and_namespaces() {
+    let cpp = r#"
+//--blockDim=128 --gridDim=4
+#include <cuda_runtime.h>
+namespace util {
+template <typename T>
+__device__ __forceinline__ T scaled(T v, T k = T(2)) { return v * k; }
+}
+enum class Mode { Copy, Scale };
+constexpr int kExtra = 3;
+template <int BLOCK, Mode M>
+__global__ void __launch_bounds__(BLOCK) scale(const float* __restrict__ x, float* __restrict__ y, int n) {
+    __shared__ float s[BLOCK + kExtra];
+    const auto i = blockIdx.x * BLOCK + threadIdx.x;
+    s[threadIdx.x] = x[i];
+    __syncthreads();
+    if (M == Mode::Scale) {
+        y[i] = util::scaled(s[(threadIdx.x + 1) % BLOCK]);
+    }
+}
+template __global__ void scale<128, Mode::Scale>(const float*, float*, int);
+"#;
+    let c = r#"
+//--blockDim=128 --gridDim=4
+__device__ float scaled(float v, float k) { return v * k; }
+__global__ void scale(const float* __restrict__ x, float* __restrict__ y, int n) {
+    __shared__ float s[128 + 3];
+    const unsigned int i = blockIdx.x * 128 + threadIdx.x;
+    s[threadIdx.x] = x[i];
+    __syncthreads();
+    if (1 == 1) {
+        y[i] = scaled(s[(threadIdx.x + 1) % 128], (float)2);
+    }
+}
+"#;
+    same_ir(cpp, c, "scale");
+}
+
+#[test]
+fn cooperative_groups_become_barriers_and_shuffles() {
+    let cpp = r#"
+//--blockDim=64 --gridDim=1
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void sum(const float* in, float* out) {
+    cg::thread_block block = cg::this_thread_block();
+    __shared__ float s[64];
+    s[block.thread_rank()] = in[block.thread_rank()];
+    block.sync();
+    auto tile = cg::tiled_partition<32>(block);
+    float v = s[block.thread_rank()];
+    v += tile.shfl_down(v, 16);
+    if (tile.thread_rank() == 0) out[block.thread_rank() / 32] = v;
+}
+"#;
+    let c = r#"
+//--blockDim=64 --gridDim=1
+__global__ void sum(const float* in, float* out) {
+    __shared__ float s[64];
+    s[threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)] = in[threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)];
+    __syncthreads();
+    float v = s[threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)];
+    v += __shfl_down_sync(4294967295u, v, 16, 32u);
+    if ((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32u == 0) out[(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / 32] = v;
+}
+"#;
+    same_ir(cpp, c, "sum");
+}
+
+#[test]
+fn macros_from_the_command_line_and_user_headers() {
+    let dir = std::env::temp_dir().join(format!("warpsafe-cpp-inc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(
+        dir.join("tile.cuh"),
+        "#pragma once\n__device__ inline int clampi(int v, int hi) { return v < hi ? v : hi; }\n",
+    )
+    .expect("writes header");
+    let cpp = "//--blockDim=32 --gridDim=1\n#include \"tile.cuh\"\n__global__ void k(int* a) { a[clampi(threadIdx.x, WIDTH)] = 1; }\n";
+    let opts = Options {
+        defines: vec!["WIDTH=16".into()],
+        include_dirs: vec![dir],
+    };
+    let got = clang("with_header.cu", cpp, &opts);
+    let k = got.module.kernel("k").expect("kernel read");
+    assert!(k.to_string().contains("16"), "{k}");
+    // Without -D the macro is unknown: the kernel is rejected with clang's message and span.
+    let without = clang(
+        "without_define.cu",
+        &cpp.replace(
+            "#include \"tile.cuh\"",
+            "__device__ inline int clampi(int v, int hi) { return v < hi ? v : hi; }",
+        ),
+        &Options::default(),
+    );
+    assert!(without.module.kernels.is_empty());
+    let why = &without.rejected[0].errors[0];
+    assert!(why.message.contains("WIDTH"), "{why:?}");
+    assert!(!why.span.is_dummy());
+}
+
+#[test]
+fn one_unsupported_kernel_does_not_cost_its_neighbours() {
+    let src = r#"
+//--blockDim=32 --gridDim=1
+struct Pair { float a, b; };
+__global__ void uses_struct(Pair* p) { p[threadIdx.x].a = 1.0f; }
+__global__ void plain(float* x) { x[threadIdx.x] = 2.0f; }
+__global__ void uses_asm(int* x) { int lane; asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane)); x[lane] = 0; }
+int main() { float* d; cudaMalloc(&d, 128); plain<<<1, 32>>>(d); return undeclared_host_thing; }
+"#;
+    let got = clang("mixed.cu", src, &Options::default());
+    assert!(got.module.kernel("plain").is_some());
+    let names: Vec<&str> = got.rejected.iter().map(|r| r.kernel.as_str()).collect();
+    assert_eq!(names, ["uses_struct", "uses_asm"]);
+    for r in &got.rejected {
+        let e = &r.errors[0];
+        assert!(e.message.starts_with("unsupported"), "{e:?}");
+        assert!(
+            src[e.span.range()].contains(if r.kernel == "uses_asm" {
+                "asm"
+            } else {
+                "Pair"
+            }),
+            "{:?} → {:?}",
+            e,
+            &src[e.span.range()]
+        );
+    }
+    assert!(got
+        .host_errors
+        .iter()
+        .any(|e| e.message.contains("undeclared_host_thing")));
+}
