@@ -108,6 +108,8 @@ template <class ParentT>
 coalesced_group labeled_partition(const ParentT &parent, unsigned int label);
 
 template <class GroupT> void sync(const GroupT &group);
+/* The spelling of cg::sync in GPUVerify's test suite. */
+template <class GroupT> void synchronize(const GroupT &group);
 template <class GroupT> unsigned long long thread_rank(const GroupT &group);
 template <class GroupT> unsigned long long group_size(const GroupT &group);
 

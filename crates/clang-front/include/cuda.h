@@ -1,9 +1,14 @@
 /* warpsafe device headers: <cuda.h>, a minimal driver API (context, module,
- * memory, cuLaunchKernel) so host code that loads modules by hand parses. */
+ * memory, cuLaunchKernel) so host code that loads modules by hand parses.
+ * GPUVerify's test suite includes only <cuda.h> and expects cuRAND's device API
+ * and cooperative groups with it (its own cuda.h brings them), so ours does
+ * too. */
 #ifndef WARPSAFE_CUDA_H
 #define WARPSAFE_CUDA_H
 #pragma clang system_header
 #include <warpsafe/cuda_runtime.h>
+#include <cooperative_groups.h>
+#include <curand_kernel.h>
 
 typedef enum cudaError_enum {
   CUDA_SUCCESS = 0,

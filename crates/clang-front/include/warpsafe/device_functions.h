@@ -33,8 +33,13 @@ clock_t clock(void);
 }
 
 /* `assert(e)` is a call to this function (include/assert.h keeps the name free
- * of glibc's macro; with NDEBUG it expands to nothing, as the standard says). */
+ * of glibc's macro; with NDEBUG it expands to nothing, as the standard says).
+ * It is constexpr so that constexpr functions may assert, as with the macro. */
+#if __cplusplus >= 201402L
+__attribute__((host, device)) constexpr void assert(bool condition) {} /* body: trivial */
+#else
 __attribute__((host, device)) void assert(bool condition);
+#endif
 
 #pragma clang attribute push(__attribute__((device)), apply_to = function)
 
