@@ -190,6 +190,22 @@ fn lower(
             None => true,
         }
     });
+    // File-scope arrays become buffers of the kernels that use them.
+    let mut added: Vec<(String, String, u64)> = vec![];
+    for k in &mut kernels {
+        let mut reach = vec![];
+        collect_calls(k, &ok_helpers, &mut reach);
+        for g in &unit.globals {
+            let used = translate::globals::mentions(k, &g.name)
+                || ok_helpers
+                    .iter()
+                    .any(|h| reach.contains(&h.name) && translate::globals::mentions(h, &g.name));
+            if used {
+                k.params.push(g.param.clone());
+                added.push((k.name.clone(), g.name.clone(), g.extent));
+            }
+        }
+    }
     // Lower the kernels together (the header applies to all of them); a kernel whose
     // lowering fails is set aside and the rest lowered again.
     loop {
@@ -198,12 +214,15 @@ fn lower(
         items.extend(kernels.iter().cloned().map(Item::Function));
         let tu = TranslationUnit { items };
         match warpsafe_cuda_front::compile_unit(&tu, source) {
-            Ok(module) => {
+            Ok(mut module) => {
+                for (kernel, array, extent) in &added {
+                    give_length(&mut module, kernel, array, *extent);
+                }
                 return Ok(Compiled {
                     module,
                     rejected,
                     host_errors,
-                })
+                });
             }
             Err(errs) => {
                 let guilty: Vec<usize> = kernels
@@ -248,6 +267,23 @@ fn lower(
                 }
             }
         }
+    }
+}
+
+/// `len(array) = extent` for the buffer standing for a file-scope array, unless the header
+/// says otherwise.
+fn give_length(module: &mut Module, kernel: &str, array: &str, extent: u64) {
+    let Some(k) = module.kernels.iter_mut().find(|k| k.name == kernel) else {
+        return;
+    };
+    let Some(param) = k.param_named(array) else {
+        return;
+    };
+    if k.contract.lengths.iter().all(|l| l.param != param) {
+        k.contract.lengths.push(warpsafe_ir::LengthSpec {
+            param,
+            len: warpsafe_ir::Expr::u64(extent),
+        });
     }
 }
 

@@ -162,3 +162,114 @@ int main() { float* d; cudaMalloc(&d, 128); plain<<<1, 32>>>(d); return undeclar
         .iter()
         .any(|e| e.message.contains("undeclared_host_thing")));
 }
+
+#[test]
+fn switch_is_an_if_chain_and_fall_through_is_rejected() {
+    let cpp = r#"
+//--blockDim=32 --gridDim=1
+__global__ void sw(int* a, int mode) {
+    switch (mode) {
+    case 0:
+    case 1: a[threadIdx.x] = 1; break;
+    case 2: { a[threadIdx.x] = 2; break; }
+    default: a[threadIdx.x] = 3;
+    }
+}
+"#;
+    let c = r#"
+//--blockDim=32 --gridDim=1
+__global__ void sw(int* a, int mode) {
+    {
+        int __switch0 = mode;
+        if (__switch0 == 0 || __switch0 == 1) { a[threadIdx.x] = 1; }
+        else if (__switch0 == 2) { { a[threadIdx.x] = 2; break_placeholder; } }
+        else { a[threadIdx.x] = 3; }
+    }
+}
+"#;
+    // A `break` nested in a block ends its group too, but is not at the group's end: it is
+    // rejected rather than guessed at.
+    let got = clang("switch_nested_break.cu", cpp, &Options::default());
+    assert_eq!(got.rejected.len(), 1, "{:?}", got.rejected);
+    assert!(got.rejected[0].errors[0]
+        .message
+        .contains("`break` out of a `switch`"));
+    let flat = cpp.replace(
+        "case 2: { a[threadIdx.x] = 2; break; }",
+        "case 2: a[threadIdx.x] = 2; break;",
+    );
+    let c = c.replace(
+        "{ { a[threadIdx.x] = 2; break_placeholder; } }",
+        "{ a[threadIdx.x] = 2; }",
+    );
+    same_ir(&flat, &c, "sw");
+    let fall = flat.replace(
+        "case 2: a[threadIdx.x] = 2; break;",
+        "case 2: a[threadIdx.x] = 2;",
+    );
+    let got = clang("switch_fall.cu", &fall, &Options::default());
+    let e = &got.rejected[0].errors[0];
+    assert!(e.message.contains("fall-through"), "{e:?}");
+}
+
+#[test]
+fn references_are_pointers_to_what_they_bind() {
+    let cpp = r#"
+//--blockDim=32 --gridDim=1
+__device__ void add(float& acc, float v) { acc += v; }
+__global__ void refs(float* out) {
+    __shared__ float s[32];
+    float& mine = s[threadIdx.x];
+    mine = 0.0f;
+    add(mine, 1.0f);
+    __syncthreads();
+    out[threadIdx.x] = s[31 - threadIdx.x];
+}
+"#;
+    let c = r#"
+//--blockDim=32 --gridDim=1
+__device__ void add(float* acc, float v) { *acc += v; }
+__global__ void refs(float* out) {
+    __shared__ float s[32];
+    float* mine = &s[threadIdx.x];
+    *mine = 0.0f;
+    add(mine, 1.0f);
+    __syncthreads();
+    out[threadIdx.x] = s[31 - threadIdx.x];
+}
+"#;
+    same_ir(cpp, c, "refs");
+}
+
+#[test]
+fn constant_arrays_are_read_only_buffers_of_their_extent() {
+    let cpp = r#"
+//--blockDim=32 --gridDim=1
+__constant__ float weights[8];
+__constant__ float grid2d[4][2];
+__global__ void weigh(float* x) { x[threadIdx.x] *= weights[threadIdx.x % 8]; }
+__global__ void plain(float* x) { x[threadIdx.x] = 0.0f; }
+__global__ void two_d(float* x) { x[threadIdx.x] = grid2d[threadIdx.x % 4][1]; }
+"#;
+    let got = clang("constant.cu", cpp, &Options::default());
+    let k = got.module.kernel("weigh").expect("weigh");
+    let w = k
+        .param_named("weights")
+        .expect("a buffer for the __constant__ array");
+    let len = k
+        .contract
+        .lengths
+        .iter()
+        .find(|l| l.param == w)
+        .expect("its length");
+    assert_eq!(len.len, warpsafe_ir::Expr::u64(8));
+    assert!(got
+        .module
+        .kernel("plain")
+        .expect("plain")
+        .param_named("weights")
+        .is_none());
+    // Two-dimensional ones are not modelled yet: only their kernel is left out.
+    assert_eq!(got.rejected.len(), 1);
+    assert_eq!(got.rejected[0].kernel, "two_d");
+}

@@ -1,127 +1,13 @@
 //! The soundness corpus (`tests/soundness/`): kernels written the way real projects write
 //! them, each correct one beside its buggy twin, every one a past wrong verdict. Each file
-//! states what `warpsafe verify` must answer in comment lines:
-//!
-//! ```text
-//! // verify: race=violated bounds=verified exit=1        (every kernel of the file)
-//! // verify[name]: assert=unknown                          (one kernel)
-//! // verify-args: --block any --grid any                   (extra flags)
-//! ```
-//!
-//! Verdict words are the JSON verdict kinds: `verified`, `violated`, `possible`, `unknown`.
+//! states what `warpsafe verify` must answer (see `corpus/mod.rs`).
+
+mod corpus;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/soundness")
-}
-
-/// What one file expects.
-#[derive(Default)]
-struct Expect {
-    args: Vec<String>,
-    exit: Option<i32>,
-    /// (kernel or `None` for all, property, verdict)
-    verdicts: Vec<(Option<String>, String, String)>,
-}
-
-fn expectations(text: &str) -> Expect {
-    let mut e = Expect::default();
-    for line in text.lines() {
-        let Some(rest) = line.trim().strip_prefix("// verify") else {
-            continue;
-        };
-        if let Some(args) = rest.strip_prefix("-args:") {
-            e.args.extend(args.split_whitespace().map(String::from));
-            continue;
-        }
-        let (kernel, items) = match rest.strip_prefix('[') {
-            Some(r) => {
-                let (name, items) = r.split_once("]:").expect("verify[name]: …");
-                (Some(name.to_string()), items)
-            }
-            None => (None, rest.strip_prefix(':').expect("verify: …")),
-        };
-        for item in items.split_whitespace() {
-            let (k, v) = item.split_once('=').expect("key=value");
-            if k == "exit" {
-                e.exit = Some(v.parse().expect("exit code"));
-            } else {
-                e.verdicts
-                    .push((kernel.clone(), k.to_string(), v.to_string()));
-            }
-        }
-    }
-    e
-}
-
-/// The verdict kind of a JSON property result (`"verified"` or `{"violated": …}`).
-fn kind(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::String(s) => s.clone(),
-        other => other
-            .as_object()
-            .and_then(|o| o.keys().next().cloned())
-            .unwrap_or_default(),
-    }
-}
-
-fn check(file: &Path) -> Result<(), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
-    let e = expectations(&text);
-    if e.exit.is_none() && e.verdicts.is_empty() {
-        return Err("no `// verify:` expectation".into());
-    }
-    let out = Command::new(env!("CARGO_BIN_EXE_warpsafe"))
-        .arg("verify")
-        .arg(file)
-        .args(["--format", "json"])
-        .args(&e.args)
-        .output()
-        .map_err(|e| e.to_string())?;
-    let code = out.status.code().unwrap_or(-1);
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|err| {
-        format!(
-            "exit {code}, not JSON ({err}): {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })?;
-    let mut problems = vec![];
-    if let Some(want) = e.exit {
-        if code != want {
-            problems.push(format!("exit {code}, expected {want}"));
-        }
-    }
-    let kernels = json["kernels"].as_array().cloned().unwrap_or_default();
-    for (kernel, property, want) in &e.verdicts {
-        let mut seen = false;
-        for k in &kernels {
-            let name = k["kernel"].as_str().unwrap_or_default();
-            if kernel.as_deref().is_some_and(|n| n != name) {
-                continue;
-            }
-            let results = k["results"].as_array().cloned().unwrap_or_default();
-            let Some(r) = results.iter().find(|r| r["property"] == property.as_str()) else {
-                problems.push(format!("{name}: no `{property}` result"));
-                continue;
-            };
-            seen = true;
-            let got = kind(&r["verdict"]);
-            if &got != want {
-                problems.push(format!("{name}: {property} is {got}, expected {want}"));
-            }
-        }
-        if !seen {
-            problems.push(format!("no kernel answered `{property}` ({kernel:?})"));
-        }
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems.join("; "))
-    }
 }
 
 #[test]
@@ -136,7 +22,7 @@ fn every_corpus_kernel_gets_its_expected_verdicts() {
     let failures: Vec<String> = files
         .iter()
         .filter_map(|f| {
-            check(f).err().map(|e| {
+            corpus::check(f, &[]).err().map(|e| {
                 format!(
                     "{}: {e}",
                     f.file_name().unwrap_or_default().to_string_lossy()

@@ -67,8 +67,11 @@ impl Unit<'_> {
             }
             "DeclRefExpr" => self.decl_ref(n, span)?,
             "MemberExpr" => {
-                let base = self.child(n, 0, span)?;
                 let field = n.name().unwrap_or("").to_string();
+                if let Some(m) = self.group_member(n, &field, span)? {
+                    return Ok(m);
+                }
+                let base = self.child(n, 0, span)?;
                 if n.flag("isArrow") {
                     return Err(unsupported(span, format!("member access `->{field}`")));
                 }
@@ -189,7 +192,18 @@ impl Unit<'_> {
         let (id, kind, name) = n
             .referenced()
             .ok_or_else(|| unsupported(span, "reference without a declaration"))?;
+        let is_ref = n
+            .fields
+            .get("referencedDecl")
+            .and_then(|d| d.get("type"))
+            .and_then(|t| t.get("qualType"))
+            .and_then(|t| t.as_str())
+            .is_some_and(|t| types::strip_reference(t).1);
         match kind {
+            "VarDecl" | "ParmVarDecl" if is_ref => Ok(ExprKind::Unary(
+                UnaryOp::Deref,
+                Box::new(Expr::new(ExprKind::Ident(name.to_string()), span)),
+            )),
             "VarDecl" | "ParmVarDecl" => Ok(ExprKind::Ident(name.to_string())),
             "EnumConstantDecl" => {
                 let v = self
@@ -259,6 +273,10 @@ impl Unit<'_> {
             .first()
             .map(strip_implicit)
             .ok_or_else(|| unsupported(span, "call without a callee"))?;
+        if callee_node.kind == "MemberExpr" {
+            // A static member function (`tile.size()` of a `thread_block_tile`).
+            return self.group_call(n, span).map(|e| e.kind);
+        }
         if callee_node.kind != "DeclRefExpr" {
             return Err(unsupported(
                 span,
@@ -279,6 +297,17 @@ impl Unit<'_> {
             .unwrap_or_default();
         if let Some(g) = self.group_free_call(&name, n, span) {
             return g;
+        }
+        if decl.is_none() {
+            match name.as_str() {
+                "__builtin_inff" | "__builtin_huge_valf" => {
+                    return Ok(ExprKind::Float(f64::INFINITY, ScalarType::F32))
+                }
+                "__builtin_inf" | "__builtin_huge_val" => {
+                    return Ok(ExprKind::Float(f64::INFINITY, ScalarType::F64))
+                }
+                _ => {}
+            }
         }
         let mut args = vec![];
         for (i, a) in n.inner.iter().skip(1).enumerate() {
@@ -301,10 +330,29 @@ impl Unit<'_> {
                     .ok_or_else(|| unsupported(span, format!("default argument of `{name}`")))?;
                 args.push(self.expr(default, span)?);
             } else {
-                args.push(self.expr(a, span)?);
+                let by_ref = params
+                    .get(i)
+                    .and_then(|p| p.ty())
+                    .is_some_and(|t| types::strip_reference(t).1);
+                let arg = self.expr(a, span)?;
+                args.push(if by_ref { address_of(arg) } else { arg });
             }
         }
         Ok(ExprKind::Call(name, callee_span, args))
+    }
+}
+
+/// `&e`, with `&*p` written `p` (a reference passed on).
+pub fn address_of(e: Expr) -> Expr {
+    match e.kind {
+        ExprKind::Unary(UnaryOp::Deref, inner) => *inner,
+        kind => {
+            let span = e.span;
+            Expr::new(
+                ExprKind::Unary(UnaryOp::AddrOf, Box::new(Expr::new(kind, span))),
+                span,
+            )
+        }
     }
 }
 

@@ -125,6 +125,58 @@ fn call(name: &str, args: Vec<Expr>, span: Span) -> Expr {
 }
 
 impl Unit<'_> {
+    /// `block.group_index().x` and its kin: the launch builtin's field. `None` when `n` is
+    /// not a member of such a call.
+    pub(super) fn group_member(
+        &self,
+        n: &Node,
+        field: &str,
+        span: Span,
+    ) -> Result<Option<Expr>, FrontError> {
+        let Some(mut call) = n.inner.first() else {
+            return Ok(None);
+        };
+        while matches!(
+            call.kind.as_str(),
+            "MaterializeTemporaryExpr" | "ImplicitCastExpr" | "ParenExpr" | "CXXBindTemporaryExpr"
+        ) {
+            match call.inner.first() {
+                Some(c) => call = c,
+                None => return Ok(None),
+            }
+        }
+        if call.kind != "CXXMemberCallExpr" {
+            return Ok(None);
+        }
+        let Some(member) = call.inner.first().filter(|m| m.kind == "MemberExpr") else {
+            return Ok(None);
+        };
+        let Some(base) = member.inner.first().map(strip_implicit) else {
+            return Ok(None);
+        };
+        if group_of(base.ty().unwrap_or("")) != Ok(Some(Group::Block)) {
+            return Ok(None);
+        }
+        let var = match member.name().unwrap_or("") {
+            "group_index" => "blockIdx",
+            "thread_index" => "threadIdx",
+            "group_dim" | "dim_threads" => "blockDim",
+            other => {
+                return Err(FrontError::new(
+                    span,
+                    format!("unsupported: `{other}().{field}` of a thread block"),
+                ))
+            }
+        };
+        if !matches!(field, "x" | "y" | "z") {
+            return Err(FrontError::new(
+                span,
+                format!("unsupported: field `{field}`"),
+            ));
+        }
+        Ok(Some(builtin(var, field, span)))
+    }
+
     /// `cg::sync(g)`: the group's barrier. `None` for other calls.
     pub(super) fn group_free_call(
         &self,
@@ -149,6 +201,7 @@ impl Unit<'_> {
         let member = n
             .inner
             .first()
+            .map(strip_implicit)
             .filter(|m| m.kind == "MemberExpr")
             .ok_or_else(|| unsupported("member function call".into()))?;
         let method = member.name().unwrap_or("");
@@ -184,6 +237,17 @@ impl Unit<'_> {
                 span,
             ),
             (Group::Tile(t), "size" | "num_threads") => int(u64::from(t), span),
+            (Group::Tile(t), "meta_group_size") => bin(
+                BinaryOp::Div,
+                bin(
+                    BinaryOp::Add,
+                    block_size(span),
+                    int(u64::from(t) - 1, span),
+                    span,
+                ),
+                int(u64::from(t), span),
+                span,
+            ),
             (Group::Tile(t), "meta_group_rank") => bin(
                 BinaryOp::Div,
                 block_rank(span),

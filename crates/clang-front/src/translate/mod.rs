@@ -7,8 +7,10 @@
 //! (overloads and template instances get distinct names).
 
 mod expr;
+pub mod globals;
 mod groups;
 mod stmt;
+mod switch;
 pub mod types;
 
 use crate::headers;
@@ -42,6 +44,10 @@ pub struct Unit<'a> {
     pub source_len: usize,
     /// Enumeration types by name, with their underlying integer types.
     pub enum_types: HashMap<String, warpsafe_ir::ScalarType>,
+    /// `__constant__` and `__device__` arrays, which kernels get as buffers.
+    pub globals: Vec<globals::GlobalArray>,
+    /// Counter for names the translation makes up (`__switch0`).
+    names: std::cell::Cell<u32>,
 }
 
 /// What a call names.
@@ -63,10 +69,13 @@ impl<'a> Unit<'a> {
             constants: vec![],
             source_len,
             enum_types: HashMap::new(),
+            globals: vec![],
+            names: std::cell::Cell::new(0),
         };
         let mut found = vec![];
         unit.walk(root, &mut found, None);
         types::set_enums(unit.enum_types.clone());
+        add_aliases(root);
         let mut counts: HashMap<&str, usize> = HashMap::new();
         for (n, _, _) in &found {
             *counts.entry(n.name().unwrap_or("")).or_default() += 1;
@@ -167,7 +176,9 @@ impl<'a> Unit<'a> {
                 }
             }
             "VarDecl" if !headers::is_ours(&n.file) => {
-                if let Some(item) = self.constant(n) {
+                if let Some(g) = self.global_array(n) {
+                    self.globals.push(g);
+                } else if let Some(item) = self.constant(n) {
                     self.constants.push(item);
                 }
             }
@@ -205,6 +216,13 @@ impl<'a> Unit<'a> {
         }))
     }
 
+    /// A number not used before in this unit, for made-up names.
+    pub fn fresh(&self) -> u32 {
+        let n = self.names.get();
+        self.names.set(n + 1);
+        n
+    }
+
     /// `n`'s span in the main file, or `outer` when it is written elsewhere.
     pub fn span(&self, n: &Node, outer: Span) -> Span {
         match n.span {
@@ -236,8 +254,20 @@ impl<'a> Unit<'a> {
                 // A cooperative-groups handle: callers pass nothing (see `Unit::call`).
                 continue;
             }
-            let ty = types::scalar_or_pointer(ty, pspan)
+            let (ty, is_ref) = types::strip_reference(ty);
+            let mut ty = types::scalar_or_pointer(ty, pspan)
                 .map_err(|e| FrontError::new(pspan, format!("unsupported parameter type: {e}")))?;
+            if is_ref {
+                if ty.ptr {
+                    return Err(FrontError::new(
+                        pspan,
+                        "unsupported parameter type: reference to a pointer",
+                    ));
+                }
+                // An lvalue reference is a pointer the callee reads and writes through;
+                // callers pass the address (`Unit::call`).
+                ty.ptr = true;
+            }
             let name = match p.name() {
                 Some(n) if !n.is_empty() => n.to_string(),
                 _ => format!("__unnamed{i}"),
@@ -266,6 +296,21 @@ impl<'a> Unit<'a> {
             body,
             span,
         })
+    }
+}
+
+/// Records every file-scope (and namespace-scope) `typedef`/`using` of a scalar type.
+fn add_aliases(n: &Node) {
+    match n.kind.as_str() {
+        "TranslationUnitDecl" | "NamespaceDecl" | "LinkageSpecDecl" => {
+            n.inner.iter().for_each(add_aliases);
+        }
+        "TypedefDecl" | "TypeAliasDecl" => {
+            if let (Some(name), Some(ty)) = (n.name(), n.ty()) {
+                types::add_alias(name, ty);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -1,6 +1,6 @@
 //! Statements and local declarations in the subset's terms.
 
-use super::expr::{describe, is_expr};
+use super::expr::{address_of, describe, is_expr};
 use super::{types, Unit};
 use crate::node::Node;
 use warpsafe_cuda_front::ast::{Decl, Declarator, Expr, ExprKind, Init, Stmt, StmtKind, Storage};
@@ -52,7 +52,7 @@ impl Unit<'_> {
                     .ok_or_else(|| unsupported(span, "empty attributed statement"))?;
                 return self.stmt(body, span);
             }
-            "SwitchStmt" => return Err(unsupported(span, "`switch` (write it as `if`/`else`)")),
+            "SwitchStmt" => return self.switch_stmt(n, span),
             "GotoStmt" | "LabelStmt" => return Err(unsupported(span, "`goto`")),
             "GCCAsmStmt" => {
                 return Err(unsupported(
@@ -184,7 +184,7 @@ impl Unit<'_> {
         span: Span,
     ) -> Result<(Storage, warpsafe_cuda_front::ast::Type, Declarator), FrontError> {
         let name = v.name().unwrap_or("").to_string();
-        let spelled = v.ty().unwrap_or("int");
+        let (spelled, is_ref) = types::strip_reference(v.ty().unwrap_or("int"));
         let declared = types::declared(spelled, span)
             .map_err(|e| unsupported(span, format!("declaration of `{name}`: {e}")))?;
         let shared = v.inner.iter().any(|c| c.kind == "CUDASharedAttr");
@@ -209,6 +209,7 @@ impl Unit<'_> {
                     .collect::<Result<Vec<_>, _>>()?;
                 Some(Init::List(items, self.span(e, span)))
             }
+            Some(e) if is_ref => Some(Init::Expr(address_of(self.expr(e, span)?))),
             Some(e) => Some(Init::Expr(self.expr(e, span)?)),
         };
         let dims = declared
@@ -217,7 +218,13 @@ impl Unit<'_> {
             .map(|d| d.map(|n| Expr::new(ExprKind::Int(n, warpsafe_ir::ScalarType::U64), span)))
             .collect();
         let mut base = declared.ty;
-        let ptr = base.ptr;
+        if is_ref && (base.ptr || !declared.dims.is_empty()) {
+            return Err(unsupported(
+                span,
+                format!("reference to a pointer or array `{name}`"),
+            ));
+        }
+        let ptr = base.ptr || is_ref;
         base.ptr = false;
         Ok((
             storage,

@@ -22,6 +22,16 @@ pub fn declared(spelling: &str, span: Span) -> Result<Declared, String> {
     Ok(Declared { ty, dims })
 }
 
+/// `float &` → (`float`, true): an lvalue reference, which the translation models as a
+/// pointer. An rvalue reference (`&&`) is not stripped (and is rejected when read).
+pub fn strip_reference(spelling: &str) -> (&str, bool) {
+    let t = spelling.trim();
+    match t.strip_suffix('&') {
+        Some(rest) if !rest.ends_with('&') => (rest.trim_end(), true),
+        _ => (t, false),
+    }
+}
+
 /// Reads a scalar or pointer-to-scalar type (no arrays).
 pub fn scalar_or_pointer(spelling: &str, span: Span) -> Result<Type, String> {
     let d = declared(spelling, span)?;
@@ -128,8 +138,9 @@ pub fn scalar(name: &str) -> Result<Option<ScalarType>, String> {
 }
 
 thread_local! {
-    /// The enumeration types of the translation unit being read, by unqualified name, with
-    /// their underlying types (set by [`set_enums`]).
+    /// The enumeration types and scalar aliases of the translation unit being read, by
+    /// unqualified name, with the integer or scalar type they stand for ([`set_enums`],
+    /// [`add_alias`]).
     static ENUMS: std::cell::RefCell<std::collections::HashMap<String, ScalarType>> =
         std::cell::RefCell::default();
 }
@@ -143,6 +154,17 @@ pub fn set_enums(enums: std::collections::HashMap<String, ScalarType>) {
 fn enum_underlying(name: &str) -> Option<ScalarType> {
     let last = name.rsplit("::").next().unwrap_or(name);
     ENUMS.with(|e| e.borrow().get(last).copied())
+}
+
+/// Records a `typedef`/`using` alias of a scalar type (by unqualified name), for the places
+/// clang spells a type by its alias without the desugared form (function return types).
+pub fn add_alias(name: &str, target: &str) {
+    if let Ok(Some(t)) = scalar(target.trim_start_matches("const ")) {
+        let last = name.rsplit("::").next().unwrap_or(name).to_string();
+        ENUMS.with(|e| {
+            e.borrow_mut().entry(last).or_insert(t);
+        });
+    }
 }
 
 #[cfg(test)]

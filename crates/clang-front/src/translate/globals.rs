@@ -1,0 +1,109 @@
+//! `__constant__` and `__device__` arrays at file scope: kernels see them as buffers, so each
+//! kernel that uses one gets it as an extra parameter (read-only for `__constant__`) whose
+//! length is the declared extent. Their contents are inputs set by the host
+//! (`cudaMemcpyToSymbol`), unknown to the analysis like any other input buffer.
+
+use super::{types, Unit};
+use crate::node::Node;
+use warpsafe_cuda_front::ast::{self, Expr, ExprKind, Function, Init, Stmt, StmtKind};
+use warpsafe_ir::Span;
+
+/// A file-scope array kernels read (or write) as a buffer.
+#[derive(Debug, Clone)]
+pub struct GlobalArray {
+    /// Its name.
+    pub name: String,
+    /// The parameter that stands for it (`const float*` for `__constant__ float[…]`).
+    pub param: ast::ParamDecl,
+    /// Its extent in elements.
+    pub extent: u64,
+}
+
+impl Unit<'_> {
+    /// The global array `v` declares, when it is a one-dimensional `__constant__` or
+    /// `__device__` array of scalars with a known extent.
+    pub(super) fn global_array(&self, v: &Node) -> Option<GlobalArray> {
+        let explicit = |k: &str| v.inner.iter().any(|c| c.kind == k && !c.flag("implicit"));
+        let constant = explicit("CUDAConstantAttr");
+        if !constant && !explicit("CUDADeviceAttr") {
+            return None;
+        }
+        let span = self.span(v, Span::DUMMY);
+        let d = types::declared(v.ty()?, span).ok()?;
+        // One dimension: a buffer parameter is indexed once.
+        let [Some(extent)] = d.dims[..] else {
+            return None;
+        };
+        if d.ty.ptr {
+            return None;
+        }
+        let mut ty = d.ty;
+        ty.ptr = true;
+        ty.konst = constant || ty.konst;
+        let name = v.name()?.to_string();
+        Some(GlobalArray {
+            param: ast::ParamDecl {
+                name: name.clone(),
+                ty,
+                span,
+            },
+            name,
+            extent,
+        })
+    }
+}
+
+/// True when `f` mentions the name `name` anywhere (as a variable).
+pub fn mentions(f: &Function, name: &str) -> bool {
+    f.body.iter().any(|s| stmt_mentions(s, name))
+}
+
+fn stmt_mentions(s: &Stmt, name: &str) -> bool {
+    match &s.kind {
+        StmtKind::Decl(d) => d.declarators.iter().any(|decl| match &decl.init {
+            Some(Init::Expr(e)) => expr_mentions(e, name),
+            Some(Init::List(es, _)) => es.iter().any(|e| expr_mentions(e, name)),
+            None => false,
+        }),
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => expr_mentions(e, name),
+        StmtKind::If(c, a, b) => {
+            expr_mentions(c, name)
+                || stmt_mentions(a, name)
+                || b.as_ref().is_some_and(|b| stmt_mentions(b, name))
+        }
+        StmtKind::For {
+            init,
+            cond,
+            update,
+            body,
+        } => {
+            init.as_ref().is_some_and(|i| stmt_mentions(i, name))
+                || cond.iter().chain(update).any(|e| expr_mentions(e, name))
+                || stmt_mentions(body, name)
+        }
+        StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+            expr_mentions(c, name) || stmt_mentions(b, name)
+        }
+        StmtKind::Block(b) => b.iter().any(|s| stmt_mentions(s, name)),
+        StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Empty => false,
+    }
+}
+
+fn expr_mentions(e: &Expr, name: &str) -> bool {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Ident(n) if n == name => return true,
+            ExprKind::Call(_, _, args) => stack.extend(args),
+            ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => stack.push(a),
+            ExprKind::IncDec { target, .. } => stack.push(target),
+            ExprKind::Index(a, b)
+            | ExprKind::Binary(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b) => stack.extend([&**a, &**b]),
+            ExprKind::Cond(c, a, b) => stack.extend([&**c, &**a, &**b]),
+            _ => {}
+        }
+    }
+    false
+}
