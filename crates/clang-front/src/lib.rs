@@ -218,6 +218,9 @@ fn lower(
                 for (kernel, array, extent) in &added {
                     give_length(&mut module, kernel, array, *extent);
                 }
+                for (kernel, param, stride) in unit.record_params.borrow().iter() {
+                    scale_length(&mut module, kernel, param, *stride);
+                }
                 return Ok(Compiled {
                     module,
                     rejected,
@@ -284,6 +287,24 @@ fn give_length(module: &mut Module, kernel: &str, array: &str, extent: u64) {
             param,
             len: warpsafe_ir::Expr::u64(extent),
         });
+    }
+}
+
+/// A header length of a pointer-to-record parameter counts records; the buffer holds
+/// `stride` scalars per record.
+fn scale_length(module: &mut Module, kernel: &str, param: &str, stride: u64) {
+    let Some(k) = module.kernels.iter_mut().find(|k| k.name == kernel) else {
+        return;
+    };
+    let Some(id) = k.param_named(param) else {
+        return;
+    };
+    for l in k.contract.lengths.iter_mut().filter(|l| l.param == id) {
+        l.len = warpsafe_ir::Expr::binary(
+            warpsafe_ir::BinOp::Mul,
+            l.len.clone(),
+            warpsafe_ir::Expr::u64(stride),
+        );
     }
 }
 

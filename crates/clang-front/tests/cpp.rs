@@ -133,7 +133,7 @@ fn macros_from_the_command_line_and_user_headers() {
 fn one_unsupported_kernel_does_not_cost_its_neighbours() {
     let src = r#"
 //--blockDim=32 --gridDim=1
-struct Pair { float a, b; };
+struct Pair { float a; int b; };
 __global__ void uses_struct(Pair* p) { p[threadIdx.x].a = 1.0f; }
 __global__ void plain(float* x) { x[threadIdx.x] = 2.0f; }
 __global__ void uses_asm(int* x) { int lane; asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane)); x[lane] = 0; }
@@ -272,4 +272,79 @@ __global__ void two_d(float* x) { x[threadIdx.x] = grid2d[threadIdx.x % 4][1]; }
     // Two-dimensional ones are not modelled yet: only their kernel is left out.
     assert_eq!(got.rejected.len(), 1);
     assert_eq!(got.rejected[0].kernel, "two_d");
+}
+
+#[test]
+fn vector_types_and_structs_are_scalarised() {
+    let cpp = r#"
+//--blockDim=64 --gridDim=1
+//@ len(ps) = 64
+struct P { float x, y; };
+__global__ void k(const float* __restrict__ A, float* C, P* ps) {
+    __shared__ float4 t[64];
+    float4 a = reinterpret_cast<const float4*>(&A[4])[threadIdx.x];
+    float4 b = make_float4(1.f, 2.f, 3.f, 4.f);
+    t[threadIdx.x] = a;
+    reinterpret_cast<float4*>(C)[threadIdx.x] = b;
+    __syncthreads();
+    ps[threadIdx.x].y = a.x + t[63 - threadIdx.x].w;
+    P q = ps[threadIdx.x];
+    (ps + threadIdx.x)->x = q.y;
+}
+"#;
+    let c = r#"
+//--blockDim=64 --gridDim=1
+//@ len(ps) = 64 * 2
+__global__ void k(const float* __restrict__ A, float* C, float* ps) {
+    __shared__ float t[256];
+    float a__x = A[4 + threadIdx.x * 4];
+    float a__y = A[4 + threadIdx.x * 4 + 1];
+    float a__z = A[4 + threadIdx.x * 4 + 2];
+    float a__w = A[4 + threadIdx.x * 4 + 3];
+    float b__x = 1.f;
+    float b__y = 2.f;
+    float b__z = 3.f;
+    float b__w = 4.f;
+    t[threadIdx.x * 4] = a__x;
+    t[threadIdx.x * 4 + 1] = a__y;
+    t[threadIdx.x * 4 + 2] = a__z;
+    t[threadIdx.x * 4 + 3] = a__w;
+    C[threadIdx.x * 4] = b__x;
+    C[threadIdx.x * 4 + 1] = b__y;
+    C[threadIdx.x * 4 + 2] = b__z;
+    C[threadIdx.x * 4 + 3] = b__w;
+    __syncthreads();
+    ps[threadIdx.x * 2 + 1] = a__x + t[(63 - threadIdx.x) * 4 + 3];
+    float q__x = ps[threadIdx.x * 2];
+    float q__y = ps[threadIdx.x * 2 + 1];
+    ps[threadIdx.x * 2] = q__y;
+}
+"#;
+    let got = clang("records.cu", cpp, &Options::default());
+    assert!(got.rejected.is_empty(), "rejected: {:?}", got.rejected);
+    let want = warpsafe_cuda_front::compile(c).unwrap_or_else(|e| panic!("C twin: {e:?}"));
+    let (a, b) = (
+        got.module.kernels[0].to_string(),
+        want.kernels[0].to_string(),
+    );
+    // The header's length counts records: two floats each.
+    assert!(a.contains("requires len(ps) == 64ull * 2ull;"), "{a}");
+    let body = |t: &str| -> String { t.lines().filter(|l| !l.contains("len(ps)")).collect() };
+    assert_eq!(body(&a), body(&b), "C++:\n{a}\nC:\n{b}");
+}
+
+#[test]
+fn records_with_mixed_fields_in_memory_are_rejected_with_their_span() {
+    let src = r#"
+struct Mixed { float f; int i; };
+__global__ void k(Mixed* m) { m[threadIdx.x].f = 1.0f; }
+"#;
+    let got = clang("mixed_record.cu", src, &Options::default());
+    let e = &got.rejected[0].errors[0];
+    assert!(e.message.contains("different types"), "{e:?}");
+    assert!(
+        src[e.span.range()].contains("Mixed"),
+        "{:?}",
+        &src[e.span.range()]
+    );
 }

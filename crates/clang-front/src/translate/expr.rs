@@ -71,24 +71,21 @@ impl Unit<'_> {
                 if let Some(m) = self.group_member(n, &field, span)? {
                     return Ok(m);
                 }
-                let base = self.child(n, 0, span)?;
-                if n.flag("isArrow") {
-                    return Err(unsupported(span, format!("member access `->{field}`")));
+                let launch_var = n.inner.first().map(strip_implicit).and_then(|b| {
+                    let (_, _, name) = b.referenced()?;
+                    matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim")
+                        .then_some(name)
+                });
+                if let (Some(var), false) = (launch_var, n.flag("isArrow")) {
+                    ExprKind::Member(
+                        Box::new(Expr::new(ExprKind::Ident(var.to_string()), span)),
+                        field,
+                    )
+                } else if let Some(e) = self.record_member(n, span)? {
+                    return Ok(e);
+                } else {
+                    return Err(unsupported(span, format!("member access `{field}`")));
                 }
-                match &base.kind {
-                    ExprKind::Ident(b)
-                        if matches!(
-                            b.as_str(),
-                            "threadIdx" | "blockIdx" | "blockDim" | "gridDim"
-                        ) => {}
-                    _ => {
-                        return Err(unsupported(
-                            span,
-                            format!("member access `.{field}` (structs and vector types)"),
-                        ))
-                    }
-                }
-                ExprKind::Member(Box::new(base), field)
             }
             "ArraySubscriptExpr" => ExprKind::Index(
                 Box::new(self.child(n, 0, span)?),

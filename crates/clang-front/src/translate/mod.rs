@@ -6,6 +6,7 @@
 //! is C, which this module writes in the subset's terms, naming every function uniquely
 //! (overloads and template instances get distinct names).
 
+pub mod aggregate;
 mod expr;
 pub mod globals;
 mod groups;
@@ -48,6 +49,11 @@ pub struct Unit<'a> {
     pub globals: Vec<globals::GlobalArray>,
     /// Counter for names the translation makes up (`__switch0`).
     names: std::cell::Cell<u32>,
+    /// Record types (structs, vector types) by name, with their fields.
+    pub records: HashMap<String, aggregate::Fields>,
+    /// Pointer-to-record parameters read as scalar buffers: (function, parameter, scalars
+    /// per record), so that header lengths (in records) can be scaled to scalars.
+    pub record_params: std::cell::RefCell<Vec<(String, String, u64)>>,
 }
 
 /// What a call names.
@@ -71,6 +77,8 @@ impl<'a> Unit<'a> {
             enum_types: HashMap::new(),
             globals: vec![],
             names: std::cell::Cell::new(0),
+            records: HashMap::new(),
+            record_params: std::cell::RefCell::default(),
         };
         let mut found = vec![];
         unit.walk(root, &mut found, None);
@@ -151,6 +159,21 @@ impl<'a> Unit<'a> {
                     // A prototype: the definition (later) names it as `previousDecl`.
                     self.callee
                         .insert(n.id().to_string(), Callee::Builtin(name));
+                }
+            }
+            "CXXRecordDecl" | "ClassTemplateSpecializationDecl" | "RecordDecl"
+                if n.flag("completeDefinition") =>
+            {
+                let fields: aggregate::Fields = n
+                    .inner
+                    .iter()
+                    .filter(|c| c.kind == "FieldDecl")
+                    .filter_map(|c| Some((c.name()?.to_string(), c.ty()?.to_string())))
+                    .collect();
+                if let Some(name) = n.name() {
+                    if !fields.is_empty() {
+                        self.records.entry(name.to_string()).or_insert(fields);
+                    }
                 }
             }
             "EnumDecl" => {
@@ -252,6 +275,35 @@ impl<'a> Unit<'a> {
             let ty = p.ty().unwrap_or("int");
             if groups::group_of(ty).ok().flatten().is_some() {
                 // A cooperative-groups handle: callers pass nothing (see `Unit::call`).
+                continue;
+            }
+            if let Some(fields) = self.record(ty).cloned() {
+                // A record passed by value: one parameter per field.
+                for (f, fty) in &fields {
+                    let fty = types::scalar_or_pointer(fty, pspan).map_err(|e| {
+                        FrontError::new(
+                            pspan,
+                            format!("unsupported parameter type: field `{f}`: {e}"),
+                        )
+                    })?;
+                    params.push(ast::ParamDecl {
+                        name: aggregate::field_local(p.name().unwrap_or(""), f),
+                        ty: fty,
+                        span: pspan,
+                    });
+                }
+                continue;
+            }
+            if let Some((ty, stride)) = self.record_pointer(ty, pspan)? {
+                let name = p.name().unwrap_or("").to_string();
+                self.record_params
+                    .borrow_mut()
+                    .push((f.name.clone(), name.clone(), stride));
+                params.push(ast::ParamDecl {
+                    name,
+                    ty,
+                    span: pspan,
+                });
                 continue;
             }
             let (ty, is_ref) = types::strip_reference(ty);

@@ -17,6 +17,16 @@ impl Unit<'_> {
         let span = self.span(n, outer);
         let kind = match n.kind.as_str() {
             "CompoundStmt" => StmtKind::Block(self.stmts(&n.inner, span)?),
+            "DeclStmt" | "CXXOperatorCallExpr" if self.record_stmts(n, span)?.is_some() => {
+                let many = self.record_stmts(n, span)?.unwrap_or_default();
+                if n.kind == "DeclStmt" {
+                    return Err(unsupported(
+                        span,
+                        "a record declared here (declare it in a block)",
+                    ));
+                }
+                StmtKind::Block(many)
+            }
             "DeclStmt" => return self.decl_stmt(n, span),
             "NullStmt" => StmtKind::Empty,
             "ReturnStmt" => StmtKind::Return(match n.inner.iter().find(|c| is_expr(c)) {
@@ -67,7 +77,99 @@ impl Unit<'_> {
     }
 
     fn stmts(&self, nodes: &[Node], span: Span) -> Result<Vec<Stmt>, FrontError> {
-        nodes.iter().map(|c| self.stmt(c, span)).collect()
+        let mut out = vec![];
+        for c in nodes {
+            match self.record_stmts(c, span)? {
+                Some(many) => out.extend(many),
+                None => out.push(self.stmt(c, span)?),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Statements about records, which become several statements in the enclosing block:
+    /// a declaration of record locals (one local per field) and a record assignment (one
+    /// assignment per field). `None` for every other statement.
+    fn record_stmts(&self, n: &Node, outer: Span) -> Result<Option<Vec<Stmt>>, FrontError> {
+        let span = self.span(n, outer);
+        match n.kind.as_str() {
+            "DeclStmt" => {
+                let has_record = n.inner.iter().any(|v| {
+                    v.kind == "VarDecl" && v.ty().is_some_and(|t| self.record(t).is_some())
+                });
+                if !has_record {
+                    return Ok(None);
+                }
+                let mut out = vec![];
+                for v in &n.inner {
+                    let vspan = self.span(v, span);
+                    let Some(fields) = v.ty().and_then(|t| self.record(t)).cloned() else {
+                        return Err(unsupported(
+                            vspan,
+                            "a record declared beside other variables",
+                        ));
+                    };
+                    let name = v.name().unwrap_or("");
+                    let init = match v.inner.iter().find(|c| is_expr(c)) {
+                        Some(e) if !(e.kind == "CXXConstructExpr" && e.inner.is_empty()) => {
+                            Some(self.record_fields(e, vspan)?)
+                        }
+                        _ => None,
+                    };
+                    for (i, (f, fty)) in fields.iter().enumerate() {
+                        let ty = types::scalar_or_pointer(fty, vspan).map_err(|e| {
+                            unsupported(vspan, format!("field `{f}` of `{name}`: {e}"))
+                        })?;
+                        let mut base = ty;
+                        base.ptr = false;
+                        out.push(Stmt {
+                            kind: StmtKind::Decl(Decl {
+                                storage: Storage::default(),
+                                base,
+                                declarators: vec![Declarator {
+                                    name: super::aggregate::field_local(name, f),
+                                    name_span: vspan,
+                                    ptr: ty.ptr,
+                                    dims: vec![],
+                                    init: init.as_ref().map(|vals| Init::Expr(vals[i].clone())),
+                                    span: vspan,
+                                }],
+                            }),
+                            span: vspan,
+                        });
+                    }
+                }
+                Ok(Some(out))
+            }
+            "CXXOperatorCallExpr" => {
+                let callee = n.inner.first().map(super::expr::strip_implicit);
+                let is_assign = callee
+                    .and_then(|c| c.referenced())
+                    .is_some_and(|(_, _, name)| name == "operator=");
+                let (true, Some(lhs), Some(rhs)) = (is_assign, n.inner.get(1), n.inner.get(2))
+                else {
+                    return Ok(None);
+                };
+                if lhs.ty().and_then(|t| self.record(t)).is_none() {
+                    return Ok(None);
+                }
+                let to = self.record_fields(lhs, span)?;
+                let from = self.record_fields(rhs, span)?;
+                Ok(Some(
+                    to.into_iter()
+                        .zip(from)
+                        .map(|(a, b)| Stmt {
+                            kind: StmtKind::Expr(Expr::new(
+                                ExprKind::Assign(None, Box::new(a), Box::new(b)),
+                                span,
+                            )),
+                            span,
+                        })
+                        .collect(),
+                ))
+            }
+            _ => Ok(None),
+        }
     }
 
     fn if_stmt(&self, n: &Node, span: Span) -> Result<Stmt, FrontError> {
@@ -185,6 +287,8 @@ impl Unit<'_> {
     ) -> Result<(Storage, warpsafe_cuda_front::ast::Type, Declarator), FrontError> {
         let name = v.name().unwrap_or("").to_string();
         let (spelled, is_ref) = types::strip_reference(v.ty().unwrap_or("int"));
+        let flattened = self.record_array(spelled, span)?;
+        let spelled = flattened.as_deref().unwrap_or(spelled);
         let declared = types::declared(spelled, span)
             .map_err(|e| unsupported(span, format!("declaration of `{name}`: {e}")))?;
         let shared = v.inner.iter().any(|c| c.kind == "CUDASharedAttr");
@@ -200,6 +304,8 @@ impl Unit<'_> {
         };
         let init = match v.inner.iter().find(|c| is_expr(c)) {
             None => None,
+            // The default construction of an array of records: no initial value.
+            Some(e) if e.kind == "CXXConstructExpr" && e.inner.is_empty() => None,
             Some(e) if e.kind == "InitListExpr" => {
                 let items = e
                     .inner
