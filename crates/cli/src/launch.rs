@@ -125,13 +125,10 @@ fn from_launch(source: &str, e: ExecError) -> CliError {
 
 /// What a valid value of `ty` looks like, for error messages.
 fn type_hint(ty: ScalarType) -> String {
-    match ty {
-        ScalarType::Bool => "true, false, 1 or 0".into(),
-        ScalarType::F32 | ScalarType::F64 => "a number such as 2.5".into(),
-        ScalarType::I32 => format!("an integer from {} to {}", i32::MIN, i32::MAX),
-        ScalarType::U32 => format!("an integer from 0 to {}", u32::MAX),
-        ScalarType::I64 => format!("an integer from {} to {}", i64::MIN, i64::MAX),
-        ScalarType::U64 => format!("an integer from 0 to {}", u64::MAX),
+    match ty.int_range() {
+        _ if ty == ScalarType::Bool => "true, false, 1 or 0".into(),
+        Some((lo, hi)) => format!("an integer from {lo} to {hi}"),
+        None => "a number such as 2.5".into(),
     }
 }
 

@@ -132,7 +132,7 @@ fn random_buffer(
             let bits = ints(rng);
             (bits.clone(), Data::U64(bits))
         }
-        ScalarType::Bool => panic!("bool buffers are not used by the examples"),
+        other => panic!("{other} buffers are not used by the examples"),
     }
 }
 
@@ -146,7 +146,7 @@ fn data_of(buffer: &Buffer) -> Data {
         ScalarType::U32 => Data::U32(bits.iter().map(|&b| b as u32).collect()),
         ScalarType::I64 => Data::I64(bits.iter().map(|&b| b as i64).collect()),
         ScalarType::U64 => Data::U64(bits.clone()),
-        ScalarType::Bool => panic!("bool buffers are not used by the examples"),
+        other => panic!("{other} buffers are not used by the examples"),
     }
 }
 

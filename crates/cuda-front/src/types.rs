@@ -3,12 +3,14 @@
 
 use warpsafe_ir::{BinOp, Expr, ScalarType, Value};
 
-/// Integer promotion: `bool` becomes `int`; every other type is unchanged (the subset has
-/// no `char`/`short`).
+/// Integer promotion: `bool`, `char`, `short` and their unsigned forms become `int` (every
+/// value of them fits); every other type is unchanged. `__half` stays half: cuda_fp16.h's
+/// operators compute in half precision.
 pub fn promote(t: ScalarType) -> ScalarType {
-    match t {
-        ScalarType::Bool => ScalarType::I32,
-        t => t,
+    if t == ScalarType::Bool || t.is_small_int() {
+        ScalarType::I32
+    } else {
+        t
     }
 }
 
@@ -28,7 +30,9 @@ fn to_unsigned(t: ScalarType) -> ScalarType {
 }
 
 /// The usual arithmetic conversions: the common type of a binary operator's operands
-/// (`int`+`unsigned` → `unsigned`, `int`*`long long` → `long long`, `float`*`double` → `double`).
+/// (`int`+`unsigned` → `unsigned`, `int`*`long long` → `long long`, `float`*`double` → `double`,
+/// `char`+`char` → `int`). Half with half or with an integer stays half (cuda_fp16.h's
+/// operators); half with `float` or `double` widens to it.
 pub fn common(a: ScalarType, b: ScalarType) -> ScalarType {
     use ScalarType::*;
     if a == F64 || b == F64 {
@@ -36,6 +40,9 @@ pub fn common(a: ScalarType, b: ScalarType) -> ScalarType {
     }
     if a == F32 || b == F32 {
         return F32;
+    }
+    if a == F16 || b == F16 {
+        return F16;
     }
     let (a, b) = (promote(a), promote(b));
     if a == b {
@@ -107,6 +114,15 @@ mod tests {
         assert_eq!(common(Bool, Bool), I32);
         assert_eq!(common(Bool, U32), U32);
         assert_eq!(promote(Bool), I32);
+        assert_eq!(common(U8, U8), I32);
+        assert_eq!(common(I8, U16), I32);
+        assert_eq!(common(U16, U32), U32);
+        assert_eq!(common(I16, I64), I64);
+        assert_eq!(common(F16, F16), F16);
+        assert_eq!(common(F16, I32), F16);
+        assert_eq!(common(F16, F32), F32);
+        assert_eq!(promote(U16), I32);
+        assert_eq!(promote(F16), F16);
     }
 
     #[test]

@@ -36,11 +36,15 @@ fn kernel(body: &str) -> String {
 
 #[test]
 fn unsupported_types() {
-    rejects(&kernel("char c = 0;"), "char", "char");
-    rejects(&kernel("short s = 0;"), "short", "short");
-    rejects(&kernel("half h;"), "half", "half");
+    rejects(&kernel("__nv_bfloat16 h;"), "__nv_bfloat16", "bfloat16");
     rejects(&kernel("float4 v;"), "float4", "float4");
-    rejects("__global__ void k(char* c) {}", "char", "char");
+    rejects(&kernel("uchar4 v;"), "uchar4", "uchar4");
+    rejects(
+        &kernel("unsigned signed char c;"),
+        "unsigned signed char",
+        "do not form",
+    );
+    rejects(&kernel("long char c;"), "long char", "do not form");
 }
 
 #[test]

@@ -22,6 +22,56 @@ static __device__ __forceinline__ unsigned int ws_lane_id() {
 }
 ";
 
+/// `f16` support without `cuda_fp16.h` (the NVRTC wheel we use ships no CUDA headers): a
+/// half lives in an `unsigned short` holding its IEEE bits (the same size, alignment and bytes
+/// as `__half`, so buffers and arguments are unchanged), converted with PTX's `cvt`. Every half
+/// operation widens to `float`, computes and rounds back once, which is the correctly rounded
+/// half result for + − × ÷ and √ (24 ≥ 2·11 + 2); `fma` uses `fma.rn.f16` (sm_53 and up).
+const HALF_PRELUDE: &str = "\
+typedef unsigned short ws_half;
+__device__ __forceinline__ float ws_h2f(ws_half h) {
+    float f;
+    asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h));
+    return f;
+}
+__device__ __forceinline__ ws_half ws_f2h(float f) {
+    ws_half h;
+    asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f));
+    return h;
+}
+__device__ __forceinline__ ws_half ws_d2h(double d) {
+    ws_half h;
+    asm(\"cvt.rn.f16.f64 %0, %1;\" : \"=h\"(h) : \"d\"(d));
+    return h;
+}
+__device__ __forceinline__ ws_half ws_hfma(ws_half a, ws_half b, ws_half c) {
+    ws_half r;
+    asm(\"fma.rn.f16 %0, %1, %2, %3;\" : \"=h\"(r) : \"h\"(a), \"h\"(b), \"h\"(c));
+    return r;
+}
+";
+
+/// The C spelling of a type in generated code (`ws_half` for `f16`, see [`HALF_PRELUDE`]).
+fn c_type(t: ScalarType) -> &'static str {
+    if t == ScalarType::F16 {
+        "ws_half"
+    } else {
+        t.c_name()
+    }
+}
+
+/// True when `kernel` mentions `f16` anywhere the generated code would spell it.
+fn uses_half(k: &Kernel) -> bool {
+    k.params.iter().any(|p| match p.kind {
+        ParamKind::Scalar(t) | ParamKind::Buffer { elem: t, .. } => t == ScalarType::F16,
+    }) || k
+        .shared
+        .iter()
+        .chain(&k.locals)
+        .any(|a| a.elem == ScalarType::F16)
+        || k.vars.iter().any(|v| v.ty == ScalarType::F16)
+}
+
 /// Renders `kernel` as a self-contained CUDA C translation unit.
 pub fn generate(kernel: &Kernel) -> Result<String, CodegenError> {
     let mut g = Gen {
@@ -29,10 +79,15 @@ pub fn generate(kernel: &Kernel) -> Result<String, CodegenError> {
         out: String::new(),
         indent: 1,
         uses_lane: false,
+        uses_half: false,
         loops: vec![],
     };
     let body = g.body()?;
     let mut out = String::new();
+    if g.uses_half || uses_half(kernel) {
+        out.push_str(HALF_PRELUDE);
+        out.push('\n');
+    }
     if g.uses_lane {
         out.push_str(PRELUDE);
         out.push('\n');
@@ -42,12 +97,12 @@ pub fn generate(kernel: &Kernel) -> Result<String, CodegenError> {
         .iter()
         .enumerate()
         .map(|(i, p)| match p.kind {
-            ParamKind::Scalar(t) => format!("{} {}", t.c_name(), p.name),
+            ParamKind::Scalar(t) => format!("{} {}", c_type(t), p.name),
             ParamKind::Buffer { elem, writable } => format!(
                 "{}{}{}* __restrict__ {}",
                 if writable { "" } else { "const " },
                 volatile(kernel, MemRef::Global(ParamId(i as u32))),
-                elem.c_name(),
+                c_type(elem),
                 p.name
             ),
         })
@@ -68,6 +123,8 @@ struct Gen<'k> {
     out: String,
     indent: usize,
     uses_lane: bool,
+    /// Set when an expression (a cast or constant) needs the half helpers.
+    uses_half: bool,
     /// For each enclosing loop: the flag that a `break` must set when the loop body is
     /// wrapped in a one-shot `do { } while (0)` (so `continue` can reach the update).
     loops: Vec<Option<String>>,
@@ -97,7 +154,7 @@ fn dims(d: &[u64]) -> String {
 impl Gen<'_> {
     fn body(&mut self) -> Result<String, CodegenError> {
         for (i, a) in self.k.shared.iter().enumerate() {
-            let (t, name) = (a.elem.c_name(), &a.name);
+            let (t, name) = (c_type(a.elem), &a.name);
             let v = volatile(self.k, MemRef::Shared(ArrayId(i as u32)));
             if a.dynamic {
                 // Like the CUDA C it came from: every `extern __shared__` array starts at the
@@ -108,10 +165,10 @@ impl Gen<'_> {
             }
         }
         for a in &self.k.locals {
-            self.line(&format!("{} {}{};", a.elem.c_name(), a.name, dims(&a.dims)));
+            self.line(&format!("{} {}{};", c_type(a.elem), a.name, dims(&a.dims)));
         }
         for (i, v) in self.k.vars.iter().enumerate() {
-            self.line(&format!("{} {}_{i};", v.ty.c_name(), v.name));
+            self.line(&format!("{} {}_{i};", c_type(v.ty), v.name));
         }
         self.block(&self.k.body)?;
         Ok(std::mem::take(&mut self.out))
@@ -275,6 +332,13 @@ impl Gen<'_> {
                 compare,
             } => {
                 let elem = self.k.elem_type(*mem);
+                if elem.bits() < 32 {
+                    // CUDA has no 8/16-bit atomics (nor `__half` ones without cuda_fp16.h).
+                    return err(
+                        format!("{} on {elem} elements has no CUDA C rendering", op.c_name()),
+                        s.span,
+                    );
+                }
                 let addr = if self.k.is_volatile(*mem) {
                     // Atomics take plain pointers; they always reach memory anyway.
                     format!("({}*)&{}", elem.c_name(), self.mem(*mem, indices)?)
@@ -354,7 +418,10 @@ impl Gen<'_> {
 
     fn expr(&mut self, e: &Expr) -> Result<String, CodegenError> {
         Ok(match &e.kind {
-            ExprKind::Const(v) => literal(*v),
+            ExprKind::Const(v) => {
+                self.uses_half |= v.ty() == ScalarType::F16;
+                literal(*v)
+            }
             ExprKind::Var(v) => self.var(*v),
             ExprKind::Param(p) => self.k.param(*p).name.clone(),
             ExprKind::Builtin(Builtin::LaneId) => {
@@ -374,6 +441,9 @@ impl Gen<'_> {
                 };
                 // Integer promotion would widen the operand: convert back.
                 match e.ty {
+                    ScalarType::F16 if *op == UnOp::Neg => {
+                        format!("((ws_half)({} ^ 0x8000u))", paren(&a))
+                    }
                     ScalarType::Bool | ScalarType::F32 | ScalarType::F64 => {
                         format!("({sym}{})", paren(&a))
                     }
@@ -391,8 +461,12 @@ impl Gen<'_> {
                 format!("({a} {sym} {b})")
             }
             ExprKind::Cast(a) => {
+                let from = a.ty;
                 let inner = self.expr(a)?;
-                if e.ty == ScalarType::Bool {
+                if from == ScalarType::F16 || e.ty == ScalarType::F16 {
+                    self.uses_half = true;
+                    half_cast(from, e.ty, &inner)
+                } else if e.ty == ScalarType::Bool {
                     format!("({} != 0)", paren(&inner))
                 } else {
                     format!("(({}){})", e.ty.c_name(), paren(&inner))
@@ -407,7 +481,26 @@ impl Gen<'_> {
                     .iter()
                     .map(|a| self.expr(a))
                     .collect::<Result<Vec<_>, _>>()?;
-                format!("{}({})", math_name(*f, e.ty), args.join(", "))
+                if e.ty == ScalarType::F16 {
+                    if *f == MathFn::Fma {
+                        format!("ws_hfma({})", args.join(", "))
+                    } else {
+                        let wide: Vec<String> =
+                            args.iter().map(|a| format!("ws_h2f({a})")).collect();
+                        let name = math_name(*f, ScalarType::F32);
+                        format!("ws_f2h({name}({}))", wide.join(", "))
+                    }
+                } else if e.ty.is_small_int() {
+                    // `abs` computes in int; the IR's |x| wraps at the type's width.
+                    format!(
+                        "(({}){}({}))",
+                        e.ty.c_name(),
+                        math_name(*f, e.ty),
+                        args.join(", ")
+                    )
+                } else {
+                    format!("{}({})", math_name(*f, e.ty), args.join(", "))
+                }
             }
             ExprKind::Load(mem, indices) => self.mem(*mem, indices)?,
         })
@@ -440,9 +533,29 @@ fn balanced_outer(s: &str) -> bool {
     true
 }
 
+/// A conversion with one `f16` end: through `float` (exact for half → float; float, integer
+/// and bool → half round once: every integer that float rounds is beyond half's range, so
+/// both roundings give ∞), or `double` → half directly (no double rounding).
+fn half_cast(from: ScalarType, to: ScalarType, x: &str) -> String {
+    match (from, to) {
+        (ScalarType::F16, ScalarType::F16) => x.to_string(),
+        (ScalarType::F16, ScalarType::Bool) => format!("(ws_h2f({x}) != 0.0f)"),
+        (ScalarType::F16, ScalarType::F32) => format!("ws_h2f({x})"),
+        (ScalarType::F16, t) => format!("(({})ws_h2f({x}))", t.c_name()),
+        (ScalarType::F64, _) => format!("ws_d2h({x})"),
+        (ScalarType::F32, _) => format!("ws_f2h({x})"),
+        _ => format!("ws_f2h((float){})", paren(x)),
+    }
+}
+
 fn literal(v: Value) -> String {
     match v {
         Value::Bool(b) => b.to_string(),
+        Value::I8(x) => format!("((signed char){x})"),
+        Value::U8(x) => format!("((unsigned char){x}u)"),
+        Value::I16(x) => format!("((short){x})"),
+        Value::U16(x) => format!("((unsigned short){x}u)"),
+        Value::F16(x) => format!("((ws_half){:#x}u)", x.to_bits()),
         Value::I32(i32::MIN) => "(-2147483647 - 1)".into(),
         Value::I32(x) if x < 0 => format!("({x})"),
         Value::I32(x) => x.to_string(),
@@ -473,7 +586,15 @@ fn literal(v: Value) -> String {
 }
 
 fn binary(op: BinOp, ty: ScalarType, a: &str, b: &str) -> String {
+    if ty == ScalarType::F16 {
+        return half_binary(op, a, b);
+    }
     let c = ty.c_name();
+    if ty.is_small_int() && !op.is_comparison() && !matches!(op, BinOp::Shl | BinOp::Shr) {
+        // C promotes both operands to int; the IR's operation wraps at the type's width.
+        let promoted = binary(op, ScalarType::I32, a, b);
+        return format!("(({c}){promoted})");
+    }
     match op {
         BinOp::Min | BinOp::Max => {
             let name = match (op, ty) {
@@ -510,6 +631,17 @@ fn binary(op: BinOp, ty: ScalarType, a: &str, b: &str) -> String {
     }
 }
 
+/// A half operation: widened to float, computed, rounded back once (comparisons exact).
+fn half_binary(op: BinOp, a: &str, b: &str) -> String {
+    let (x, y) = (format!("ws_h2f({a})"), format!("ws_h2f({b})"));
+    match op {
+        BinOp::Min => format!("ws_f2h(fminf({x}, {y}))"),
+        BinOp::Max => format!("ws_f2h(fmaxf({x}, {y}))"),
+        _ if op.is_comparison() => format!("({x} {} {y})", op.symbol()),
+        _ => format!("ws_f2h({x} {} {y})", op.symbol()),
+    }
+}
+
 fn math_name(f: MathFn, ty: ScalarType) -> &'static str {
     let single = ty == ScalarType::F32;
     match (f, single) {
@@ -517,7 +649,7 @@ fn math_name(f: MathFn, ty: ScalarType) -> &'static str {
             ScalarType::F32 => "fabsf",
             ScalarType::F64 => "fabs",
             ScalarType::I64 => "llabs",
-            ScalarType::U32 | ScalarType::U64 => "",
+            ScalarType::U8 | ScalarType::U16 | ScalarType::U32 | ScalarType::U64 => "",
             _ => "abs",
         },
         (MathFn::Exp, true) => "expf",

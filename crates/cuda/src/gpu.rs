@@ -199,12 +199,20 @@ fn from_bytes(elem: warpsafe_ir::ScalarType, bytes: &[u8], len: usize) -> Buffer
 /// A kernel argument held in the form the driver reads.
 enum Held {
     Scalar(Value),
+    /// A half scalar as its bits: the generated code declares it `unsigned short`.
+    Half(u16),
     Buffer(CudaSlice<u8>, Buffer),
 }
 
 fn push_scalar<'a>(b: &mut cudarc::driver::LaunchArgs<'a>, v: &'a Value) {
     match v {
         Value::Bool(x) => b.arg(x),
+        Value::I8(x) => b.arg(x),
+        Value::U8(x) => b.arg(x),
+        Value::I16(x) => b.arg(x),
+        Value::U16(x) => b.arg(x),
+        // Never reached: `launch` holds half scalars as `Held::Half`.
+        Value::F16(_) => b,
         Value::I32(x) => b.arg(x),
         Value::U32(x) => b.arg(x),
         Value::I64(x) => b.arg(x),
@@ -242,6 +250,7 @@ pub fn launch(kernel: &Kernel, cfg: &LaunchConfig, args: Vec<Arg>) -> Result<Vec
     let mut held = Vec::with_capacity(args.len());
     for a in args {
         held.push(match a {
+            Arg::Scalar(Value::F16(h)) => Held::Half(h.to_bits()),
             Arg::Scalar(v) => Held::Scalar(v),
             Arg::Buffer(b) => {
                 let dev = stream
@@ -262,6 +271,9 @@ pub fn launch(kernel: &Kernel, cfg: &LaunchConfig, args: Vec<Arg>) -> Result<Vec
         for h in &held {
             match h {
                 Held::Scalar(v) => push_scalar(&mut builder, v),
+                Held::Half(bits) => {
+                    builder.arg(bits);
+                }
                 Held::Buffer(dev, _) => {
                     builder.arg(dev);
                 }
@@ -276,6 +288,7 @@ pub fn launch(kernel: &Kernel, cfg: &LaunchConfig, args: Vec<Arg>) -> Result<Vec
     held.into_iter()
         .map(|h| match h {
             Held::Scalar(v) => Ok(Arg::Scalar(v)),
+            Held::Half(bits) => Ok(Arg::Scalar(Value::F16(warpsafe_ir::F16::from_bits(bits)))),
             Held::Buffer(dev, b) => {
                 let bytes = stream
                     .clone_dtoh(&dev)

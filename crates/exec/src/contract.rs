@@ -37,13 +37,10 @@ fn err<T>(m: impl Into<String>) -> Result<T, ExecError> {
 }
 
 fn fit(ty: ScalarType, v: i128) -> Result<Value, ExecError> {
-    let (lo, hi): (i128, i128) = match ty {
+    let (lo, hi) = match ty {
         ScalarType::Bool => (0, 1),
-        ScalarType::I32 => (i32::MIN as i128, i32::MAX as i128),
-        ScalarType::U32 => (0, u32::MAX as i128),
-        ScalarType::I64 => (i64::MIN as i128, i64::MAX as i128),
-        ScalarType::U64 => (0, u64::MAX as i128),
-        ScalarType::F32 | ScalarType::F64 => return Ok(Value::from_i128(ty, v)),
+        _ if ty.is_float() => return Ok(Value::from_i128(ty, v)),
+        _ => ty.int_range().unwrap_or((0, 0)),
     };
     if v < lo || v > hi {
         return err(format!("the value {v} does not fit in {ty}"));

@@ -114,6 +114,11 @@ impl Buffer {
     buffer_conv!(from_u32, to_u32, u32, U32, U32);
     buffer_conv!(from_i64, to_i64, i64, I64, I64);
     buffer_conv!(from_u64, to_u64, u64, U64, U64);
+    buffer_conv!(from_i8, to_i8, i8, I8, I8);
+    buffer_conv!(from_u8, to_u8, u8, U8, U8);
+    buffer_conv!(from_i16, to_i16, i16, I16, I16);
+    buffer_conv!(from_u16, to_u16, u16, U16, U16);
+    buffer_conv!(from_f16, to_f16, warpsafe_ir::F16, F16, F16);
 
     /// `n` zero elements of type `elem`.
     pub fn zeros(elem: ScalarType, n: usize) -> Buffer {

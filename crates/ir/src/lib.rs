@@ -30,6 +30,7 @@
 mod builder;
 mod category;
 mod expr;
+mod half;
 mod kernel;
 mod print;
 mod span;
@@ -41,6 +42,7 @@ mod value;
 pub use builder::KernelBuilder;
 pub use category::Category;
 pub use expr::{BinOp, Builtin, Dim, Expr, ExprKind, LogicOp, MathFn, MemRef, UnOp};
+pub use half::F16;
 pub use kernel::{
     ArrayDecl, ArrayId, Contract, Kernel, LengthSpec, Module, Param, ParamId, ParamKind,
     UncheckedAnnotation, VarDecl, VarId,

@@ -1,6 +1,6 @@
 //! Typed scalar constants: literals in the IR, launch arguments, buffer elements.
 
-use crate::ScalarType;
+use crate::{ScalarType, F16};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -10,6 +10,14 @@ use std::fmt;
 pub enum Value {
     /// A `bool`.
     Bool(bool),
+    /// An `i8`.
+    I8(i8),
+    /// A `u8`.
+    U8(u8),
+    /// An `i16`.
+    I16(i16),
+    /// A `u16`.
+    U16(u16),
     /// An `i32`.
     I32(i32),
     /// A `u32`.
@@ -18,6 +26,8 @@ pub enum Value {
     I64(i64),
     /// A `u64`.
     U64(u64),
+    /// An `f16`.
+    F16(F16),
     /// An `f32`.
     F32(f32),
     /// An `f64`.
@@ -29,6 +39,11 @@ impl Value {
     pub fn ty(self) -> ScalarType {
         match self {
             Value::Bool(_) => ScalarType::Bool,
+            Value::I8(_) => ScalarType::I8,
+            Value::U8(_) => ScalarType::U8,
+            Value::I16(_) => ScalarType::I16,
+            Value::U16(_) => ScalarType::U16,
+            Value::F16(_) => ScalarType::F16,
             Value::I32(_) => ScalarType::I32,
             Value::U32(_) => ScalarType::U32,
             Value::I64(_) => ScalarType::I64,
@@ -42,6 +57,11 @@ impl Value {
     pub fn to_bits(self) -> u64 {
         match self {
             Value::Bool(b) => b as u64,
+            Value::I8(v) => v as u8 as u64,
+            Value::U8(v) => v as u64,
+            Value::I16(v) => v as u16 as u64,
+            Value::U16(v) => v as u64,
+            Value::F16(v) => v.to_bits() as u64,
             Value::I32(v) => v as u32 as u64,
             Value::U32(v) => v as u64,
             Value::I64(v) => v as u64,
@@ -55,6 +75,11 @@ impl Value {
     pub fn from_bits(ty: ScalarType, bits: u64) -> Value {
         match ty {
             ScalarType::Bool => Value::Bool(bits & 1 != 0),
+            ScalarType::I8 => Value::I8(bits as u8 as i8),
+            ScalarType::U8 => Value::U8(bits as u8),
+            ScalarType::I16 => Value::I16(bits as u16 as i16),
+            ScalarType::U16 => Value::U16(bits as u16),
+            ScalarType::F16 => Value::F16(F16::from_bits(bits as u16)),
             ScalarType::I32 => Value::I32(bits as u32 as i32),
             ScalarType::U32 => Value::U32(bits as u32),
             ScalarType::I64 => Value::I64(bits as i64),
@@ -73,6 +98,11 @@ impl Value {
     pub fn from_i128(ty: ScalarType, v: i128) -> Value {
         match ty {
             ScalarType::Bool => Value::Bool(v != 0),
+            ScalarType::I8 => Value::I8(v as i8),
+            ScalarType::U8 => Value::U8(v as u8),
+            ScalarType::I16 => Value::I16(v as i16),
+            ScalarType::U16 => Value::U16(v as u16),
+            ScalarType::F16 => Value::F16(F16::from_f64(v as f64)),
             ScalarType::I32 => Value::I32(v as i32),
             ScalarType::U32 => Value::U32(v as u32),
             ScalarType::I64 => Value::I64(v as i64),
@@ -86,6 +116,11 @@ impl Value {
     pub fn from_f64(ty: ScalarType, v: f64) -> Value {
         match ty {
             ScalarType::Bool => Value::Bool(v != 0.0),
+            ScalarType::I8 => Value::I8(v as i8),
+            ScalarType::U8 => Value::U8(v as u8),
+            ScalarType::I16 => Value::I16(v as i16),
+            ScalarType::U16 => Value::U16(v as u16),
+            ScalarType::F16 => Value::F16(F16::from_f64(v)),
             ScalarType::I32 => Value::I32(v as i32),
             ScalarType::U32 => Value::U32(v as u32),
             ScalarType::I64 => Value::I64(v as i64),
@@ -99,11 +134,15 @@ impl Value {
     pub fn as_i128(self) -> Option<i128> {
         match self {
             Value::Bool(b) => Some(b as i128),
+            Value::I8(v) => Some(v as i128),
+            Value::U8(v) => Some(v as i128),
+            Value::I16(v) => Some(v as i128),
+            Value::U16(v) => Some(v as i128),
             Value::I32(v) => Some(v as i128),
             Value::U32(v) => Some(v as i128),
             Value::I64(v) => Some(v as i128),
             Value::U64(v) => Some(v as i128),
-            Value::F32(_) | Value::F64(_) => None,
+            Value::F16(_) | Value::F32(_) | Value::F64(_) => None,
         }
     }
 
@@ -111,6 +150,11 @@ impl Value {
     pub fn as_f64(self) -> f64 {
         match self {
             Value::Bool(b) => b as u8 as f64,
+            Value::I8(v) => v as f64,
+            Value::U8(v) => v as f64,
+            Value::I16(v) => v as f64,
+            Value::U16(v) => v as f64,
+            Value::F16(v) => v.to_f64(),
             Value::I32(v) => v as f64,
             Value::U32(v) => v as f64,
             Value::I64(v) => v as f64,
@@ -156,12 +200,7 @@ impl Value {
             digits.parse::<i128>().ok()?
         };
         let v = if neg { -mag } else { mag };
-        let (min, max): (i128, i128) = match ty {
-            ScalarType::I32 => (i32::MIN as i128, i32::MAX as i128),
-            ScalarType::U32 => (0, u32::MAX as i128),
-            ScalarType::I64 => (i64::MIN as i128, i64::MAX as i128),
-            _ => (0, u64::MAX as i128),
-        };
+        let (min, max) = ty.int_range()?;
         (min..=max).contains(&v).then(|| Value::from_i128(ty, v))
     }
 }
@@ -170,6 +209,11 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Bool(b) => write!(f, "{b}"),
+            Value::I8(v) => write!(f, "{v}i8"),
+            Value::U8(v) => write!(f, "{v}u8"),
+            Value::I16(v) => write!(f, "{v}i16"),
+            Value::U16(v) => write!(f, "{v}u16"),
+            Value::F16(v) => write!(f, "{v:?}h"),
             Value::I32(v) => write!(f, "{v}"),
             Value::U32(v) => write!(f, "{v}u"),
             Value::I64(v) => write!(f, "{v}ll"),
@@ -192,6 +236,11 @@ mod tests {
             Value::U32(u32::MAX),
             Value::I64(i64::MIN),
             Value::U64(42),
+            Value::I8(-128),
+            Value::U8(255),
+            Value::I16(-2),
+            Value::U16(40000),
+            Value::F16(F16::from_f32(-0.5)),
             Value::F32(-1.5),
             Value::F64(0.1),
         ];
@@ -215,5 +264,56 @@ mod tests {
         assert_eq!(Value::F32(2.9).cast(ScalarType::I32), Value::I32(2));
         assert_eq!(Value::U32(3).cast(ScalarType::F64), Value::F64(3.0));
         assert_eq!(Value::F32(0.0).cast(ScalarType::Bool), Value::Bool(false));
+    }
+
+    #[test]
+    fn narrow_integers_wrap_and_truncate_like_c() {
+        // (unsigned char)(200 + 100) == 44, (short)40000 == -25536, (signed char)200 == -56.
+        assert_eq!(Value::I32(300).cast(ScalarType::U8), Value::U8(44));
+        assert_eq!(Value::I32(40000).cast(ScalarType::I16), Value::I16(-25536));
+        assert_eq!(Value::U32(200).cast(ScalarType::I8), Value::I8(-56));
+        assert_eq!(Value::I8(-1).cast(ScalarType::U32), Value::U32(u32::MAX));
+        assert_eq!(Value::U8(255).cast(ScalarType::I32), Value::I32(255));
+        assert_eq!(Value::I16(-2).cast(ScalarType::U16), Value::U16(65534));
+        assert_eq!(Value::F32(-3.7).cast(ScalarType::I8), Value::I8(-3));
+        assert_eq!(Value::F32(1e9).cast(ScalarType::U8), Value::U8(255));
+        assert_eq!(Value::parse(ScalarType::U8, "256"), None);
+        assert_eq!(Value::parse(ScalarType::I8, "-128"), Some(Value::I8(-128)));
+        assert_eq!(Value::I8(-1).to_bits(), 0xff);
+    }
+
+    #[test]
+    fn half_conversions_round_to_nearest_even() {
+        assert_eq!(Value::F32(0.1).cast(ScalarType::F16).to_bits(), 0x2e66);
+        assert_eq!(Value::I32(2049).cast(ScalarType::F16).as_f64(), 2048.0);
+        assert_eq!(Value::I32(2051).cast(ScalarType::F16).as_f64(), 2052.0);
+        assert_eq!(
+            Value::I32(70000).cast(ScalarType::F16).as_f64(),
+            f64::INFINITY
+        );
+        assert_eq!(
+            Value::F16(F16::from_f32(2.5)).cast(ScalarType::I32),
+            Value::I32(2)
+        );
+        assert_eq!(
+            Value::parse(ScalarType::F16, "0.1"),
+            Some(Value::F16(F16::from_bits(0x2e66)))
+        );
+    }
+
+    #[test]
+    fn new_types_serialise_readably() {
+        for v in [
+            Value::I8(-5),
+            Value::U8(200),
+            Value::I16(-300),
+            Value::U16(65535),
+            Value::F16(F16::from_f32(1.5)),
+        ] {
+            let text = serde_json::to_string(&v).expect("serialises");
+            assert_eq!(serde_json::from_str::<Value>(&text).expect("parses"), v, "{text}");
+        }
+        let text = serde_json::to_string(&Value::F16(F16::from_f32(1.5))).expect("serialises");
+        assert_eq!(text, r#"{"type":"f16","value":1.5}"#);
     }
 }

@@ -12,7 +12,7 @@ use warpsafe_ir::{
 
 fn math_fn(name: &str) -> Option<(MathFn, ScalarType)> {
     use MathFn::*;
-    use ScalarType::{F32, F64};
+    use ScalarType::{F16, F32, F64};
     Some(match name {
         "expf" => (Exp, F32),
         "exp" => (Exp, F64),
@@ -51,6 +51,63 @@ fn math_fn(name: &str) -> Option<(MathFn, ScalarType)> {
         "trunc" => (Trunc, F64),
         "fabsf" => (Abs, F32),
         "fabs" => (Abs, F64),
+        // cuda_fp16.h's half math, computed in half (see `exec`'s rounding).
+        "__habs" => (Abs, F16),
+        "__hfma" => (Fma, F16),
+        "hsqrt" => (Sqrt, F16),
+        "hexp" => (Exp, F16),
+        "hexp2" => (Exp2, F16),
+        "hlog" => (Log, F16),
+        "hlog2" => (Log2, F16),
+        "hlog10" => (Log10, F16),
+        "hsin" => (Sin, F16),
+        "hcos" => (Cos, F16),
+        "hfloor" => (Floor, F16),
+        "hceil" => (Ceil, F16),
+        "htrunc" => (Trunc, F16),
+        _ => return None,
+    })
+}
+
+/// cuda_fp16.h's conversions, as (parameter type, result type): the argument converts to the
+/// parameter type as C++ would, then to the result with IR cast semantics (round to nearest
+/// even into half, truncation toward zero into integers).
+fn half_conversion(name: &str) -> Option<(ScalarType, ScalarType)> {
+    use ScalarType::*;
+    Some(match name {
+        "__float2half" | "__float2half_rn" => (F32, F16),
+        "__double2half" => (F64, F16),
+        "__half2float" => (F16, F32),
+        "__int2half_rn" => (I32, F16),
+        "__uint2half_rn" => (U32, F16),
+        "__short2half_rn" => (I16, F16),
+        "__ushort2half_rn" => (U16, F16),
+        "__ll2half_rn" => (I64, F16),
+        "__ull2half_rn" => (U64, F16),
+        "__half2int_rz" => (F16, I32),
+        "__half2uint_rz" => (F16, U32),
+        "__half2short_rz" => (F16, I16),
+        "__half2ushort_rz" => (F16, U16),
+        "__half2ll_rz" => (F16, I64),
+        "__half2ull_rz" => (F16, U64),
+        _ => return None,
+    })
+}
+
+/// cuda_fp16.h's two-operand half arithmetic and ordered comparisons.
+fn half_binary(name: &str) -> Option<BinOp> {
+    Some(match name {
+        "__hadd" => BinOp::Add,
+        "__hsub" => BinOp::Sub,
+        "__hmul" => BinOp::Mul,
+        "__hdiv" => BinOp::Div,
+        "__hmax" => BinOp::Max,
+        "__hmin" => BinOp::Min,
+        "__heq" => BinOp::Eq,
+        "__hlt" => BinOp::Lt,
+        "__hle" => BinOp::Le,
+        "__hgt" => BinOp::Gt,
+        "__hge" => BinOp::Ge,
         _ => return None,
     })
 }
@@ -265,6 +322,36 @@ impl Lowerer<'_> {
                 ));
             }
             _ => {}
+        }
+        if let Some((param, result)) = half_conversion(name) {
+            arity(name, args, 1..=1, span)?;
+            let x = self.rvalue(&args[0], out)?;
+            if !x.ty.is_numeric() && x.ty != ScalarType::Bool {
+                return err(args[0].span, format!("`{name}` takes a number"));
+            }
+            let e = convert(convert(x, param), result);
+            return Ok(Val::Scalar(e.with_span(span)));
+        }
+        if let Some(op) = half_binary(name) {
+            arity(name, args, 2..=2, span)?;
+            let a = convert(self.rvalue(&args[0], out)?, ScalarType::F16);
+            let b = convert(self.rvalue(&args[1], out)?, ScalarType::F16);
+            return Ok(Val::Scalar(Expr::binary(op, a, b).with_span(span)));
+        }
+        if matches!(name, "__hneg" | "__hne") {
+            let n = if name == "__hneg" { 1 } else { 2 };
+            arity(name, args, n..=n, span)?;
+            let a = convert(self.rvalue(&args[0], out)?, ScalarType::F16);
+            if n == 1 {
+                return Ok(Val::Scalar(Expr::unary(UnOp::Neg, a).with_span(span)));
+            }
+            // `__hne` is ordered: false when either operand is NaN, unlike C's `!=`.
+            let b = convert(self.rvalue(&args[1], out)?, ScalarType::F16);
+            let lt = Expr::binary(BinOp::Lt, a.clone(), b.clone()).with_span(span);
+            let gt = Expr::binary(BinOp::Gt, a, b).with_span(span);
+            return Ok(Val::Scalar(
+                Expr::logical(LogicOp::Or, lt, gt).with_span(span),
+            ));
         }
         if let Some((f, ty)) = math_fn(name) {
             arity(name, args, f.arity()..=f.arity(), span)?;

@@ -13,6 +13,8 @@ const TYPE_WORDS: &[&str] = &[
     "unsigned",
     "signed",
     "long",
+    "char",
+    "short",
     "float",
     "double",
     "size_t",
@@ -21,6 +23,12 @@ const TYPE_WORDS: &[&str] = &[
     "int64_t",
     "uint64_t",
     "ptrdiff_t",
+    "int8_t",
+    "uint8_t",
+    "int16_t",
+    "uint16_t",
+    "half",
+    "__half",
 ];
 
 const QUALIFIERS: &[&str] = &[
@@ -40,10 +48,6 @@ const QUALIFIERS: &[&str] = &[
 
 /// Words that name types or qualifiers the subset rejects, with the construct they are.
 const REJECTED: &[(&str, &str)] = &[
-    ("char", "the `char` type is"),
-    ("short", "the `short` type is"),
-    ("half", "the `half` type is"),
-    ("__half", "the `half` type is"),
     ("__nv_bfloat16", "the `bfloat16` type is"),
     ("auto", "`auto` type deduction is"),
     ("struct", "structs are"),
@@ -112,6 +116,7 @@ impl Parser {
         let start = self.peek().span;
         let mut storage = Storage::default();
         let (mut unsigned, mut signed, mut longs, mut int) = (false, false, 0u32, false);
+        let (mut chars, mut shorts) = (0u32, 0u32);
         let mut volatile = false;
         let mut word: Option<(String, Span)> = None;
         loop {
@@ -133,6 +138,8 @@ impl Parser {
                 "signed" => signed = true,
                 "long" => longs += 1,
                 "int" => int = true,
+                "char" => chars += 1,
+                "short" => shorts += 1,
                 w if TYPE_WORDS.contains(&w) => {
                     if let Some((prev, _)) = &word {
                         return err(t.span, format!("`{w}` after `{prev}` is not a type"));
@@ -144,8 +151,26 @@ impl Parser {
             self.bump();
         }
         let span = self.since(start);
-        let integer = unsigned || signed || longs > 0 || int;
+        if (unsigned && signed)
+            || chars + shorts > 1
+            || (chars + shorts > 0 && longs > 0)
+            || (chars > 0 && int)
+        {
+            return err(span, "these type specifiers do not form a type");
+        }
+        let integer = unsigned || signed || longs > 0 || int || chars > 0 || shorts > 0;
         let base = match word {
+            // `char` is signed on CUDA's targets, like `signed char`.
+            None if chars > 0 => Some(if unsigned {
+                ScalarType::U8
+            } else {
+                ScalarType::I8
+            }),
+            None if shorts > 0 => Some(if unsigned {
+                ScalarType::U16
+            } else {
+                ScalarType::I16
+            }),
             None if integer => Some(match (unsigned, longs) {
                 (false, 0) => ScalarType::I32,
                 (true, 0) => ScalarType::U32,
@@ -175,6 +200,11 @@ impl Parser {
                     "uint32_t" => Some(ScalarType::U32),
                     "int64_t" | "ptrdiff_t" => Some(ScalarType::I64),
                     "size_t" | "uint64_t" => Some(ScalarType::U64),
+                    "int8_t" => Some(ScalarType::I8),
+                    "uint8_t" => Some(ScalarType::U8),
+                    "int16_t" => Some(ScalarType::I16),
+                    "uint16_t" => Some(ScalarType::U16),
+                    "half" | "__half" => Some(ScalarType::F16),
                     _ => return err(wspan, format!("unsupported type `{w}`")),
                 }
             }

@@ -6,7 +6,7 @@
 //! (sign fill for signed `>>`); min/max on floats ignore NaN like `fminf`.
 
 use crate::thread::code::{BinaryOp, CmpOp, UnaryOp};
-use warpsafe_ir::{MathFn, ScalarType};
+use warpsafe_ir::{MathFn, ScalarType, Value, F16};
 
 /// One value per lane.
 pub(crate) type Lanes = [u64; 32];
@@ -138,6 +138,10 @@ macro_rules! int_num {
     };
 }
 
+int_num!(i8, u8, true);
+int_num!(u8, u8, false);
+int_num!(i16, u16, true);
+int_num!(u16, u16, false);
 int_num!(i32, u32, true);
 int_num!(u32, u32, false);
 int_num!(i64, u64, true);
@@ -211,6 +215,61 @@ macro_rules! float_num {
 float_num!(f32, u32);
 float_num!(f64, u64);
 
+/// `f16` arithmetic: each operation computed exactly enough in `f64` and rounded once to
+/// `f16` (correct rounding for + − × ÷, as `__hadd` and friends).
+impl Num for F16 {
+    #[inline(always)]
+    fn from_bits(b: u64) -> Self {
+        F16::from_bits(b as u16)
+    }
+    #[inline(always)]
+    fn bits(self) -> u64 {
+        self.to_bits() as u64
+    }
+    fn add(self, o: Self, _: bool) -> (Self, u8) {
+        (F16::from_f64(self.to_f64() + o.to_f64()), 0)
+    }
+    fn sub(self, o: Self, _: bool) -> (Self, u8) {
+        (F16::from_f64(self.to_f64() - o.to_f64()), 0)
+    }
+    fn mul(self, o: Self, _: bool) -> (Self, u8) {
+        (F16::from_f64(self.to_f64() * o.to_f64()), 0)
+    }
+    fn div(self, o: Self, _: bool) -> (Self, u8) {
+        (F16::from_f64(self.to_f64() / o.to_f64()), 0)
+    }
+    fn rem(self, o: Self, _: bool) -> (Self, u8) {
+        (F16::from_f64(self.to_f64() % o.to_f64()), 0)
+    }
+    fn and(self, _: Self) -> Self {
+        self
+    }
+    fn or(self, _: Self) -> Self {
+        self
+    }
+    fn xor(self, _: Self) -> Self {
+        self
+    }
+    fn shl(self, _: Self) -> Self {
+        self
+    }
+    fn shr(self, _: Self) -> Self {
+        self
+    }
+    fn min_(self, o: Self) -> Self {
+        F16::from_f64(self.to_f64().min(o.to_f64()))
+    }
+    fn max_(self, o: Self) -> Self {
+        F16::from_f64(self.to_f64().max(o.to_f64()))
+    }
+    fn neg(self, _: bool) -> (Self, u8) {
+        (F16::from_bits(self.to_bits() ^ 0x8000), 0)
+    }
+    fn bitnot(self) -> Self {
+        self
+    }
+}
+
 #[inline(always)]
 fn map2<T: Num>(a: &Lanes, b: &Lanes, f: impl Fn(T, T) -> (T, u8)) -> Flagged {
     let mut value = [0u64; 32];
@@ -270,6 +329,11 @@ fn binary_t<T: Num>(op: BinaryOp, c: bool, a: &Lanes, b: &Lanes) -> Flagged {
 /// `a op b` on every lane, as type `ty`.
 pub(crate) fn binary(op: BinaryOp, ty: ScalarType, checked: bool, a: &Lanes, b: &Lanes) -> Flagged {
     match ty {
+        ScalarType::I8 => binary_t::<i8>(op, checked, a, b),
+        ScalarType::U8 => binary_t::<u8>(op, checked, a, b),
+        ScalarType::I16 => binary_t::<i16>(op, checked, a, b),
+        ScalarType::U16 => binary_t::<u16>(op, checked, a, b),
+        ScalarType::F16 => binary_t::<F16>(op, checked, a, b),
         ScalarType::I32 => binary_t::<i32>(op, checked, a, b),
         ScalarType::U32 => binary_t::<u32>(op, checked, a, b),
         ScalarType::I64 => binary_t::<i64>(op, checked, a, b),
@@ -319,12 +383,17 @@ pub(crate) fn unary(op: UnaryOp, ty: ScalarType, checked: bool, a: &Lanes) -> Fl
         };
     }
     match ty {
+        ScalarType::I8 => unary_t::<i8>(op, checked, a),
+        ScalarType::U8 => unary_t::<u8>(op, checked, a),
+        ScalarType::I16 => unary_t::<i16>(op, checked, a),
+        ScalarType::U16 => unary_t::<u16>(op, checked, a),
         ScalarType::I32 => unary_t::<i32>(op, checked, a),
         ScalarType::U32 => unary_t::<u32>(op, checked, a),
         ScalarType::I64 => unary_t::<i64>(op, checked, a),
         ScalarType::U64 => unary_t::<u64>(op, checked, a),
+        ScalarType::F16 => unary_t::<F16>(op, checked, a),
         ScalarType::F32 => unary_t::<f32>(op, checked, a),
-        _ => unary_t::<f64>(op, checked, a),
+        ScalarType::F64 | ScalarType::Bool => unary_t::<f64>(op, checked, a),
     }
 }
 
@@ -346,6 +415,11 @@ fn cmp_t<T: Num>(op: CmpOp, a: &Lanes, b: &Lanes) -> Lanes {
 /// `a op b` on every lane as a `bool` (0 or 1), comparing as type `ty` (IEEE for floats).
 pub(crate) fn compare(op: CmpOp, ty: ScalarType, a: &Lanes, b: &Lanes) -> Lanes {
     match ty {
+        ScalarType::I8 => cmp_t::<i8>(op, a, b),
+        ScalarType::U8 => cmp_t::<u8>(op, a, b),
+        ScalarType::I16 => cmp_t::<i16>(op, a, b),
+        ScalarType::U16 => cmp_t::<u16>(op, a, b),
+        ScalarType::F16 => cmp_t::<F16>(op, a, b),
         ScalarType::I32 => cmp_t::<i32>(op, a, b),
         ScalarType::U32 | ScalarType::Bool => cmp_t::<u32>(op, a, b),
         ScalarType::I64 => cmp_t::<i64>(op, a, b),
@@ -355,50 +429,14 @@ pub(crate) fn compare(op: CmpOp, ty: ScalarType, a: &Lanes, b: &Lanes) -> Lanes 
     }
 }
 
-/// Converts one register value from `from` to `to` with C semantics (float→int saturates).
+/// Converts one register value from `from` to `to` with C semantics: integers wrap to the
+/// target width, float→int truncates toward zero (saturating, NaN gives 0), narrowing floats
+/// round to nearest even, and anything nonzero (NaN included) is `true`.
 pub(crate) fn cast(from: ScalarType, to: ScalarType, bits: u64) -> u64 {
     if from == to {
         return bits;
     }
-    if to == ScalarType::Bool {
-        return match from {
-            ScalarType::F32 => (f32::from_bits(bits as u32) != 0.0) as u64,
-            ScalarType::F64 => (f64::from_bits(bits) != 0.0) as u64,
-            ScalarType::I32 | ScalarType::U32 => (bits as u32 != 0) as u64,
-            _ => (bits != 0) as u64,
-        };
-    }
-    if from.is_float() {
-        let x = if from == ScalarType::F32 {
-            f32::from_bits(bits as u32) as f64
-        } else {
-            f64::from_bits(bits)
-        };
-        if from == ScalarType::F32 && to == ScalarType::F64 {
-            return x.to_bits();
-        }
-        return match to {
-            ScalarType::I32 => x as i32 as u32 as u64,
-            ScalarType::U32 => x as u32 as u64,
-            ScalarType::I64 => x as i64 as u64,
-            ScalarType::U64 => x as u64,
-            ScalarType::F32 => (x as f32).to_bits() as u64,
-            _ => x.to_bits(),
-        };
-    }
-    let i: i128 = match from {
-        ScalarType::I32 => bits as u32 as i32 as i128,
-        ScalarType::U32 => bits as u32 as i128,
-        ScalarType::I64 => bits as i64 as i128,
-        ScalarType::Bool => (bits & 1) as i128,
-        _ => bits as i128,
-    };
-    match to {
-        ScalarType::I32 | ScalarType::U32 => i as u32 as u64,
-        ScalarType::F32 => (i as f32).to_bits() as u64,
-        ScalarType::F64 => (i as f64).to_bits(),
-        _ => i as u64,
-    }
+    Value::from_bits(from, bits).cast(to).to_bits()
 }
 
 /// Applies `f` to floats of one width (the same table for `f32` and `f64`).
@@ -438,6 +476,17 @@ pub(crate) fn math(f: MathFn, ty: ScalarType, args: [u64; 3]) -> u64 {
             let [a, b, c] = args.map(f64::from_bits);
             float_math!(f, a, b, c).to_bits()
         }
+        // Half math as CUDA's h-functions: computed wider, rounded once (fma exactly once).
+        ScalarType::F16 => {
+            let [a, b, c] = args.map(|x| F16::from_bits(x as u16));
+            if f == MathFn::Fma {
+                return F16::fma(a, b, c).to_bits() as u64;
+            }
+            let [a, b, c] = [a, b, c].map(F16::to_f64);
+            F16::from_f64(float_math!(f, a, b, c)).to_bits() as u64
+        }
+        ScalarType::I8 => (args[0] as u8 as i8).wrapping_abs() as u8 as u64,
+        ScalarType::I16 => (args[0] as u16 as i16).wrapping_abs() as u16 as u64,
         ScalarType::I32 => (args[0] as u32 as i32).wrapping_abs() as u32 as u64,
         ScalarType::I64 => (args[0] as i64).wrapping_abs() as u64,
         _ => args[0],
@@ -517,9 +566,12 @@ mod tests {
         );
     }
 
+    fn f(v: f32) -> u64 {
+        v.to_bits() as u64
+    }
+
     #[test]
     fn float_semantics_are_ieee() {
-        let f = |v: f32| v.to_bits() as u64;
         assert_eq!(
             bin1(BinaryOp::Min, ScalarType::F32, f(f32::NAN), f(2.0)).0,
             f(2.0)
@@ -543,5 +595,92 @@ mod tests {
         );
         let nan_is_true = cast(ScalarType::F32, ScalarType::Bool, f(f32::NAN));
         assert_eq!(nan_is_true, 1);
+        assert_eq!(cast(ScalarType::F32, ScalarType::I32, f(f32::NAN)), 0);
+        assert_eq!(
+            cast(ScalarType::F32, ScalarType::F64, f(0.1)),
+            (0.1f32 as f64).to_bits()
+        );
+        assert_eq!(
+            cast(ScalarType::F64, ScalarType::F32, 0.1f64.to_bits()),
+            f(0.1)
+        );
+    }
+
+    #[test]
+    fn narrow_integers_wrap_at_their_width() {
+        // Flags are for the (unpromoted) narrow op itself; frontends promote before arithmetic.
+        assert_eq!(
+            bin1(BinaryOp::Add, ScalarType::U8, 200, 100),
+            (44, false, false)
+        );
+        assert_eq!(
+            bin1(BinaryOp::Add, ScalarType::I8, 127, 1),
+            (0x80, true, false)
+        );
+        assert_eq!(
+            bin1(BinaryOp::Shr, ScalarType::I16, 0x8000, 15),
+            (0xffff, false, false)
+        );
+        assert!(bin1(BinaryOp::Div, ScalarType::I8, 0x80, 0xff).1);
+        assert_eq!(cast(ScalarType::I32, ScalarType::U8, 300), 44);
+        assert_eq!(
+            cast(ScalarType::I32, ScalarType::I16, 40000),
+            (-25536i16) as u16 as u64
+        );
+        assert_eq!(cast(ScalarType::I8, ScalarType::I32, 0xff), u32::MAX as u64);
+        assert_eq!(cast(ScalarType::U8, ScalarType::I32, 0xff), 255);
+        assert_eq!(cast(ScalarType::I16, ScalarType::U64, 0xfffe), u64::MAX - 1);
+        assert_eq!(
+            compare(CmpOp::Lt, ScalarType::I8, &[0xff; 32], &[1; 32])[0],
+            1
+        );
+        assert_eq!(
+            compare(CmpOp::Lt, ScalarType::U8, &[0xff; 32], &[1; 32])[0],
+            0
+        );
+    }
+
+    #[test]
+    fn half_ops_round_after_every_operation() {
+        let h = |v: f32| F16::from_f32(v).to_bits() as u64;
+        // 2048 + 1 is a tie in f16 (spacing 2): rounds to even, 2048.
+        assert_eq!(
+            bin1(BinaryOp::Add, ScalarType::F16, h(2048.0), h(1.0)).0,
+            h(2048.0)
+        );
+        assert_eq!(
+            bin1(BinaryOp::Add, ScalarType::F16, h(2048.0), h(3.0)).0,
+            h(2052.0)
+        );
+        assert_eq!(
+            bin1(BinaryOp::Mul, ScalarType::F16, h(300.0), h(300.0)).0,
+            0x7c00
+        );
+        assert_eq!(
+            bin1(BinaryOp::Div, ScalarType::F16, h(1.0), h(3.0)).0,
+            0x3555
+        );
+        assert_eq!(
+            cast(ScalarType::F16, ScalarType::F32, 0x3555),
+            f(0.333_251_95)
+        );
+        assert_eq!(cast(ScalarType::F32, ScalarType::F16, f(0.1)), 0x2e66);
+        assert_eq!(
+            cast(ScalarType::F16, ScalarType::I32, h(-2.75)),
+            (-2i32) as u32 as u64
+        );
+        assert_eq!(cast(ScalarType::U8, ScalarType::F16, 255), h(255.0));
+        assert_eq!(
+            unary(UnaryOp::Neg, ScalarType::F16, false, &[h(1.5); 32]).value[0],
+            h(-1.5)
+        );
+        assert_eq!(
+            compare(CmpOp::Lt, ScalarType::F16, &[h(-1.0); 32], &[h(0.5); 32])[0],
+            1
+        );
+        assert_eq!(
+            math(MathFn::Sqrt, ScalarType::F16, [h(2.0), 0, 0]),
+            h(std::f32::consts::SQRT_2)
+        );
     }
 }
