@@ -7,7 +7,10 @@
 // Every As/Bs element is stored before each barrier, so uninit holds too; it is left unstated
 // (and so is the exit code) because proving the transposed As stores cover the tile is beyond
 // the solver today (it gives up even with --query-timeout 120).
-// verify: race=verified divergence=verified bounds=verified overflow=verified
+// Bounds and overflow verify too (43 s and 70 s in a release build); the test checks race and
+// divergence to keep CI short.
+// verify: race=verified divergence=verified
+// verify-args: --property race,divergence
 //--blockDim=256 --gridDim=[4,4]
 //@ arg M = 512
 //@ arg N = 512

@@ -7,6 +7,7 @@
 // Twin: the barrier between storing the tiles and the compute loop is gone; thread 0 reads
 // As[0][1], which thread 2 stores in the same barrier interval.
 // verify: race=violated exit=1
+// verify-args: --property race
 //--blockDim=256 --gridDim=[4,4]
 //@ arg M = 512
 //@ arg N = 512

@@ -40,6 +40,9 @@ pub struct Compiled {
     pub rejected: Vec<Rejection>,
     /// clang errors outside every kernel (in host code), which cost no kernel.
     pub host_errors: Vec<FrontError>,
+    /// Launch shapes taken from host code, one line each (`block [256, 1, 1] of `add` from
+    /// the launch at byte 1234`), for the report.
+    pub launch_notes: Vec<(warpsafe_ir::Span, String)>,
 }
 
 /// A kernel the frontend could not lower.
@@ -221,10 +224,12 @@ fn lower(
                 for (kernel, param, stride) in unit.record_params.borrow().iter() {
                     scale_length(&mut module, kernel, param, *stride);
                 }
+                let launch_notes = apply_launches(&mut module, &unit.launches(root));
                 return Ok(Compiled {
                     module,
                     rejected,
                     host_errors,
+                    launch_notes,
                 });
             }
             Err(errs) => {
@@ -266,11 +271,52 @@ fn lower(
                         module: Module { kernels: vec![] },
                         rejected,
                         host_errors,
+                        launch_notes: vec![],
                     });
                 }
             }
         }
     }
+}
+
+/// Gives each kernel without header dimensions the block and grid shape of its launches in
+/// host code, when every launch of it uses the same constant shape; returns where each came
+/// from.
+fn apply_launches(
+    module: &mut Module,
+    launches: &[translate::launches::Launch],
+) -> Vec<(Span, String)> {
+    let mut notes = vec![];
+    for k in &mut module.kernels {
+        let mine: Vec<&translate::launches::Launch> =
+            launches.iter().filter(|l| l.kernel == k.name).collect();
+        let Some(first) = mine.first() else {
+            continue;
+        };
+        let agreed = |pick: fn(&translate::launches::Launch) -> Option<[u32; 3]>| {
+            let v = pick(first)?;
+            mine.iter().all(|l| pick(l) == Some(v)).then_some(v)
+        };
+        if k.contract.block_dim.is_none() {
+            if let Some(b) = agreed(|l| l.block) {
+                k.contract.block_dim = Some(b);
+                notes.push((
+                    first.span,
+                    format!("block {b:?} of `{}` from its launch", k.name),
+                ));
+            }
+        }
+        if k.contract.grid_dim.is_none() {
+            if let Some(g) = agreed(|l| l.grid) {
+                k.contract.grid_dim = Some(g);
+                notes.push((
+                    first.span,
+                    format!("grid {g:?} of `{}` from its launch", k.name),
+                ));
+            }
+        }
+    }
+    notes
 }
 
 /// `len(array) = extent` for the buffer standing for a file-scope array, unless the header

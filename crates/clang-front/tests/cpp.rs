@@ -348,3 +348,39 @@ __global__ void k(Mixed* m) { m[threadIdx.x].f = 1.0f; }
         &src[e.span.range()]
     );
 }
+
+#[test]
+fn launches_in_host_code_give_the_shape_when_nothing_else_does() {
+    let src = r#"
+#include <cuda_runtime.h>
+template <int B> __global__ void k(float* x, int n) { if (threadIdx.x < n) x[threadIdx.x] = 0; }
+__global__ void j(float* x) { x[threadIdx.x + blockDim.x * blockIdx.x] = 0; }
+__global__ void twice(float* x) { x[threadIdx.x] = 1; }
+int main() {
+    float* d; int n = 1000;
+    cudaMalloc(&d, n * sizeof(float));
+    dim3 block(16, 16);
+    const int threads = 2 * 64;
+    k<128><<<(n + 127) / 128, threads>>>(d, n);
+    j<<<dim3(4, 2), block, 64>>>(d);
+    twice<<<1, 32>>>(d);
+    twice<<<1, 64>>>(d);
+    return 0;
+}
+"#;
+    let got = clang("launches.cu", src, &Options::default());
+    let k = got.module.kernel("k").expect("k");
+    assert_eq!(k.contract.block_dim, Some([128, 1, 1]));
+    assert_eq!(k.contract.grid_dim, None, "n is not a constant");
+    let j = got.module.kernel("j").expect("j");
+    assert_eq!(j.contract.block_dim, Some([16, 16, 1]));
+    assert_eq!(j.contract.grid_dim, Some([4, 2, 1]));
+    let t = got.module.kernel("twice").expect("twice");
+    assert_eq!(t.contract.block_dim, None, "two launches disagree");
+    assert!(
+        got.launch_notes
+            .iter()
+            .any(|(s, n)| n.contains("block [16, 16, 1] of `j`")
+                && src[s.range()].starts_with("j<<<"))
+    );
+}

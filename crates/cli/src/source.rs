@@ -71,6 +71,10 @@ pub fn load(path: &Path) -> Result<Loaded, CliError> {
     }
     match warpsafe_clang_front::compile_file(path, &file.text, &clang_options()) {
         Ok(c) if !c.module.kernels.is_empty() => {
+            for (span, note) in &c.launch_notes {
+                let (line, _) = file.line_col(span.lo);
+                eprintln!("{name}:{line}: note: {note} (no header or flag gives it)");
+            }
             for r in &c.rejected {
                 diagnostics::front_errors(&file, &r.errors);
                 eprintln!(

@@ -280,6 +280,48 @@ impl Unit<'_> {
         })
     }
 
+    /// The elements of a (possibly nested, possibly partial) initialiser list of an array
+    /// with `extents`, row-major, missing ones zero as C++ says.
+    fn flatten_init(
+        &self,
+        list: &Node,
+        extents: &[u64],
+        zero: &Expr,
+        span: Span,
+        out: &mut Vec<Expr>,
+    ) -> Result<(), FrontError> {
+        let Some((&extent, inner)) = extents.split_first() else {
+            return Err(unsupported(span, "an initialiser list for a scalar"));
+        };
+        let per: u64 = inner.iter().product();
+        let items: Vec<&Node> = list
+            .inner
+            .iter()
+            .filter(|c| is_expr(c) && c.kind != "ImplicitValueInitExpr")
+            .collect();
+        if items.len() as u64 > extent {
+            return Err(unsupported(span, "more initialisers than array elements"));
+        }
+        for item in &items {
+            if inner.is_empty() {
+                out.push(self.expr(item, span)?);
+            } else if item.kind == "InitListExpr" {
+                self.flatten_init(item, inner, zero, span, out)?;
+            } else {
+                return Err(unsupported(
+                    span,
+                    "a brace-elided initialiser of a nested array",
+                ));
+            }
+        }
+        let missing = (extent - items.len() as u64).saturating_mul(per.max(1));
+        if missing > 1 << 20 {
+            return Err(unsupported(span, "an initialiser list for a huge array"));
+        }
+        out.extend(std::iter::repeat_n(zero.clone(), missing as usize));
+        Ok(())
+    }
+
     fn var_decl(
         &self,
         v: &Node,
@@ -307,12 +349,15 @@ impl Unit<'_> {
             // The default construction of an array of records: no initial value.
             Some(e) if e.kind == "CXXConstructExpr" && e.inner.is_empty() => None,
             Some(e) if e.kind == "InitListExpr" => {
-                let items = e
-                    .inner
-                    .iter()
-                    .filter(|c| is_expr(c))
-                    .map(|c| self.expr(c, span))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let mut items = vec![];
+                let zero = match declared.ty.base {
+                    Some(t) if t.is_float() => ExprKind::Float(0.0, t),
+                    Some(t) => ExprKind::Int(0, t),
+                    None => return Err(unsupported(span, "initialiser of a `void` array")),
+                };
+                let zero = Expr::new(zero, span);
+                let extents: Vec<u64> = declared.dims.iter().map(|d| d.unwrap_or(0)).collect();
+                self.flatten_init(e, &extents, &zero, span, &mut items)?;
                 Some(Init::List(items, self.span(e, span)))
             }
             Some(e) if is_ref => Some(Init::Expr(address_of(self.expr(e, span)?))),

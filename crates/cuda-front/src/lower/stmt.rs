@@ -402,25 +402,38 @@ impl Lowerer<'_> {
         match &dc.init {
             None => {}
             Some(Init::List(items, lspan)) => {
-                if dims.len() != 1 || items.len() as u64 > dims[0] {
+                // A list initialises the elements in row-major order (the clang frontend
+                // flattens nested lists), the rest are zero.
+                let total = dims.iter().try_fold(1u64, |a, d| a.checked_mul(*d));
+                let Some(total) = total.filter(|t| items.len() as u64 <= *t) else {
                     return err(*lspan, "the initialiser list does not fit the array");
-                }
-                if dims[0] > 4096 {
+                };
+                if total > 4096 {
                     return err(
                         *lspan,
                         "initialiser lists are supported for arrays of up to 4096 elements",
                     );
                 }
-                for i in 0..dims[0] {
+                for i in 0..total {
                     let (value, at) = match items.get(i as usize) {
                         Some(e) => (convert(self.rvalue(e, out)?, elem), e.span),
                         None => (Expr::constant(Value::zero(elem)).with_span(*lspan), *lspan),
                     };
-                    let index = Expr::i32(i as i32).with_span(at);
+                    let mut rest = i;
+                    let mut indices: Vec<Expr> = dims
+                        .iter()
+                        .rev()
+                        .map(|d| {
+                            let at_dim = rest % d;
+                            rest /= d;
+                            Expr::i32(at_dim as i32).with_span(at)
+                        })
+                        .collect();
+                    indices.reverse();
                     out.push(stmt(
                         StmtKind::Store {
                             mem,
-                            indices: vec![index],
+                            indices,
                             value,
                         },
                         at,
