@@ -384,3 +384,44 @@ int main() {
                 && src[s.range()].starts_with("j<<<"))
     );
 }
+
+#[test]
+fn small_integers_and_half_precision_keep_their_types() {
+    let src = r#"
+//--blockDim=64 --gridDim=1
+#include <cuda_fp16.h>
+__global__ void haxpy(const __half* __restrict__ x, __half* y, float a, int n) {
+    int i = threadIdx.x;
+    if (i < n) {
+        __half ah = __float2half(a);
+        y[i] = ah * x[i] + y[i];
+        float f = __half2float(y[i]);
+        y[i] = f;
+    }
+}
+__global__ void hist(const unsigned char* data, unsigned int* h, int n) {
+    int i = threadIdx.x;
+    if (i < n) atomicAdd(&h[data[i]], 1u);
+    short s = 40000;
+    h[0] = s;
+}
+"#;
+    let got = clang("small_types.cu", src, &Options::default());
+    assert!(got.rejected.is_empty(), "{:?}", got.rejected);
+    let haxpy = got.module.kernel("haxpy").expect("haxpy").to_string();
+    assert!(
+        haxpy.contains("kernel haxpy(x: &[f16], y: &mut [f16], a: f32, n: i32)"),
+        "{haxpy}"
+    );
+    assert!(
+        haxpy.contains("y[i_0] = (ah_1 * x[i_0]) + y[i_0];"),
+        "{haxpy}"
+    );
+    assert!(haxpy.contains("y[i_0] = (f16)f_2;"), "{haxpy}");
+    let hist = got.module.kernel("hist").expect("hist").to_string();
+    assert!(
+        hist.contains("atomicAdd(&h[(i32)data[i_0]], 1u);"),
+        "{hist}"
+    );
+    assert!(hist.contains("let s_1: i16 = -25536i16;"), "{hist}");
+}

@@ -88,7 +88,12 @@ impl Unit<'_> {
         if t.contains('*') || t.contains('[') {
             return None;
         }
-        self.records.get(record_name(t))
+        let name = record_name(t);
+        if matches!(types::scalar(name), Ok(Some(_))) {
+            // `__half` is a class in the headers and a scalar here.
+            return None;
+        }
+        self.records.get(name)
     }
 
     /// The one scalar type of every field of `fields`, when they share it.

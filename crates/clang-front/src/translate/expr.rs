@@ -99,7 +99,14 @@ impl Unit<'_> {
                 Box::new(self.child(n, 2, span)?),
             ),
             "CallExpr" => self.call(n, span)?,
-            "CXXMemberCallExpr" => return self.group_call(n, span),
+            "CXXMemberCallExpr" => {
+                if let Some(e) = self.conversion_call(n, span)? {
+                    return Ok(e);
+                }
+                return self.group_call(n, span);
+            }
+            "CXXOperatorCallExpr" => return self.operator_call(n, span),
+            "CXXConstructExpr" | "CXXTemporaryObjectExpr" => return self.scalar_construct(n, span),
             "UnaryExprOrTypeTraitExpr" if n.str("name") == Some("sizeof") => {
                 let spelled = n
                     .fields
@@ -123,6 +130,119 @@ impl Unit<'_> {
                 ))
             }
             other => return Err(unsupported(span, describe(other))),
+        };
+        Ok(Expr::new(kind, span))
+    }
+
+    /// `h.operator float()` on a scalar class (`__half`): a conversion.
+    fn conversion_call(&self, n: &Node, span: Span) -> Result<Option<Expr>, FrontError> {
+        let Some(member) = n.inner.first().map(strip_implicit) else {
+            return Ok(None);
+        };
+        let is_conversion = member.kind == "MemberExpr"
+            && member
+                .name()
+                .is_some_and(|m| m.starts_with("operator ") && !m.contains('='));
+        let Some(base) = member.inner.first().filter(|_| is_conversion) else {
+            return Ok(None);
+        };
+        let to = scalar_of(n, span)?;
+        let from = self.expr(base, span)?;
+        Ok(Some(Expr::new(
+            ExprKind::Cast(
+                warpsafe_cuda_front::ast::Type {
+                    base: Some(to),
+                    ptr: false,
+                    konst: false,
+                    volatile: false,
+                    span,
+                },
+                Box::new(from),
+            ),
+            span,
+        )))
+    }
+
+    /// A constructor of a scalar class (`__half(x)`, `__half h = 1.0f`): a conversion.
+    fn scalar_construct(&self, n: &Node, span: Span) -> Result<Expr, FrontError> {
+        let to = scalar_of(n, span).map_err(|_| {
+            unsupported(span, format!("constructor of `{}`", n.ty().unwrap_or("?")))
+        })?;
+        let [arg] = &n.inner[..] else {
+            return Err(unsupported(
+                span,
+                "a constructor without exactly one argument",
+            ));
+        };
+        let operand = self.expr(arg, span)?;
+        if strip_implicit(arg)
+            .ty()
+            .and_then(|t| types::scalar(t.trim_start_matches("const ")).ok().flatten())
+            == Some(to)
+        {
+            return Ok(operand);
+        }
+        Ok(Expr::new(
+            ExprKind::Cast(
+                warpsafe_cuda_front::ast::Type {
+                    base: Some(to),
+                    ptr: false,
+                    konst: false,
+                    volatile: false,
+                    span,
+                },
+                Box::new(operand),
+            ),
+            span,
+        ))
+    }
+
+    /// An operator declared in our headers on scalar classes (`__half + __half`): the
+    /// operator itself. User-defined operators are rejected.
+    fn operator_call(&self, n: &Node, span: Span) -> Result<Expr, FrontError> {
+        let callee = n
+            .inner
+            .first()
+            .map(strip_implicit)
+            .ok_or_else(|| unsupported(span, "operator call"))?;
+        let (id, _, name) = callee
+            .referenced()
+            .ok_or_else(|| unsupported(span, "operator call"))?;
+        let ours = matches!(self.callee.get(id), Some(Callee::Builtin(_)))
+            || !matches!(self.callee.get(id), Some(Callee::User(..)));
+        let op = name.strip_prefix("operator").unwrap_or("");
+        if !ours || scalar_of(n, span).is_err() && op != "=" {
+            return Err(unsupported(span, format!("overloaded operator `{name}`")));
+        }
+        let args: Vec<&Node> = n.inner.iter().skip(1).collect();
+        let kind = match (op, &args[..]) {
+            ("=", [a, b]) => ExprKind::Assign(
+                None,
+                Box::new(self.expr(a, span)?),
+                Box::new(self.expr(b, span)?),
+            ),
+            ("-", [a]) => ExprKind::Unary(UnaryOp::Neg, Box::new(self.expr(a, span)?)),
+            ("+", [a]) => ExprKind::Unary(UnaryOp::Plus, Box::new(self.expr(a, span)?)),
+            ("++" | "--", [a, ..]) => ExprKind::IncDec {
+                inc: op == "++",
+                prefix: args.len() == 1,
+                target: Box::new(self.expr(a, span)?),
+            },
+            (op, [a, b]) => {
+                let (a, b) = (Box::new(self.expr(a, span)?), Box::new(self.expr(b, span)?));
+                match op.strip_suffix('=').and_then(binary_op) {
+                    Some(o) if !matches!(op, "==" | "!=" | "<=" | ">=") => {
+                        ExprKind::Assign(Some(o), a, b)
+                    }
+                    _ => ExprKind::Binary(
+                        binary_op(op)
+                            .ok_or_else(|| unsupported(span, format!("operator `{name}`")))?,
+                        a,
+                        b,
+                    ),
+                }
+            }
+            _ => return Err(unsupported(span, format!("operator `{name}`"))),
         };
         Ok(Expr::new(kind, span))
     }

@@ -123,13 +123,12 @@ pub fn scalar(name: &str) -> Result<Option<ScalarType>, String> {
             ScalarType::U64
         }
         "float" => ScalarType::F32,
+        "__half" | "half" => ScalarType::F16,
         "double" => ScalarType::F64,
-        "char" | "signed char" | "unsigned char" | "short" | "unsigned short" | "short int"
-        | "unsigned short int" | "char8_t" | "char16_t" => {
-            return Err(format!(
-                "8- and 16-bit integer type `{name}` is not modelled"
-            ))
-        }
+        "char" | "signed char" => ScalarType::I8,
+        "unsigned char" | "char8_t" => ScalarType::U8,
+        "short" | "short int" | "signed short" => ScalarType::I16,
+        "unsigned short" | "unsigned short int" | "char16_t" => ScalarType::U16,
         _ => match enum_underlying(name) {
             Some(t) => return Ok(Some(t)),
             None => return Err(format!("type `{name}` is not a scalar")),
@@ -190,9 +189,8 @@ mod tests {
         assert_eq!(d("int[]").dims, vec![None]);
         assert!(declared("float (*)[4]", Span::DUMMY).is_err());
         assert!(declared("int **", Span::DUMMY).is_err());
-        assert!(declared("unsigned char *", Span::DUMMY)
-            .unwrap_err()
-            .contains("8- and 16-bit"));
+        assert_eq!(d("const unsigned char *").ty.base, Some(ScalarType::U8));
+        assert_eq!(d("short[16]").ty.base, Some(ScalarType::I16));
         assert!(declared("float &", Span::DUMMY).is_err());
     }
 }
