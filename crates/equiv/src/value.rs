@@ -44,6 +44,7 @@ pub(crate) fn term(store: &mut Store, ty: ScalarType, v: SVal) -> TermId {
     match v {
         SVal::T(t) => t,
         SVal::C(bits) => match Value::from_bits(ty, bits) {
+            Value::F16(f) => store.float(f.to_f64()),
             Value::F32(f) => store.float(f as f64),
             Value::F64(f) => store.float(f),
             other => store.constant(num_rational::BigRational::from_integer(

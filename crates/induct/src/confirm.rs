@@ -40,13 +40,16 @@ pub fn resized(k: &Kernel, block: u32) -> Kernel {
 }
 
 fn buffer(ty: ScalarType, vals: &[i64]) -> Buffer {
-    match ty {
-        ScalarType::F32 => Buffer::from_f32(&vals.iter().map(|&v| v as f32).collect::<Vec<_>>()),
-        ScalarType::F64 => Buffer::from_f64(&vals.iter().map(|&v| v as f64).collect::<Vec<_>>()),
-        ScalarType::I32 => Buffer::from_i32(&vals.iter().map(|&v| v as i32).collect::<Vec<_>>()),
-        ScalarType::U32 => Buffer::from_u32(&vals.iter().map(|&v| v as u32).collect::<Vec<_>>()),
-        ScalarType::I64 => Buffer::from_i64(vals),
-        _ => Buffer::from_u64(&vals.iter().map(|&v| v as u64).collect::<Vec<_>>()),
+    let value = |v: i64| {
+        if ty.is_float() {
+            Value::from_f64(ty, v as f64)
+        } else {
+            Value::from_i128(ty, v as i128)
+        }
+    };
+    Buffer {
+        elem: ty,
+        data: vals.iter().map(|&v| value(v).to_bits()).collect(),
     }
 }
 

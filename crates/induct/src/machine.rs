@@ -194,9 +194,9 @@ fn unsupported<T>(what: &str, span: Span) -> Res<T> {
 
 fn wrap(v: i128, ty: ScalarType) -> i64 {
     match ty {
-        ScalarType::I32 => v as i32 as i64,
-        ScalarType::U32 => v as u32 as i64,
         ScalarType::Bool => (v != 0) as i64,
+        // Wraps to the type's width (8, 16, 32 or 64 bits); u64 keeps its bits in an i64.
+        t if t.is_int() => Value::from_i128(t, v).as_i128().unwrap_or(0) as i64,
         _ => v as i64,
     }
 }
@@ -773,8 +773,10 @@ fn op_name(op: UnOp) -> &'static str {
 fn constant(v: Value) -> Val {
     match v {
         Value::Bool(b) => Val::Bool(b),
-        Value::F32(_) | Value::F64(_) if v.as_f64() == 0.0 => Val::Data(Summary::EMPTY),
-        Value::F32(_) | Value::F64(_) => Val::Opaque,
+        Value::F16(_) | Value::F32(_) | Value::F64(_) if v.as_f64() == 0.0 => {
+            Val::Data(Summary::EMPTY)
+        }
+        Value::F16(_) | Value::F32(_) | Value::F64(_) => Val::Opaque,
         _ => v.as_i128().map_or(Val::Opaque, |x| Val::Int(x as i64)),
     }
 }

@@ -311,7 +311,11 @@ mod tests {
             Value::F16(F16::from_f32(1.5)),
         ] {
             let text = serde_json::to_string(&v).expect("serialises");
-            assert_eq!(serde_json::from_str::<Value>(&text).expect("parses"), v, "{text}");
+            assert_eq!(
+                serde_json::from_str::<Value>(&text).expect("parses"),
+                v,
+                "{text}"
+            );
         }
         let text = serde_json::to_string(&Value::F16(F16::from_f32(1.5))).expect("serialises");
         assert_eq!(text, r#"{"type":"f16","value":1.5}"#);

@@ -242,7 +242,13 @@ fn cast(h: &mut dyn Hooks, v: SVal, from: ScalarType, to: ScalarType) -> SVal {
         (SVal::Int { t, wrap, .. }, ty) if ty.is_int() => SVal::Int {
             t: cast_int(&t, from, ty),
             ty,
-            wrap,
+            // Narrowing to 8 or 16 bits reduces modulo 2^n like `& 0xff`: the low bits of a
+            // wrapped sum are those of the exact one.
+            wrap: if ty.is_small_int() && ty.bits() < from.bits() {
+                Term::ff()
+            } else {
+                wrap
+            },
         },
         (_, ty) => opaque_of(h, ty),
     }

@@ -267,7 +267,9 @@ impl Launch {
         for (i, p) in self.params.iter().enumerate() {
             if let SVal::Int { t, ty, .. } = p {
                 let w = t.width();
-                if ty.is_signed() {
+                if w < 16 {
+                    // Every 8-bit value is small; 4096 does not fit.
+                } else if ty.is_signed() {
                     xs.push(Term::bvi(w, -4096).sle(t).and(&t.sle(&Term::bv(w, 4096))));
                 } else {
                     xs.push(t.ule(&Term::bv(w, 4096)));

@@ -30,8 +30,7 @@ fn random_elem(ty: ScalarType, r: &mut Rng) -> u64 {
     let x = r.next();
     match ty {
         ScalarType::Bool => x & 1,
-        ScalarType::F32 => Value::F32((x % 1000) as f32 / 1000.0).to_bits(),
-        ScalarType::F64 => Value::F64((x % 1000) as f64 / 1000.0).to_bits(),
+        t if t.is_float() => Value::from_f64(t, (x % 1000) as f64 / 1000.0).to_bits(),
         t => Value::from_i128(t, (x % 65521) as i128).to_bits(),
     }
 }

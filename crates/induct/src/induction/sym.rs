@@ -342,11 +342,19 @@ impl<'a> Sym<'a> {
         if wide && !matches!(e.kind, ExprKind::Cast(_)) {
             return Err("64-bit integer arithmetic".into());
         }
+        // Integers are 32-bit vectors here: an 8/16-bit value would lose its wrap-around.
+        if e.ty.is_small_int() {
+            return Err("8- and 16-bit integers".into());
+        }
         Ok(match &e.kind {
             ExprKind::Const(v) => match v {
                 Value::Bool(b) => SVal::Bool(b.to_string()),
-                Value::F32(_) | Value::F64(_) if v.as_f64() == 0.0 => SVal::Data(empty()),
-                Value::F32(_) | Value::F64(_) => return Err("a float constant other than 0".into()),
+                Value::F16(_) | Value::F32(_) | Value::F64(_) if v.as_f64() == 0.0 => {
+                    SVal::Data(empty())
+                }
+                Value::F16(_) | Value::F32(_) | Value::F64(_) => {
+                    return Err("a float constant other than 0".into())
+                }
                 _ => SVal::Int(bv(v.as_i128().ok_or("a constant")? as i64)),
             },
             ExprKind::Var(v) => match &self.env[v.0 as usize] {

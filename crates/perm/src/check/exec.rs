@@ -166,7 +166,7 @@ impl Checker<'_> {
         Ok(match &e.kind {
             ExprKind::Const(v) => match *v {
                 Value::Bool(b) => Term::Bool(b),
-                Value::F32(_) | Value::F64(_) => {
+                Value::F16(_) | Value::F32(_) | Value::F64(_) => {
                     let f = v.as_f64();
                     if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e18 {
                         Term::real(f as i128, 1)
