@@ -27,8 +27,8 @@ pub struct FrontArgs {
     #[arg(short = 'I', value_name = "DIR", global = true)]
     pub include: Vec<PathBuf>,
     /// Which parser reads `.cu` files: `auto` (the subset parser, then clang for what it
-    /// does not read), `clang` (CUDA C++ through clang only) or `subset` (the built-in C
-    /// subset parser only).
+    /// does not read; `$WARPSAFE_FRONTEND=clang|subset` changes the default), `clang` (CUDA
+    /// C++ through clang only) or `subset` (the built-in C subset parser only).
     #[arg(long, value_enum, default_value = "auto", global = true)]
     pub frontend: Frontend,
 }

@@ -53,7 +53,14 @@ pub fn load(path: &Path) -> Result<Loaded, CliError> {
         });
     }
     let file = SourceFile::new(name.clone(), text);
-    let front = FRONT.get().cloned().unwrap_or_default();
+    let mut front = FRONT.get().cloned().unwrap_or_default();
+    if front.frontend == Frontend::Auto {
+        match std::env::var("WARPSAFE_FRONTEND").as_deref() {
+            Ok("clang") => front.frontend = Frontend::Clang,
+            Ok("subset") => front.frontend = Frontend::Subset,
+            _ => {}
+        }
+    }
     let subset_first = front.frontend == Frontend::Subset
         || front.frontend == Frontend::Auto && front.define.is_empty() && front.include.is_empty();
     let subset_errors = if subset_first {

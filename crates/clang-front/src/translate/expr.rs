@@ -455,6 +455,11 @@ impl Unit<'_> {
                 args.push(if by_ref { address_of(arg) } else { arg });
             }
         }
+        if decl.is_none() {
+            if let Some(e) = super::intrinsics::expand(&name, &args, span) {
+                return e.map_err(|m| unsupported(span, m));
+            }
+        }
         Ok(ExprKind::Call(name, callee_span, args))
     }
 }

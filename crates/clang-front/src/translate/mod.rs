@@ -10,6 +10,7 @@ pub mod aggregate;
 mod expr;
 pub mod globals;
 mod groups;
+mod intrinsics;
 pub mod launches;
 mod stmt;
 mod switch;
