@@ -425,3 +425,56 @@ __global__ void hist(const unsigned char* data, unsigned int* h, int n) {
     );
     assert!(hist.contains("let s_1: i16 = -25536i16;"), "{hist}");
 }
+
+#[test]
+fn library_idioms_scalar_constants_null_checks_and_record_pointers() {
+    let cpp = r#"
+//--blockDim=32 --gridDim=1
+#include <algorithm>
+__constant__ float scale;
+__global__ void lib(const float* __restrict__ in, float* out, int n) {
+    if (in == nullptr || !out) return;
+    const float4* in4 = reinterpret_cast<const float4*>(in);
+    float4 v = in4[threadIdx.x];
+    int last = std::min((int)threadIdx.x, n - 1);
+    out[last] = __saturatef(v.y * scale) + __fdividef(v.x, 2.0f);
+}
+"#;
+    let c = r#"
+//--blockDim=32 --gridDim=1
+__global__ void lib(const float* __restrict__ in, float* out, int n, const float* scale) {
+    if (false || !true) return;
+    const float* in4 = in;
+    float v__x = in4[threadIdx.x * 4];
+    float v__y = in4[threadIdx.x * 4 + 1];
+    float v__z = in4[threadIdx.x * 4 + 2];
+    float v__w = in4[threadIdx.x * 4 + 3];
+    int last = min((int)threadIdx.x, n - 1);
+    out[last] = fminf(fmaxf(v__y * scale[0], 0.0f), 1.0f) + v__x / 2.0f;
+}
+"#;
+    let got = clang("library.cu", cpp, &Options::default());
+    assert!(got.rejected.is_empty(), "{:?}", got.rejected);
+    let want = warpsafe_cuda_front::compile(c).unwrap_or_else(|e| panic!("C twin: {e:?}"));
+    let (a, b) = (
+        got.module.kernels[0].to_string(),
+        want.kernels[0].to_string(),
+    );
+    // The constant's buffer has its one element.
+    assert!(a.contains("requires len(scale) == 1ull;"), "{a}");
+    let body = |t: &str| -> String { t.lines().filter(|l| !l.contains("len(scale)")).collect() };
+    assert_eq!(body(&a), body(&b), "C++:\n{a}\nC:\n{b}");
+    // Pointer arithmetic on a pointer to records would step by scalars: rejected.
+    let bumped = cpp.replace(
+        "float4 v = in4[threadIdx.x];",
+        "in4 += 1; float4 v = in4[threadIdx.x];",
+    );
+    let got = clang("bumped.cu", &bumped, &Options::default());
+    assert!(
+        got.rejected[0].errors[0]
+            .message
+            .contains("pointer to records"),
+        "{:?}",
+        got.rejected
+    );
+}

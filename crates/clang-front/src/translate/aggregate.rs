@@ -59,6 +59,11 @@ fn times(a: Expr, k: u64, span: Span) -> Expr {
     if k == 1 {
         return a;
     }
+    if let ExprKind::Int(v, t) = a.kind {
+        if let Some(p) = v.checked_mul(k) {
+            return Expr::new(ExprKind::Int(p, t), span);
+        }
+    }
     Expr::new(
         ExprKind::Binary(
             BinaryOp::Mul,
@@ -145,6 +150,26 @@ impl Unit<'_> {
             },
             fields.len() as u64,
         )))
+    }
+
+    /// True for a pointer to records (`float4 *`), whose arithmetic steps by whole records.
+    pub fn is_record_pointer(&self, ty: &str) -> bool {
+        ty.rsplit_once('*')
+            .is_some_and(|(p, _)| self.record(p).is_some())
+    }
+
+    /// The initial value of a local pointer to records, as a pointer to its first scalar
+    /// (`float4* p = reinterpret_cast<float4*>(x) + 1` starts at `&x[4]`).
+    pub fn record_pointer_init(&self, n: &Node, span: Span) -> Result<Expr, FrontError> {
+        let (s, _) = self.record_scalars(n, span)?;
+        if matches!(s.offset.kind, ExprKind::Int(0, _)) {
+            return Ok(s.base);
+        }
+        let at = Expr::new(ExprKind::Index(Box::new(s.base), Box::new(s.offset)), span);
+        Ok(Expr::new(
+            ExprKind::Unary(UnaryOp::AddrOf, Box::new(at)),
+            span,
+        ))
     }
 
     /// An array of records (`float4[64]`) as the spelling of the array of their scalars

@@ -25,6 +25,25 @@ impl Unit<'_> {
     /// main file.
     pub fn expr(&self, n: &Node, outer: Span) -> Result<Expr, FrontError> {
         let span = self.span(n, outer);
+        let arithmetic = matches!(
+            n.kind.as_str(),
+            "BinaryOperator" | "CompoundAssignOperator" | "UnaryOperator"
+        ) && !matches!(n.str("opcode"), Some("=" | "*" | "&" | "," | "==" | "!="));
+        let difference = n.kind == "BinaryOperator"
+            && n.str("opcode") == Some("-")
+            && n.inner
+                .first()
+                .and_then(|a| strip_implicit(a).ty())
+                .is_some_and(|t| self.is_record_pointer(t));
+        if difference || arithmetic && n.ty().is_some_and(|t| self.is_record_pointer(t)) {
+            return Err(unsupported(
+                span,
+                "arithmetic on a pointer to records (index it instead: `p[i]`)",
+            ));
+        }
+        if let Some(b) = self.null_comparison(n) {
+            return Ok(Expr::new(ExprKind::Bool(b), span));
+        }
         let kind = match n.kind.as_str() {
             "IntegerLiteral" | "CharacterLiteral" => self.int_literal(n, span)?,
             "FloatingLiteral" => {
@@ -247,6 +266,27 @@ impl Unit<'_> {
         Ok(Expr::new(kind, span))
     }
 
+    /// `p != nullptr`, `p == NULL`, `!p` and `if (p)` on a pointer: buffers are valid
+    /// allocations in every launch warpsafe checks, so a pointer is never null. `None` for
+    /// other expressions.
+    fn null_comparison(&self, n: &Node) -> Option<bool> {
+        let is_null = |e: &Node| {
+            let e = strip_implicit(e);
+            matches!(e.kind.as_str(), "CXXNullPtrLiteralExpr" | "GNUNullExpr")
+                || e.kind == "IntegerLiteral" && e.str("value") == Some("0")
+        };
+        let is_pointer = |e: &Node| strip_implicit(e).ty().is_some_and(|t| t.contains('*'));
+        match n.kind.as_str() {
+            "BinaryOperator" if matches!(n.str("opcode"), Some("==" | "!=")) => {
+                let (a, b) = (n.inner.first()?, n.inner.get(1)?);
+                let null_vs_pointer = is_null(a) && is_pointer(b) || is_null(b) && is_pointer(a);
+                null_vs_pointer.then(|| n.str("opcode") == Some("!="))
+            }
+            "ImplicitCastExpr" if n.str("castKind") == Some("PointerToBoolean") => Some(true),
+            _ => None,
+        }
+    }
+
     fn only_child(&self, n: &Node, span: Span) -> Result<Expr, FrontError> {
         let c = n
             .inner
@@ -321,6 +361,13 @@ impl Unit<'_> {
                 UnaryOp::Deref,
                 Box::new(Expr::new(ExprKind::Ident(name.to_string()), span)),
             )),
+            "VarDecl" if self.globals.iter().any(|g| g.scalar && g.id == id) => {
+                // A `__constant__`/`__device__` scalar is element 0 of its buffer.
+                Ok(ExprKind::Index(
+                    Box::new(Expr::new(ExprKind::Ident(name.to_string()), span)),
+                    Box::new(Expr::new(ExprKind::Int(0, ScalarType::I32), span)),
+                ))
+            }
             "VarDecl" | "ParmVarDecl" => Ok(ExprKind::Ident(name.to_string())),
             "EnumConstantDecl" => {
                 let v = self
@@ -415,6 +462,12 @@ impl Unit<'_> {
         if let Some(g) = self.group_free_call(&name, n, span) {
             return g;
         }
+        let name = if name == "__global_assert" {
+            // GPUVerify's assertion over all threads: each thread's check is the same.
+            "__assert".to_string()
+        } else {
+            name
+        };
         if decl.is_none() {
             match name.as_str() {
                 "__builtin_inff" | "__builtin_huge_valf" => {

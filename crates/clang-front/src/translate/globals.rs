@@ -15,13 +15,17 @@ pub struct GlobalArray {
     pub name: String,
     /// The parameter that stands for it (`const float*` for `__constant__ float[…]`).
     pub param: ast::ParamDecl,
-    /// Its extent in elements.
+    /// Its extent in elements (1 for a scalar).
     pub extent: u64,
+    /// The declaration's id, for the references to it.
+    pub id: String,
+    /// True for a scalar (`__constant__ float scale;`), read as element 0 of its buffer.
+    pub scalar: bool,
 }
 
 impl Unit<'_> {
-    /// The global array `v` declares, when it is a one-dimensional `__constant__` or
-    /// `__device__` array of scalars with a known extent.
+    /// The global array `v` declares, when it is a `__constant__` or `__device__` scalar or
+    /// one-dimensional array of scalars with a known extent.
     pub(super) fn global_array(&self, v: &Node) -> Option<GlobalArray> {
         let explicit = |k: &str| v.inner.iter().any(|c| c.kind == k && !c.flag("implicit"));
         let constant = explicit("CUDAConstantAttr");
@@ -30,9 +34,11 @@ impl Unit<'_> {
         }
         let span = self.span(v, Span::DUMMY);
         let d = types::declared(v.ty()?, span).ok()?;
-        // One dimension: a buffer parameter is indexed once.
-        let [Some(extent)] = d.dims[..] else {
-            return None;
+        // A scalar, or one dimension: a buffer parameter is indexed once.
+        let (extent, scalar) = match d.dims[..] {
+            [] => (1, true),
+            [Some(extent)] => (extent, false),
+            _ => return None,
         };
         if d.ty.ptr {
             return None;
@@ -49,6 +55,8 @@ impl Unit<'_> {
             },
             name,
             extent,
+            id: v.id().to_string(),
+            scalar,
         })
     }
 }

@@ -3,7 +3,8 @@
 //! `__brev` by swapping halves, `__clz` through the population count of the smeared value,
 //! `__ffs` through the lowest set bit, `__mul24`/`__umul24` on the low 24 bits, `__mulhi`
 //! /`__umulhi` through a 64-bit product, and the memory fences (which order nothing between
-//! threads without a barrier) as nothing.
+//! threads without a barrier) as nothing. Float intrinsics with a rounding mode or a fast
+//! approximation (`__fadd_rz`, `__fdividef`, `__saturatef`) are the operation they round.
 
 use warpsafe_cuda_front::ast::{BinaryOp, Expr, ExprKind, Type};
 use warpsafe_ir::{ScalarType, Span};
@@ -221,6 +222,62 @@ pub fn expand(name: &str, args: &[Expr], span: Span) -> Option<Result<ExprKind, 
                 u64b.bin(Shr, p, Expr::new(ExprKind::Int(32, ScalarType::I32), span)),
             )
         }),
+        // Rounding-mode and fast variants of float arithmetic are the arithmetic itself
+        // (floats are reals in proofs; the interpreter rounds to nearest).
+        "__fadd_rn" | "__fadd_rz" | "__fadd_ru" | "__fadd_rd" | "__dadd_rn" => {
+            arith(Add, args, name, span)
+        }
+        "__fsub_rn" | "__fsub_rz" | "__fsub_ru" | "__fsub_rd" | "__dsub_rn" => {
+            arith(Sub, args, name, span)
+        }
+        "__fmul_rn" | "__fmul_rz" | "__fmul_ru" | "__fmul_rd" | "__dmul_rn" => {
+            arith(Mul, args, name, span)
+        }
+        "__fdividef" | "fdividef" | "__fdiv_rn" | "__fdiv_rz" | "__fdiv_ru" | "__fdiv_rd"
+        | "__ddiv_rn" => arith(Div, args, name, span),
+        "__frcp_rn" | "__frcp_rz" | "__frcp_ru" | "__frcp_rd" => match args {
+            [a] => Ok(ExprKind::Binary(
+                Div,
+                Box::new(Expr::new(ExprKind::Float(1.0, ScalarType::F32), span)),
+                Box::new(a.clone()),
+            )),
+            _ => Err(format!("`{name}` takes one argument")),
+        },
+        "__fsqrt_rn" | "__fsqrt_rz" | "__fsqrt_ru" | "__fsqrt_rd" => {
+            call("sqrtf", args, name, 1, span)
+        }
+        "__frsqrt_rn" => call("rsqrtf", args, name, 1, span),
+        "__saturatef" => match args {
+            // CUDA clamps to [0, 1], and NaN to 0, as fminf(fmaxf(x, 0), 1) does.
+            [a] => {
+                let zero = Expr::new(ExprKind::Float(0.0, ScalarType::F32), span);
+                let one = Expr::new(ExprKind::Float(1.0, ScalarType::F32), span);
+                let lo = Expr::new(
+                    ExprKind::Call("fmaxf".into(), span, vec![a.clone(), zero]),
+                    span,
+                );
+                Ok(ExprKind::Call("fminf".into(), span, vec![lo, one]))
+            }
+            _ => Err(format!("`{name}` takes one argument")),
+        },
         _ => return None,
     })
+}
+
+fn arith(op: BinaryOp, args: &[Expr], name: &str, _span: Span) -> Result<ExprKind, String> {
+    match args {
+        [a, b] => Ok(ExprKind::Binary(
+            op,
+            Box::new(a.clone()),
+            Box::new(b.clone()),
+        )),
+        _ => Err(format!("`{name}` takes two arguments")),
+    }
+}
+
+fn call(to: &str, args: &[Expr], name: &str, arity: usize, span: Span) -> Result<ExprKind, String> {
+    if args.len() != arity {
+        return Err(format!("`{name}` takes {arity} argument(s)"));
+    }
+    Ok(ExprKind::Call(to.into(), span, args.to_vec()))
 }

@@ -86,6 +86,7 @@ impl<'a> Unit<'a> {
         unit.walk(root, &mut found, None);
         types::set_enums(unit.enum_types.clone());
         add_aliases(root);
+        unit.add_record_aliases(root);
         let mut counts: HashMap<&str, usize> = HashMap::new();
         for (n, _, _) in &found {
             *counts.entry(n.name().unwrap_or("")).or_default() += 1;
@@ -140,7 +141,9 @@ impl<'a> Unit<'a> {
             }
             "FunctionDecl" => {
                 let name = n.name().unwrap_or("").to_string();
-                if headers::is_ours(&n.file) {
+                if headers::is_ours(&n.file) || is_system_header(&n.file) {
+                    // Ours, or the C++ library's (`std::max`, `std::abs`): by name, as the
+                    // CUDA builtins they stand for.
                     self.callee
                         .entry(n.id().to_string())
                         .or_insert(Callee::Builtin(name));
@@ -200,7 +203,7 @@ impl<'a> Unit<'a> {
                     next = v + 1;
                 }
             }
-            "VarDecl" if !headers::is_ours(&n.file) => {
+            "VarDecl" if !headers::is_ours(&n.file) && !is_system_header(&n.file) => {
                 if let Some(g) = self.global_array(n) {
                     self.globals.push(g);
                 } else if let Some(item) = self.constant(n) {
@@ -239,6 +242,25 @@ impl<'a> Unit<'a> {
                 span,
             }],
         }))
+    }
+
+    /// `typedef struct __half2 half2;`: the alias names the record too.
+    fn add_record_aliases(&mut self, n: &Node) {
+        match n.kind.as_str() {
+            "TranslationUnitDecl" | "NamespaceDecl" | "LinkageSpecDecl" => {
+                for c in &n.inner {
+                    self.add_record_aliases(c);
+                }
+            }
+            "TypedefDecl" | "TypeAliasDecl" => {
+                if let (Some(name), Some(ty)) = (n.name(), n.ty()) {
+                    if let Some(fields) = self.record(ty).cloned() {
+                        self.records.entry(name.to_string()).or_insert(fields);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
     /// A number not used before in this unit, for made-up names.
@@ -351,6 +373,15 @@ impl<'a> Unit<'a> {
             span,
         })
     }
+}
+
+/// True for a file of the system's C and C++ libraries.
+fn is_system_header(file: &str) -> bool {
+    file.starts_with("/usr/include/")
+        || file.starts_with("/usr/lib/")
+        || file.starts_with("/usr/local/include/")
+        || file.contains("/include/c++/")
+        || file.contains("/lib/clang/")
 }
 
 /// Records every file-scope (and namespace-scope) `typedef`/`using` of a scalar type.

@@ -17,7 +17,9 @@ impl Unit<'_> {
         let span = self.span(n, outer);
         let kind = match n.kind.as_str() {
             "CompoundStmt" => StmtKind::Block(self.stmts(&n.inner, span)?),
-            "DeclStmt" | "CXXOperatorCallExpr" if self.record_stmts(n, span)?.is_some() => {
+            "DeclStmt" | "CXXOperatorCallExpr" | "ExprWithCleanups"
+                if self.record_stmts(n, span)?.is_some() =>
+            {
                 let many = self.record_stmts(n, span)?.unwrap_or_default();
                 if n.kind == "DeclStmt" {
                     return Err(unsupported(
@@ -92,6 +94,10 @@ impl Unit<'_> {
     /// assignment per field). `None` for every other statement.
     fn record_stmts(&self, n: &Node, outer: Span) -> Result<Option<Vec<Stmt>>, FrontError> {
         let span = self.span(n, outer);
+        let n = match n.inner.first() {
+            Some(inner) if n.kind == "ExprWithCleanups" => inner,
+            _ => n,
+        };
         match n.kind.as_str() {
             "DeclStmt" => {
                 let has_record = n.inner.iter().any(|v| {
@@ -329,6 +335,30 @@ impl Unit<'_> {
     ) -> Result<(Storage, warpsafe_cuda_front::ast::Type, Declarator), FrontError> {
         let name = v.name().unwrap_or("").to_string();
         let (spelled, is_ref) = types::strip_reference(v.ty().unwrap_or("int"));
+        if !is_ref {
+            if let Some((ty, _)) = self.record_pointer(spelled, span)? {
+                // A pointer to records points at their scalars; its uses step by records
+                // (see `aggregate`), and arithmetic on it is rejected there.
+                let init = match v.inner.iter().find(|c| is_expr(c)) {
+                    Some(e) => Some(Init::Expr(self.record_pointer_init(e, span)?)),
+                    None => None,
+                };
+                let mut base = ty;
+                base.ptr = false;
+                return Ok((
+                    Storage::default(),
+                    base,
+                    Declarator {
+                        name,
+                        name_span: span,
+                        ptr: true,
+                        dims: vec![],
+                        init,
+                        span,
+                    },
+                ));
+            }
+        }
         let flattened = self.record_array(spelled, span)?;
         let spelled = flattened.as_deref().unwrap_or(spelled);
         let declared = types::declared(spelled, span)
