@@ -26,9 +26,10 @@ pub struct FrontArgs {
     /// directory), as the compiler's `-I`.
     #[arg(short = 'I', value_name = "DIR", global = true)]
     pub include: Vec<PathBuf>,
-    /// Which parser reads `.cu` files: `auto` (the subset parser, then clang for what it
-    /// does not read; `$WARPSAFE_FRONTEND=clang|subset` changes the default), `clang` (CUDA
-    /// C++ through clang only) or `subset` (the built-in C subset parser only).
+    /// Which parser reads `.cu` files: `auto` (clang, with the C-subset parser as the
+    /// fallback when clang is missing or leaves kernels out that the subset reads;
+    /// `$WARPSAFE_FRONTEND=clang|subset` changes the default), `clang` (CUDA C++ through
+    /// clang only) or `subset` (the built-in C-subset parser only).
     #[arg(long, value_enum, default_value = "auto", global = true)]
     pub frontend: Frontend,
 }
@@ -36,7 +37,7 @@ pub struct FrontArgs {
 /// Which parser reads `.cu` files.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Frontend {
-    /// The subset parser, and clang for files it does not read (or when -D/-I are given).
+    /// clang, with the subset parser as the fallback.
     #[default]
     Auto,
     /// clang only (CUDA C++: templates, classes, headers).

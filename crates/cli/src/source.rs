@@ -61,22 +61,30 @@ pub fn load(path: &Path) -> Result<Loaded, CliError> {
             _ => {}
         }
     }
-    let subset_first = front.frontend == Frontend::Subset
-        || front.frontend == Frontend::Auto && front.define.is_empty() && front.include.is_empty();
-    let subset_errors = if subset_first {
-        match warpsafe_cuda_front::compile(&file.text) {
-            Ok(module) => return Ok(Loaded { file, module }),
-            Err(errors) => errors,
-        }
-    } else {
-        vec![]
+    let clang = match front.frontend {
+        Frontend::Subset => None,
+        _ => warpsafe_clang_front::find_clang(),
     };
-    if front.frontend == Frontend::Subset
-        || front.frontend == Frontend::Auto && warpsafe_clang_front::find_clang().is_none()
-    {
-        return Err(parse_error(&file, &subset_errors));
+    let Some(_) = clang else {
+        if front.frontend == Frontend::Auto {
+            eprintln!(
+                "note: clang not found; {name} is read by the C-subset parser (run scripts/setup.sh for CUDA C++)"
+            );
+        }
+        return match warpsafe_cuda_front::compile(&file.text) {
+            Ok(module) => Ok(Loaded { file, module }),
+            Err(errors) => Err(parse_error(&file, &errors)),
+        };
+    };
+    let read = warpsafe_clang_front::compile_file(path, &file.text, &clang_options());
+    let whole = matches!(&read, Ok(c) if c.rejected.is_empty() && !c.module.kernels.is_empty());
+    if !whole && front.frontend == Frontend::Auto {
+        // The subset parser may still read a file clang's road leaves kernels of.
+        if let Ok(module) = warpsafe_cuda_front::compile(&file.text) {
+            return Ok(Loaded { file, module });
+        }
     }
-    match warpsafe_clang_front::compile_file(path, &file.text, &clang_options()) {
+    match read {
         Ok(c) if !c.module.kernels.is_empty() => {
             for (span, note) in &c.launch_notes {
                 let (line, _) = file.line_col(span.lo);
