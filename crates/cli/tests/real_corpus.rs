@@ -20,8 +20,6 @@ fn dir() -> PathBuf {
 const GAPS: &[(&str, &str)] = &[
     // Member functions of user classes (cub's BlockReduce shape).
     ("block_reduce_cub_style", "TempStorage"),
-    // Warp votes are not in the IR yet.
-    ("warp_vote_compact", "__ballot_sync"),
 ];
 
 fn gap(file: &Path) -> Option<&'static str> {

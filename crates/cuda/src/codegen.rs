@@ -304,6 +304,34 @@ impl Gen<'_> {
                 let m = self.expr(mask)?;
                 self.line(&format!("__syncwarp({m});"));
             }
+            StmtKind::Vote {
+                dst,
+                kind,
+                mask,
+                pred,
+            } => {
+                let text = format!(
+                    "{} = {}({}, {});",
+                    self.var(*dst),
+                    kind.c_name(),
+                    self.expr(mask)?,
+                    self.expr(pred)?
+                );
+                self.line(&text);
+            }
+            StmtKind::ActiveMask { dst } => {
+                let text = format!("{} = __activemask();", self.var(*dst));
+                self.line(&text);
+            }
+            StmtKind::SyncThreadsVote { dst, kind, pred } => {
+                let text = format!(
+                    "{} = {}({});",
+                    self.var(*dst),
+                    kind.c_name(),
+                    self.expr(pred)?
+                );
+                self.line(&text);
+            }
             StmtKind::Shuffle {
                 dst,
                 kind,

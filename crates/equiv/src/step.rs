@@ -69,6 +69,13 @@ impl BlockRun<'_, '_> {
                 self.park(warp, pc, mask, EXITED);
                 return;
             }
+            Inst::Vote { .. } | Inst::ActiveMask { .. } | Inst::BarrierVote { .. } => {
+                let t = base + mask.trailing_zeros() as usize;
+                self.report(Issue::Unsupported, (t as u32, pc), None, true, |_| {
+                    "warp votes, __activemask and __syncthreads_count/_and/_or are not supported by the equivalence checker".into()
+                });
+                return;
+            }
             _ => {}
         }
         for l in lanes(mask) {
@@ -226,6 +233,9 @@ impl BlockRun<'_, '_> {
             | Inst::Barrier { .. }
             | Inst::SyncWarp { .. }
             | Inst::Shuffle { .. }
+            | Inst::Vote { .. }
+            | Inst::ActiveMask { .. }
+            | Inst::BarrierVote { .. }
             | Inst::Exit => {}
         }
     }

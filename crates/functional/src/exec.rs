@@ -212,6 +212,12 @@ impl Exec<'_> {
                 return unsupported(s.span, "a barrier (barrier-phased algorithm)")
             }
             StmtKind::Shuffle { .. } => return unsupported(s.span, "a warp shuffle"),
+            StmtKind::Vote { .. } | StmtKind::ActiveMask { .. } => {
+                return unsupported(s.span, "a warp vote")
+            }
+            StmtKind::SyncThreadsVote { .. } => {
+                return unsupported(s.span, "a barrier (barrier-phased algorithm)")
+            }
             StmtKind::Atomic { .. } => return unsupported(s.span, "an atomic update"),
             StmtKind::Assume(_) | StmtKind::Assert(_) => {
                 return unsupported(s.span, "an in-kernel assume/assert")
@@ -540,7 +546,10 @@ fn assigned_vars(b: &Block) -> BTreeSet<VarId> {
         StmtKind::Assign { var, .. } | StmtKind::Let { var, .. } => {
             out.insert(*var);
         }
-        StmtKind::Shuffle { dst, .. } => {
+        StmtKind::Shuffle { dst, .. }
+        | StmtKind::Vote { dst, .. }
+        | StmtKind::ActiveMask { dst }
+        | StmtKind::SyncThreadsVote { dst, .. } => {
             out.insert(*dst);
         }
         StmtKind::Atomic { dst: Some(d), .. } => {

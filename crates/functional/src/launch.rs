@@ -205,7 +205,16 @@ pub fn visit_exprs(b: &[Stmt], f: &mut dyn FnMut(&warpsafe_ir::Expr)) {
                 compare.iter().for_each(&mut *f);
             }
             StmtKind::Assume(e) | StmtKind::Assert(e) => f(e),
-            StmtKind::Break | StmtKind::Continue | StmtKind::Return | StmtKind::SyncThreads => {}
+            StmtKind::Vote { mask, pred, .. } => {
+                f(mask);
+                f(pred);
+            }
+            StmtKind::SyncThreadsVote { pred, .. } => f(pred),
+            StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Return
+            | StmtKind::SyncThreads
+            | StmtKind::ActiveMask { .. } => {}
         }
     }
 }

@@ -379,6 +379,12 @@ impl<'k> Machine<'k> {
             }
             StmtKind::SyncWarp { .. } => return unsupported("__syncwarp", s.span),
             StmtKind::Shuffle { .. } => return unsupported("warp shuffles", s.span),
+            StmtKind::Vote { .. } | StmtKind::ActiveMask { .. } => {
+                return unsupported("warp votes", s.span)
+            }
+            StmtKind::SyncThreadsVote { .. } => {
+                return unsupported("__syncthreads_count/_and/_or", s.span)
+            }
             StmtKind::Atomic { .. } => return unsupported("atomics", s.span),
         }
         Ok(())

@@ -198,6 +198,27 @@ impl Printer<'_> {
             StmtKind::Return => self.line("return;"),
             StmtKind::SyncThreads => self.line("__syncthreads();"),
             StmtKind::SyncWarp { mask } => self.line(&format!("__syncwarp({});", self.e(mask))),
+            StmtKind::Vote {
+                dst,
+                kind,
+                mask,
+                pred,
+            } => self.line(&format!(
+                "{} = {}({}, {});",
+                self.var(*dst),
+                kind.c_name(),
+                self.e(mask),
+                self.e(pred)
+            )),
+            StmtKind::ActiveMask { dst } => {
+                self.line(&format!("{} = __activemask();", self.var(*dst)))
+            }
+            StmtKind::SyncThreadsVote { dst, kind, pred } => self.line(&format!(
+                "{} = {}({});",
+                self.var(*dst),
+                kind.c_name(),
+                self.e(pred)
+            )),
             StmtKind::Shuffle {
                 dst,
                 kind,

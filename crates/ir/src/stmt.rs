@@ -104,6 +104,34 @@ pub enum StmtKind {
         /// Sub-warp width (a power of two up to 32, a `u32`).
         width: Expr,
     },
+    /// `dst = __ballot_sync/__any_sync/__all_sync(mask, pred)`: a warp vote, a collective
+    /// over the lanes of `mask` like a shuffle (every lane of the mask must reach it).
+    Vote {
+        /// Receives the vote (`u32` for a ballot, `i32` 0/1 for any/all).
+        dst: VarId,
+        /// Which vote.
+        kind: VoteKind,
+        /// Lanes taking part (a `u32`).
+        mask: Expr,
+        /// This lane's predicate (a `bool`).
+        pred: Expr,
+    },
+    /// `dst = __activemask()`: the lanes of the warp executing this statement together (a
+    /// `u32`); not a synchronisation.
+    ActiveMask {
+        /// Receives the mask.
+        dst: VarId,
+    },
+    /// `dst = __syncthreads_count/_and/_or(pred)`: a block-wide barrier that also returns the
+    /// count / and / or of `pred` over the block's threads (the same value in every thread).
+    SyncThreadsVote {
+        /// Receives the result (an `i32`).
+        dst: VarId,
+        /// Which reduction.
+        kind: BlockVoteKind,
+        /// This thread's predicate (a `bool`).
+        pred: Expr,
+    },
     /// An atomic read-modify-write; `dst` receives the old value.
     Atomic {
         /// Receives the value before the update.
@@ -137,6 +165,60 @@ pub enum ShuffleKind {
     Down,
     /// `__shfl_xor_sync`: lane ^ mask.
     Xor,
+}
+
+/// Which warp vote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VoteKind {
+    /// `__ballot_sync`: bit `i` set iff lane `i` takes part and its predicate holds (`u32`).
+    Ballot,
+    /// `__any_sync`: 1 iff some lane's predicate holds (`i32`).
+    Any,
+    /// `__all_sync`: 1 iff every lane's predicate holds (`i32`).
+    All,
+}
+
+impl VoteKind {
+    /// The CUDA C function name.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            VoteKind::Ballot => "__ballot_sync",
+            VoteKind::Any => "__any_sync",
+            VoteKind::All => "__all_sync",
+        }
+    }
+
+    /// The type of the result.
+    pub fn result_ty(self) -> crate::ScalarType {
+        match self {
+            VoteKind::Ballot => crate::ScalarType::U32,
+            VoteKind::Any | VoteKind::All => crate::ScalarType::I32,
+        }
+    }
+}
+
+/// Which block-wide barrier reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockVoteKind {
+    /// `__syncthreads_count`: the number of threads whose predicate holds.
+    Count,
+    /// `__syncthreads_and`: 1 iff every thread's predicate holds.
+    And,
+    /// `__syncthreads_or`: 1 iff some thread's predicate holds.
+    Or,
+}
+
+impl BlockVoteKind {
+    /// The CUDA C function name.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            BlockVoteKind::Count => "__syncthreads_count",
+            BlockVoteKind::And => "__syncthreads_and",
+            BlockVoteKind::Or => "__syncthreads_or",
+        }
+    }
 }
 
 /// Atomic read-modify-write operations.
@@ -241,6 +323,9 @@ impl Stmt {
                 width,
                 ..
             } => vec![mask, value, lane, width],
+            StmtKind::Vote { mask, pred, .. } => vec![mask, pred],
+            StmtKind::SyncThreadsVote { pred, .. } => vec![pred],
+            StmtKind::ActiveMask { .. } => vec![],
             StmtKind::Atomic {
                 indices,
                 value,

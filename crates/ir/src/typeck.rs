@@ -198,6 +198,23 @@ impl Checker<'_> {
                     self.check_declared(*dst, s.span);
                 }
             }
+            StmtKind::Vote {
+                dst,
+                kind,
+                mask,
+                pred,
+            } => {
+                self.expect(mask, ScalarType::U32, "a warp mask");
+                self.expect(pred, ScalarType::Bool, "a vote predicate");
+                self.expect_dst(*dst, kind.result_ty(), kind.c_name(), s.span);
+            }
+            StmtKind::ActiveMask { dst } => {
+                self.expect_dst(*dst, ScalarType::U32, "__activemask", s.span);
+            }
+            StmtKind::SyncThreadsVote { dst, kind, pred } => {
+                self.expect(pred, ScalarType::Bool, "a barrier predicate");
+                self.expect_dst(*dst, ScalarType::I32, kind.c_name(), s.span);
+            }
             StmtKind::Atomic {
                 dst,
                 op,
@@ -208,6 +225,15 @@ impl Checker<'_> {
             } => self.atomic(s.span, *dst, *op, *mem, indices, value, compare.as_ref()),
             StmtKind::Assume(e) => self.expect(e, ScalarType::Bool, "an assumption"),
             StmtKind::Assert(e) => self.expect(e, ScalarType::Bool, "an assertion"),
+        }
+    }
+
+    fn expect_dst(&mut self, dst: crate::VarId, want: ScalarType, what: &str, span: Span) {
+        if let Some(ty) = self.var_ty(dst, span) {
+            if ty != want {
+                self.err(span, format!("{what} returns a {want}, not a {ty}"));
+            }
+            self.check_declared(dst, span);
         }
     }
 

@@ -209,3 +209,84 @@ fn barrier_counts_must_cover_the_block() {
         out.findings
     );
 }
+
+/// `activemask.b32` under a lane guard, and `bar.red.popc.u32` / `bar.red.and.pred` /
+/// `bar.red.or.pred` (`__syncthreads_count/_and/_or`) over `p = x[t] & 1`.
+const RED: &str = r#"
+.version 9.5
+.target sm_90
+.address_size 64
+
+.visible .entry red(
+    .param .u64 red_param_0,
+    .param .u64 red_param_1
+)
+{
+    .reg .pred %p<8>;
+    .reg .b32 %r<16>;
+    .reg .b64 %rd<16>;
+
+    ld.param.u64 %rd1, [red_param_0];
+    ld.param.u64 %rd2, [red_param_1];
+    cvta.to.global.u64 %rd3, %rd1;
+    cvta.to.global.u64 %rd4, %rd2;
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd5, %r1, 4;
+    add.s64 %rd6, %rd3, %rd5;
+    ld.global.u32 %r2, [%rd6];
+    and.b32 %r3, %r2, 1;
+    setp.ne.s32 %p1, %r3, 0;
+    mul.wide.u32 %rd7, %r1, 16;
+    add.s64 %rd8, %rd4, %rd7;
+    mov.u32 %r4, 0;
+    and.b32 %r8, %r1, 31;
+    setp.ge.u32 %p5, %r8, 8;
+    @%p5 bra $L__skip;
+    activemask.b32 %r4;
+$L__skip:
+    st.global.u32 [%rd8], %r4;
+    bar.red.popc.u32 %r5, 0, %p1;
+    st.global.u32 [%rd8+4], %r5;
+    bar.red.and.pred %p2, 0, !%p1;
+    selp.u32 %r6, 1, 0, %p2;
+    st.global.u32 [%rd8+8], %r6;
+    bar.red.or.pred %p3, 0, %p1;
+    selp.u32 %r7, 1, 0, %p3;
+    st.global.u32 [%rd8+12], %r7;
+    ret;
+}
+"#;
+
+#[test]
+fn activemask_and_barrier_reductions_match_rust() {
+    let m = warpsafe_ptx::parse(RED).expect("parses");
+    let prog = warpsafe_ptx::lower(&m, None).expect("lowers");
+    for xs in [
+        (0..64u32).map(|t| t * 7 % 5).collect::<Vec<_>>(),
+        vec![2; 64],
+        vec![1; 64],
+    ] {
+        let args = vec![
+            Arg::Buffer(Buffer::from_u32(&xs)),
+            Arg::Buffer(Buffer::zeros(ScalarType::U32, 4 * xs.len())),
+        ];
+        let out = warpsafe_exec::run_program(
+            &prog,
+            &LaunchConfig::linear(1, xs.len() as u32),
+            args,
+            &Options::default(),
+        )
+        .expect("runs");
+        assert!(out.findings.is_empty(), "{:?}", out.findings);
+        let Arg::Buffer(b) = &out.args[1] else {
+            panic!("a buffer")
+        };
+        let got = b.to_u32();
+        let count = xs.iter().filter(|&&x| x & 1 != 0).count() as u32;
+        for t in 0..xs.len() {
+            let active = if t % 32 < 8 { 0xff } else { 0 };
+            let want = [active, count, u32::from(count == 0), u32::from(count > 0)];
+            assert_eq!(got[4 * t..4 * t + 4], want, "thread {t}");
+        }
+    }
+}

@@ -412,6 +412,12 @@ pub fn binary(
             if signed {
                 ta.ashr(&tb)
             } else {
+                // Extracting the high bits of an unsigned word by a constant shift is bit-level
+                // intent, like `&`: the modular value is what is meant (the parallel popcount's
+                // `(x * 0x01010101) >> 24`, hashes).
+                if tb.as_bv().is_some_and(|k| k > 0) {
+                    wrap = Term::ff();
+                }
                 ta.lshr(&tb)
             }
         }

@@ -124,6 +124,7 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         .collect();
     launch.pair_facts = distinct;
     launch.pair_facts.extend(same_exits(&launch, &logs));
+    launch.pair_facts.extend(same_votes(&launch, &logs));
     let small = launch.small(kernel);
     let mut obligations: Vec<Obligation> = vec![];
     let mut blocked: Vec<(Property, String, warpsafe_ir::Span)> = vec![];
@@ -207,6 +208,29 @@ fn same_exits(launch: &launch::Launch, logs: &[symexec::ThreadLog; 2]) -> Vec<Te
         .iter()
         .zip(&logs[1].uniform_exits)
         .map(|(a, b)| same_block.implies(&a.eq(b)))
+        .collect()
+}
+
+/// Two threads that reach the same warp vote (same warp, both lanes in the same mask) or the
+/// same barrier reduction (same block) outside loops take part in one collective and get
+/// the same value.
+fn same_votes(launch: &launch::Launch, logs: &[symexec::ThreadLog; 2]) -> Vec<Term> {
+    let (same_block, same_warp) = (launch.same_block(), launch.same_warp());
+    logs[0]
+        .votes
+        .iter()
+        .zip(&logs[1].votes)
+        .take_while(|(a, b)| a.span == b.span)
+        .map(|(a, b)| {
+            let together = match (&a.warp, &b.warp) {
+                (Some((ma, ia)), Some((mb, ib))) => same_warp.and(ia).and(ib).and(&ma.eq(mb)),
+                _ => same_block.clone(),
+            };
+            together
+                .and(&a.pc)
+                .and(&b.pc)
+                .implies(&a.value.eq(&b.value))
+        })
         .collect()
 }
 

@@ -107,7 +107,11 @@ pub fn syncs_unconditional(b: &[Stmt]) -> bool {
         s.walk(&mut |x| {
             if matches!(
                 x.kind,
-                StmtKind::SyncThreads | StmtKind::SyncWarp { .. } | StmtKind::Shuffle { .. }
+                StmtKind::SyncThreads
+                    | StmtKind::SyncWarp { .. }
+                    | StmtKind::Shuffle { .. }
+                    | StmtKind::Vote { .. }
+                    | StmtKind::SyncThreadsVote { .. }
             ) {
                 found = true
             }
@@ -148,7 +152,10 @@ fn writes(s: &Stmt, out: &mut BTreeMap<VarId, u32>) {
         StmtKind::Let { var, .. } | StmtKind::Assign { var, .. } => {
             *out.entry(*var).or_insert(0) += 1
         }
-        StmtKind::Shuffle { dst, .. } => *out.entry(*dst).or_insert(0) += 1,
+        StmtKind::Shuffle { dst, .. }
+        | StmtKind::Vote { dst, .. }
+        | StmtKind::ActiveMask { dst }
+        | StmtKind::SyncThreadsVote { dst, .. } => *out.entry(*dst).or_insert(0) += 1,
         StmtKind::Atomic { dst: Some(d), .. } => *out.entry(*d).or_insert(0) += 1,
         _ => {}
     });
@@ -186,8 +193,10 @@ fn sync_counts(b: &[Stmt]) -> (Option<u32>, Option<u32>) {
     let (mut bar, mut warp) = (Some(0u32), Some(0u32));
     for s in b {
         match &s.kind {
-            StmtKind::SyncThreads => bar = bar.map(|n| n + 1),
-            StmtKind::SyncWarp { mask } | StmtKind::Shuffle { mask, .. } => {
+            StmtKind::SyncThreads | StmtKind::SyncThreadsVote { .. } => bar = bar.map(|n| n + 1),
+            StmtKind::SyncWarp { mask }
+            | StmtKind::Shuffle { mask, .. }
+            | StmtKind::Vote { mask, .. } => {
                 if full_mask(mask) == Some(true) {
                     warp = warp.map(|n| n + 1)
                 }
@@ -197,8 +206,10 @@ fn sync_counts(b: &[Stmt]) -> (Option<u32>, Option<u32>) {
                 let mut nw = false;
                 for st in nested(s) {
                     st.walk(&mut |x| match &x.kind {
-                        StmtKind::SyncThreads => nb = true,
-                        StmtKind::SyncWarp { mask } | StmtKind::Shuffle { mask, .. }
+                        StmtKind::SyncThreads | StmtKind::SyncThreadsVote { .. } => nb = true,
+                        StmtKind::SyncWarp { mask }
+                        | StmtKind::Shuffle { mask, .. }
+                        | StmtKind::Vote { mask, .. }
                             if full_mask(mask) == Some(true) =>
                         {
                             nw = true
@@ -393,7 +404,11 @@ pub fn analyze(
         s.walk(&mut |x| {
             if matches!(
                 x.kind,
-                StmtKind::SyncThreads | StmtKind::SyncWarp { .. } | StmtKind::Shuffle { .. }
+                StmtKind::SyncThreads
+                    | StmtKind::SyncWarp { .. }
+                    | StmtKind::Shuffle { .. }
+                    | StmtKind::Vote { .. }
+                    | StmtKind::SyncThreadsVote { .. }
             ) {
                 info.has_sync = true
             }

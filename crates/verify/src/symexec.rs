@@ -9,7 +9,8 @@ use crate::loops::{self, closed_form, no_wrap, IvKind};
 use crate::term::{Sort, SymKind, Term};
 use crate::Property;
 use warpsafe_ir::{
-    Block, Builtin, Category, Expr, Kernel, MemRef, ScalarType, Span, Stmt, StmtKind, VarId,
+    Block, BlockVoteKind, Builtin, Category, Expr, Kernel, MemRef, ScalarType, Span, Stmt,
+    StmtKind, VarId, VoteKind,
 };
 
 /// One memory access by the thread.
@@ -117,6 +118,23 @@ pub struct ThreadLog {
     /// reaches (a `break`, a condition on havocked state, one not monotone in the
     /// iteration): a model's value for them may not be a real iteration.
     pub inexact_iters: std::collections::HashSet<String>,
+    /// Warp votes and barrier reductions outside loops, in creation order (the same in both
+    /// threads): two threads that reach the same one together get the same value.
+    pub votes: Vec<VoteFact>,
+}
+
+/// The result of a warp vote (before `any`/`all` look at it) or barrier reduction.
+#[derive(Clone, Debug)]
+pub struct VoteFact {
+    /// Where.
+    pub span: Span,
+    /// Path condition.
+    pub pc: Term,
+    /// For a warp vote: the lane mask and whether this thread's lane is in it; `None` for
+    /// a block-wide barrier reduction.
+    pub warp: Option<(Term, Term)>,
+    /// The (ballot or reduced) value.
+    pub value: Term,
 }
 
 struct Frame {
@@ -393,6 +411,57 @@ impl Exec<'_> {
         self.log.syncs.push(ev);
     }
 
+    /// This thread's lane (a `u32`).
+    fn lane(&self) -> Term {
+        self.l.threads[self.t].linear.bvand(&Term::bv(32, 31))
+    }
+
+    /// A warp vote: an unknown ballot whose bit for this lane is this lane's predicate (and
+    /// whose bits outside the mask are clear); two lanes of one warp in the same mask that
+    /// reach it get the same ballot (pair facts). `all` is the ballot of the negated
+    /// predicate being empty.
+    fn vote(&mut self, dst: VarId, kind: VoteKind, mask: &Expr, pred: &Expr, span: Span) {
+        let m = match self.ev(mask) {
+            SVal::Int { t, .. } if t.width() == 32 => t,
+            _ => self.sym("mask", Sort::Bv(32), SymKind::Load),
+        };
+        let p = self.ev_bool(pred);
+        self.warp_sync(mask, span);
+        let want = if kind == VoteKind::All { p.not() } else { p };
+        let ballot = self.sym("ballot", Sort::Bv(32), SymKind::Load);
+        let zero = Term::bv(32, 0);
+        let bit = Term::bv(32, 1).shl(&self.lane());
+        let in_mask = m.bvand(&bit).ne(&zero);
+        if !self.pure {
+            let mine = ballot.bvand(&bit).ne(&zero);
+            let outside = ballot.bvand(&m.bvor(&bit).bvnot()).eq(&zero);
+            self.log
+                .assumes
+                .push(self.pc.implies(&mine.eq(&want).and(&outside)));
+            if self.frames.is_empty() {
+                self.log.votes.push(VoteFact {
+                    span,
+                    pc: self.pc.clone(),
+                    warp: Some((m, in_mask)),
+                    value: ballot.clone(),
+                });
+            }
+        }
+        let (one32, zero32) = (Term::bv(32, 1), Term::bv(32, 0));
+        let v = match kind {
+            VoteKind::Ballot => SVal::int(ballot, ScalarType::U32),
+            VoteKind::Any => SVal::int(
+                Term::ite(&ballot.ne(&zero), &one32, &zero32),
+                ScalarType::I32,
+            ),
+            VoteKind::All => SVal::int(
+                Term::ite(&ballot.eq(&zero), &one32, &zero32),
+                ScalarType::I32,
+            ),
+        };
+        self.set(dst, v);
+    }
+
     fn warp_sync(&mut self, mask: &Expr, span: Span) {
         match loops::const_mask(mask) {
             Some(m) => {
@@ -499,6 +568,50 @@ impl Exec<'_> {
             StmtKind::SyncWarp { mask } => {
                 self.ev(mask);
                 self.warp_sync(mask, s.span);
+            }
+            StmtKind::Vote {
+                dst,
+                kind,
+                mask,
+                pred,
+            } => self.vote(*dst, *kind, mask, pred, s.span),
+            StmtKind::ActiveMask { dst } => {
+                // Sound: an unknown mask that holds at least this thread's own lane.
+                let v = self.sym("active", Sort::Bv(32), SymKind::Load);
+                let bit = Term::bv(32, 1).shl(&self.lane());
+                if !self.pure {
+                    let own = v.bvand(&bit).ne(&Term::bv(32, 0));
+                    self.log.assumes.push(self.pc.implies(&own));
+                }
+                self.set(*dst, SVal::int(v, ScalarType::U32));
+            }
+            StmtKind::SyncThreadsVote { dst, kind, pred } => {
+                let p = self.ev_bool(pred);
+                self.sync(SyncKind::Block, s.span);
+                self.epoch = self.epoch.add(&Term::bv(64, 1));
+                // The same unknown value in every thread of the block (the pair facts say
+                // so); each thread knows only what its own predicate implies.
+                let v = self.sym("bvote", Sort::Bv(32), SymKind::Load);
+                let (zero, one) = (Term::bv(32, 0), Term::bv(32, 1));
+                let fact = match kind {
+                    BlockVoteKind::Count => {
+                        p.implies(&v.ne(&zero)).and(&v.ule(&Term::bv(32, 1024)))
+                    }
+                    BlockVoteKind::And => v.ule(&one).and(&v.eq(&one).implies(&p)),
+                    BlockVoteKind::Or => v.ule(&one).and(&v.eq(&zero).implies(&p.not())),
+                };
+                if !self.pure {
+                    self.log.assumes.push(self.pc.implies(&fact));
+                    if self.frames.is_empty() {
+                        self.log.votes.push(VoteFact {
+                            span: s.span,
+                            pc: self.pc.clone(),
+                            warp: None,
+                            value: v.clone(),
+                        });
+                    }
+                }
+                self.set(*dst, SVal::int(v, ScalarType::I32));
             }
             StmtKind::Shuffle {
                 dst,

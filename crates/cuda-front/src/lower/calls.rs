@@ -6,8 +6,8 @@ use crate::ast;
 use crate::error::{err, Result};
 use crate::types::{common, convert, promoted, to_bool};
 use warpsafe_ir::{
-    AtomicOp, BinOp, Expr, ExprKind as IK, LogicOp, MathFn, MemRef, ScalarType, ShuffleKind, Span,
-    Stmt, StmtKind, UnOp, UncheckedAnnotation,
+    AtomicOp, BinOp, BlockVoteKind, Expr, ExprKind as IK, LogicOp, MathFn, MemRef, ScalarType,
+    ShuffleKind, Span, Stmt, StmtKind, UnOp, UncheckedAnnotation, VoteKind,
 };
 
 fn math_fn(name: &str) -> Option<(MathFn, ScalarType)> {
@@ -368,6 +368,46 @@ impl Lowerer<'_> {
         if let Some(kind) = shuffle_kind(name) {
             return self.shuffle(kind, name, args, span, out);
         }
+        let vote = match name {
+            "__ballot_sync" => Some(VoteKind::Ballot),
+            "__any_sync" => Some(VoteKind::Any),
+            "__all_sync" => Some(VoteKind::All),
+            _ => None,
+        };
+        if let Some(kind) = vote {
+            arity(name, args, 2..=2, span)?;
+            let mask = convert(self.rvalue(&args[0], out)?, ScalarType::U32);
+            let pred = self.cond(&args[1], out)?;
+            let dst = self.result_var("vote", kind.result_ty(), span, out)?;
+            let stmt = StmtKind::Vote {
+                dst,
+                kind,
+                mask,
+                pred,
+            };
+            out.push(Stmt::new(stmt).with_span(span));
+            return Ok(Val::Scalar(self.var_expr(dst, span)));
+        }
+        if name == "__activemask" {
+            arity(name, args, 0..=0, span)?;
+            let dst = self.result_var("active", ScalarType::U32, span, out)?;
+            out.push(Stmt::new(StmtKind::ActiveMask { dst }).with_span(span));
+            return Ok(Val::Scalar(self.var_expr(dst, span)));
+        }
+        let block_vote = match name {
+            "__syncthreads_count" => Some(BlockVoteKind::Count),
+            "__syncthreads_and" => Some(BlockVoteKind::And),
+            "__syncthreads_or" => Some(BlockVoteKind::Or),
+            _ => None,
+        };
+        if let Some(kind) = block_vote {
+            arity(name, args, 1..=1, span)?;
+            let pred = self.cond(&args[0], out)?;
+            let dst = self.result_var("bvote", ScalarType::I32, span, out)?;
+            let stmt = StmtKind::SyncThreadsVote { dst, kind, pred };
+            out.push(Stmt::new(stmt).with_span(span));
+            return Ok(Val::Scalar(self.var_expr(dst, span)));
+        }
         if let Some(op) = atomic_op(name) {
             return self.atomic(op, name, args, span, want, out);
         }
@@ -381,6 +421,25 @@ impl Lowerer<'_> {
             _ => format!("unknown function `{name}` (only `__device__` helpers of this file and the supported CUDA intrinsics can be called)"),
         };
         err(name_span, hint)
+    }
+
+    /// Declares the fresh variable a collective writes its result to.
+    fn result_var(
+        &mut self,
+        stem: &str,
+        ty: ScalarType,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<warpsafe_ir::VarId> {
+        let dst = self.new_var(stem, ty, span)?;
+        out.push(
+            Stmt::new(StmtKind::Let {
+                var: dst,
+                init: None,
+            })
+            .with_span(span),
+        );
+        Ok(dst)
     }
 
     fn shuffle(

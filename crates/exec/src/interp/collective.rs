@@ -7,7 +7,7 @@ use super::findings::Party;
 use super::memory::lanes;
 use super::worker::{Worker, BARRIER, EXITED, RUN, WARP};
 use crate::thread::code::Inst;
-use warpsafe_ir::{Category, ShuffleKind};
+use warpsafe_ir::{Category, ShuffleKind, VoteKind};
 
 /// What trying to release a stuck warp's collectives achieved.
 pub(crate) enum Release {
@@ -92,6 +92,25 @@ fn run_group(ctx: &Ctx, w: &mut Worker, warp: usize, group: u32) {
             w.regs[base + dst as usize][g] = v;
         }
     }
+    // Votes: over the lanes of the group waiting at a vote (all at the same mask).
+    let mut voting = 0u32;
+    let mut ballot = 0u32;
+    for g in lanes(group) {
+        if let Some(&Inst::Vote { pred, .. }) = ctx.insts.get(w.wait_pc[warp][g] as usize) {
+            voting |= 1 << g;
+            ballot |= ((w.regs[base + pred as usize][g] & 1) as u32) << g;
+        }
+    }
+    for g in lanes(voting) {
+        if let Some(&Inst::Vote { kind, dst, .. }) = ctx.insts.get(w.wait_pc[warp][g] as usize) {
+            let v = match kind {
+                VoteKind::Ballot => ballot as u64,
+                VoteKind::Any => (ballot != 0) as u64,
+                VoteKind::All => (ballot == voting) as u64,
+            };
+            w.regs[base + dst as usize][g] = v;
+        }
+    }
     // Warp vector clocks: each participant ticks its own entry, then all take the join.
     let mut join = [0u32; 32];
     for g in lanes(group) {
@@ -166,6 +185,7 @@ fn report_stuck(ctx: &Ctx, w: &mut Worker, warp: usize, lane: usize, m: u32) {
     let here = ctx.insts.get(w.wait_pc[warp][lane] as usize);
     let op = match here {
         Some(Inst::Shuffle { kind, .. }) => kind.c_name(),
+        Some(Inst::Vote { kind, .. }) => kind.c_name(),
         _ => "__syncwarp",
     };
     let (at_pc, other_pc) = (w.wait_pc[warp][lane], w.wait_pc[warp][bad]);

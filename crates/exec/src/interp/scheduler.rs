@@ -7,7 +7,8 @@ use super::context::{coords, Ctx};
 use super::findings::Party;
 use super::step;
 use super::worker::{Worker, BARRIER, EXITED, PARKED, RUN};
-use warpsafe_ir::Category;
+use crate::thread::code::Inst;
+use warpsafe_ir::{BlockVoteKind, Category};
 
 /// A small deterministic random source for schedules (xorshift64*).
 pub(crate) struct Rng(u64);
@@ -173,6 +174,43 @@ fn barrier_step(ctx: &Ctx, w: &mut Worker) -> bool {
     }
     w.epoch += 1;
     w.barriers += 1;
+    // `__syncthreads_count/_and/_or`: reduce the predicates of the threads waiting at the
+    // barrier (all threads of the block that have not exited, at the same site).
+    let (mut count, mut waiting) = (0u64, 0u64);
+    let mut any_vote = false;
+    for warp in 0..ctx.warps {
+        for lane in 0..32 {
+            if w.state[warp][lane] != BARRIER {
+                continue;
+            }
+            if let Some(&Inst::BarrierVote { pred, .. }) =
+                ctx.insts.get(w.wait_pc[warp][lane] as usize)
+            {
+                any_vote = true;
+                waiting += 1;
+                count += w.regs[warp * ctx.nregs + pred as usize][lane] & 1;
+            }
+        }
+    }
+    if any_vote {
+        for warp in 0..ctx.warps {
+            for lane in 0..32 {
+                if w.state[warp][lane] != BARRIER {
+                    continue;
+                }
+                if let Some(&Inst::BarrierVote { kind, dst, .. }) =
+                    ctx.insts.get(w.wait_pc[warp][lane] as usize)
+                {
+                    let v = match kind {
+                        BlockVoteKind::Count => count,
+                        BlockVoteKind::And => (count == waiting) as u64,
+                        BlockVoteKind::Or => (count != 0) as u64,
+                    };
+                    w.regs[warp * ctx.nregs + dst as usize][lane] = v;
+                }
+            }
+        }
+    }
     for warp in 0..ctx.warps {
         for lane in 0..32 {
             if w.state[warp][lane] == BARRIER {
@@ -186,7 +224,7 @@ fn barrier_step(ctx: &Ctx, w: &mut Worker) -> bool {
 
 fn barrier_id(ctx: &Ctx, pc: u32) -> Option<u32> {
     match ctx.insts.get(pc as usize) {
-        Some(crate::thread::code::Inst::Barrier { id }) => Some(*id),
+        Some(Inst::Barrier { id } | Inst::BarrierVote { id, .. }) => Some(*id),
         _ => None,
     }
 }

@@ -169,11 +169,18 @@ pub(crate) fn exec(ctx: &Ctx, w: &mut Worker, warp: usize, pc: u32, mask: u32) {
             }
             return;
         }
-        Inst::Barrier { .. } => {
+        Inst::Barrier { .. } | Inst::BarrierVote { .. } => {
             park(w, warp, pc, mask, BARRIER);
             return;
         }
-        Inst::SyncWarp { mask: m } | Inst::Shuffle { mask: m, .. } => {
+        Inst::ActiveMask { dst } => {
+            // The lanes executing together: those at this pc in this step of the warp.
+            let d = r(dst);
+            for lane in lanes(mask) {
+                w.regs[d][lane] = mask as u64;
+            }
+        }
+        Inst::SyncWarp { mask: m } | Inst::Shuffle { mask: m, .. } | Inst::Vote { mask: m, .. } => {
             let mv = w.regs[r(m)];
             for lane in lanes(mask) {
                 w.wait_mask[warp][lane] = mv[lane] as u32;

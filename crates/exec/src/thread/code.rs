@@ -6,7 +6,9 @@
 //! lowers into the same form.
 
 use serde::Serialize;
-use warpsafe_ir::{AtomicOp, Builtin, MathFn, ScalarType, ShuffleKind, Span};
+use warpsafe_ir::{
+    AtomicOp, BlockVoteKind, Builtin, MathFn, ScalarType, ShuffleKind, Span, VoteKind,
+};
 
 /// A register number; each thread has its own copy of every register.
 pub type Reg = u32;
@@ -322,6 +324,34 @@ pub enum Inst {
         /// Segment width (`u32`).
         width: Reg,
     },
+    /// `dst = __ballot_sync/__any_sync/__all_sync(mask, pred)`: a warp collective vote.
+    Vote {
+        /// Which vote.
+        kind: VoteKind,
+        /// Destination (`u32` ballot, `i32` any/all).
+        dst: Reg,
+        /// `u32` lane mask.
+        mask: Reg,
+        /// This lane's `bool` predicate.
+        pred: Reg,
+    },
+    /// `dst = __activemask()`: the lanes of the warp executing this instruction together.
+    ActiveMask {
+        /// Destination (`u32`).
+        dst: Reg,
+    },
+    /// `dst = __syncthreads_count/_and/_or(pred)`: a block barrier (site `id`, numbered with
+    /// the `Barrier` sites) that also reduces `pred` over the block.
+    BarrierVote {
+        /// Static barrier site number.
+        id: u32,
+        /// Which reduction.
+        kind: BlockVoteKind,
+        /// Destination (`i32`).
+        dst: Reg,
+        /// This thread's `bool` predicate.
+        pred: Reg,
+    },
     /// A precondition; when false for some thread the launch violates it (a warning).
     Assume {
         /// A `bool`.
@@ -410,6 +440,18 @@ impl Inst {
                 *value = f(*value);
                 *lane = f(*lane);
                 *width = f(*width);
+            }
+            Inst::Vote {
+                dst, mask, pred, ..
+            } => {
+                *dst = f(*dst);
+                *mask = f(*mask);
+                *pred = f(*pred);
+            }
+            Inst::ActiveMask { dst } => *dst = f(*dst),
+            Inst::BarrierVote { dst, pred, .. } => {
+                *dst = f(*dst);
+                *pred = f(*pred);
             }
             Inst::Jump { .. } | Inst::Barrier { .. } | Inst::Exit => {}
         }

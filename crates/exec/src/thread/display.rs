@@ -123,6 +123,19 @@ pub fn inst_text(inst: &Inst) -> String {
             "r{dst} = {}.{ty} r{mask}, r{value}, r{lane}, r{width}",
             kind.c_name()
         ),
+        Inst::Vote {
+            kind,
+            dst,
+            mask,
+            pred,
+        } => format!("r{dst} = {} r{mask}, r{pred}", kind.c_name()),
+        Inst::ActiveMask { dst } => format!("r{dst} = __activemask"),
+        Inst::BarrierVote {
+            id,
+            kind,
+            dst,
+            pred,
+        } => format!("r{dst} = {} #{id} r{pred}", kind.c_name()),
         Inst::Assume { cond } => format!("assume r{cond}"),
         Inst::Assert { cond } => format!("assert r{cond}"),
         Inst::Exit => "exit".to_string(),

@@ -469,6 +469,44 @@ impl<'k> Lowerer<'k> {
                     span,
                 );
             }
+            StmtKind::Vote {
+                dst,
+                kind,
+                mask,
+                pred,
+            } => {
+                let d = self.var_reg(*dst, span)?;
+                let mask = self.expr(mask)?;
+                let pred = self.expr(pred)?;
+                self.emit(
+                    Inst::Vote {
+                        kind: *kind,
+                        dst: d,
+                        mask,
+                        pred,
+                    },
+                    span,
+                );
+            }
+            StmtKind::ActiveMask { dst } => {
+                let d = self.var_reg(*dst, span)?;
+                self.emit(Inst::ActiveMask { dst: d }, span);
+            }
+            StmtKind::SyncThreadsVote { dst, kind, pred } => {
+                let d = self.var_reg(*dst, span)?;
+                let pred = self.expr(pred)?;
+                let id = self.barriers;
+                self.barriers += 1;
+                self.emit(
+                    Inst::BarrierVote {
+                        id,
+                        kind: *kind,
+                        dst: d,
+                        pred,
+                    },
+                    span,
+                );
+            }
             StmtKind::Atomic {
                 dst,
                 op,

@@ -111,7 +111,12 @@ impl Checker<'_> {
                     "`break`/`continue`, and `return` inside a loop, are not supported yet",
                 )
             }
-            StmtKind::SyncWarp { .. } | StmtKind::Shuffle { .. } | StmtKind::Atomic { .. } => {
+            StmtKind::SyncWarp { .. }
+            | StmtKind::Shuffle { .. }
+            | StmtKind::Vote { .. }
+            | StmtKind::ActiveMask { .. }
+            | StmtKind::SyncThreadsVote { .. }
+            | StmtKind::Atomic { .. } => {
                 return self
                     .unsupported(s.span, "warp intrinsics and atomics are not supported yet")
             }

@@ -9,7 +9,7 @@ use super::LowerError;
 use crate::ast::{Immediate, Instruction, Operand};
 use std::collections::HashSet;
 use warpsafe_exec::thread::code::{BinaryOp, CmpOp, Inst, MemId, Reg, UnaryOp};
-use warpsafe_ir::{AtomicOp, Builtin, Dim, MathFn, ScalarType, ShuffleKind};
+use warpsafe_ir::{AtomicOp, BlockVoteKind, Builtin, Dim, MathFn, ScalarType, ShuffleKind};
 
 mod barrier;
 mod bits;
@@ -212,6 +212,11 @@ impl Lowerer<'_> {
                 Ok(())
             }
             "vote" => self.vote(i),
+            "activemask" => {
+                let dst = self.dst(i, 0)?;
+                self.e.emit(Inst::ActiveMask { dst });
+                Ok(())
+            }
             "call" => Err(LowerError::at(
                 i,
                 "`call` is not supported: device functions must be inlined (NVRTC inlines them unless told not to)",
@@ -999,13 +1004,56 @@ impl Lowerer<'_> {
         Ok(())
     }
 
+    /// `bar.red.popc.u32 d, 0, {!}p` and `bar.red.{and,or}.pred d, 0, {!}p`: the block
+    /// barrier reducing a predicate (`__syncthreads_count/_and/_or`). A thread count (the
+    /// four-operand form) and barriers other than 0 are rejected.
+    fn barrier_reduction(&mut self, i: &Instruction) -> Res<()> {
+        let kind = if has(i, "popc") {
+            BlockVoteKind::Count
+        } else if has(i, "and") {
+            BlockVoteKind::And
+        } else if has(i, "or") {
+            BlockVoteKind::Or
+        } else {
+            return Err(LowerError::at(i, "`bar.red` needs .popc, .and or .or"));
+        };
+        if i.operands.len() != 3 {
+            return Err(LowerError::at(
+                i,
+                format!(
+                    "`{}` with a thread count is not supported",
+                    full_name(i, &i.opcode)
+                ),
+            ));
+        }
+        if !matches!(i.operands.get(1), Some(Operand::Imm(Immediate::Int(0)))) {
+            return Err(LowerError::at(
+                i,
+                "a barrier reduction must use barrier 0 (the one __syncthreads uses)",
+            ));
+        }
+        let dst = self.dst(i, 0)?;
+        let pred = self.src(i, 2, ScalarType::Bool)?;
+        let id = self.e.barrier_id();
+        self.e.emit(Inst::BarrierVote {
+            id,
+            kind,
+            dst,
+            pred,
+        });
+        Ok(())
+    }
+
     fn barrier(&mut self, i: &Instruction) -> Res<()> {
         if has(i, "warp") {
             let m = self.src(i, 0, ScalarType::U32)?;
             self.e.emit(Inst::SyncWarp { mask: m });
             return Ok(());
         }
-        if !(has(i, "sync") || i.modifiers.is_empty()) || has(i, "arrive") || has(i, "red") {
+        if has(i, "red") {
+            return self.barrier_reduction(i);
+        }
+        if !(has(i, "sync") || i.modifiers.is_empty()) || has(i, "arrive") {
             return Err(LowerError::at(
                 i,
                 format!("`{}` is not supported", full_name(i, &i.opcode)),
