@@ -362,7 +362,9 @@ fn collect_calls(
 ) {
     let mut names = vec![];
     for s in &f.body {
-        visit_stmt_calls(s, &mut |n| names.push(n.to_string()));
+        warpsafe_cuda_front::ast::visit_stmt_exprs(s, &mut |e| {
+            warpsafe_cuda_front::ast::visit_calls(e, &mut |n| names.push(n.to_string()))
+        });
     }
     for n in names {
         if out.contains(&n) {
@@ -372,47 +374,6 @@ fn collect_calls(
         if let Some(h) = helpers.iter().find(|h| h.name == n) {
             collect_calls(h, helpers, out);
         }
-    }
-}
-
-fn visit_stmt_calls(s: &warpsafe_cuda_front::ast::Stmt, f: &mut dyn FnMut(&str)) {
-    use warpsafe_cuda_front::ast::{visit_calls, Init, StmtKind};
-    match &s.kind {
-        StmtKind::Decl(d) => {
-            for decl in &d.declarators {
-                match &decl.init {
-                    Some(Init::Expr(e)) => visit_calls(e, f),
-                    Some(Init::List(es, _)) => es.iter().for_each(|e| visit_calls(e, f)),
-                    None => {}
-                }
-            }
-        }
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => visit_calls(e, f),
-        StmtKind::If(c, a, b) => {
-            visit_calls(c, f);
-            visit_stmt_calls(a, f);
-            if let Some(b) = b {
-                visit_stmt_calls(b, f);
-            }
-        }
-        StmtKind::For {
-            init,
-            cond,
-            update,
-            body,
-        } => {
-            if let Some(i) = init {
-                visit_stmt_calls(i, f);
-            }
-            cond.iter().chain(update).for_each(|e| visit_calls(e, f));
-            visit_stmt_calls(body, f);
-        }
-        StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
-            visit_calls(c, f);
-            visit_stmt_calls(b, f);
-        }
-        StmtKind::Block(b) => b.iter().for_each(|s| visit_stmt_calls(s, f)),
-        StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Empty => {}
     }
 }
 

@@ -283,13 +283,63 @@ impl Expr {
 
 /// Calls `f` with the name of every function `e` calls, nested calls included.
 pub fn visit_calls(e: &Expr, f: &mut dyn FnMut(&str)) {
+    visit_subexprs(e, &mut |e| {
+        if let ExprKind::Call(name, _, _) = &e.kind {
+            f(name);
+        }
+    });
+}
+
+/// Calls `f` with every expression of `s` and of the statements nested in it (array extents
+/// and initialisers included), in source order; sub-expressions are `f`'s to visit.
+pub fn visit_stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
+    match &s.kind {
+        StmtKind::Decl(d) => {
+            for dc in &d.declarators {
+                dc.dims.iter().flatten().for_each(&mut *f);
+                match &dc.init {
+                    Some(Init::Expr(e)) => f(e),
+                    Some(Init::List(items, _)) => items.iter().for_each(&mut *f),
+                    None => {}
+                }
+            }
+        }
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => f(e),
+        StmtKind::If(c, a, b) => {
+            f(c);
+            visit_stmt_exprs(a, f);
+            if let Some(b) = b {
+                visit_stmt_exprs(b, f);
+            }
+        }
+        StmtKind::For {
+            init,
+            cond,
+            update,
+            body,
+        } => {
+            if let Some(i) = init {
+                visit_stmt_exprs(i, f);
+            }
+            cond.iter().chain(update).for_each(&mut *f);
+            visit_stmt_exprs(body, f);
+        }
+        StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+            f(c);
+            visit_stmt_exprs(b, f);
+        }
+        StmtKind::Block(b) => b.iter().for_each(|s| visit_stmt_exprs(s, f)),
+        StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) | StmtKind::Empty => {}
+    }
+}
+
+/// Calls `f` with `e` and each of its sub-expressions.
+pub fn visit_subexprs(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
+        f(e);
         match &e.kind {
-            ExprKind::Call(name, _, args) => {
-                f(name);
-                stack.extend(args);
-            }
+            ExprKind::Call(_, _, args) => stack.extend(args),
             ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => stack.push(a),
             ExprKind::IncDec { target, .. } => stack.push(target),
             ExprKind::Index(a, b)

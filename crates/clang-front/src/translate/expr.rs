@@ -167,19 +167,7 @@ impl Unit<'_> {
         };
         let to = scalar_of(n, span)?;
         let from = self.expr(base, span)?;
-        Ok(Some(Expr::new(
-            ExprKind::Cast(
-                warpsafe_cuda_front::ast::Type {
-                    base: Some(to),
-                    ptr: false,
-                    konst: false,
-                    volatile: false,
-                    span,
-                },
-                Box::new(from),
-            ),
-            span,
-        )))
+        Ok(Some(scalar_cast(to, from, span)))
     }
 
     /// A constructor of a scalar class (`__half(x)`, `__half h = 1.0f`): a conversion.
@@ -201,19 +189,7 @@ impl Unit<'_> {
         {
             return Ok(operand);
         }
-        Ok(Expr::new(
-            ExprKind::Cast(
-                warpsafe_cuda_front::ast::Type {
-                    base: Some(to),
-                    ptr: false,
-                    konst: false,
-                    volatile: false,
-                    span,
-                },
-                Box::new(operand),
-            ),
-            span,
-        ))
+        Ok(scalar_cast(to, operand, span))
     }
 
     /// An operator declared in our headers on scalar classes (`__half + __half`): the
@@ -529,6 +505,18 @@ pub fn address_of(e: Expr) -> Expr {
             )
         }
     }
+}
+
+/// `(to)e`.
+pub fn scalar_cast(to: ScalarType, e: Expr, span: Span) -> Expr {
+    let ty = warpsafe_cuda_front::ast::Type {
+        base: Some(to),
+        ptr: false,
+        konst: false,
+        volatile: false,
+        span,
+    };
+    Expr::new(ExprKind::Cast(ty, Box::new(e)), span)
 }
 
 /// `n` without the implicit conversions and parentheses around it.

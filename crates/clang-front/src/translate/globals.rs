@@ -5,7 +5,7 @@
 
 use super::{types, Unit};
 use crate::node::Node;
-use warpsafe_cuda_front::ast::{self, Expr, ExprKind, Function, Init, Stmt, StmtKind};
+use warpsafe_cuda_front::ast::{self, visit_stmt_exprs, visit_subexprs, ExprKind, Function};
 use warpsafe_ir::Span;
 
 /// A file-scope array kernels read (or write) as a buffer.
@@ -63,55 +63,13 @@ impl Unit<'_> {
 
 /// True when `f` mentions the name `name` anywhere (as a variable).
 pub fn mentions(f: &Function, name: &str) -> bool {
-    f.body.iter().any(|s| stmt_mentions(s, name))
-}
-
-fn stmt_mentions(s: &Stmt, name: &str) -> bool {
-    match &s.kind {
-        StmtKind::Decl(d) => d.declarators.iter().any(|decl| match &decl.init {
-            Some(Init::Expr(e)) => expr_mentions(e, name),
-            Some(Init::List(es, _)) => es.iter().any(|e| expr_mentions(e, name)),
-            None => false,
-        }),
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => expr_mentions(e, name),
-        StmtKind::If(c, a, b) => {
-            expr_mentions(c, name)
-                || stmt_mentions(a, name)
-                || b.as_ref().is_some_and(|b| stmt_mentions(b, name))
-        }
-        StmtKind::For {
-            init,
-            cond,
-            update,
-            body,
-        } => {
-            init.as_ref().is_some_and(|i| stmt_mentions(i, name))
-                || cond.iter().chain(update).any(|e| expr_mentions(e, name))
-                || stmt_mentions(body, name)
-        }
-        StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
-            expr_mentions(c, name) || stmt_mentions(b, name)
-        }
-        StmtKind::Block(b) => b.iter().any(|s| stmt_mentions(s, name)),
-        StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Empty => false,
+    let mut seen = false;
+    for s in &f.body {
+        visit_stmt_exprs(s, &mut |e| {
+            visit_subexprs(e, &mut |e| {
+                seen |= matches!(&e.kind, ExprKind::Ident(n) if n == name);
+            })
+        });
     }
-}
-
-fn expr_mentions(e: &Expr, name: &str) -> bool {
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        match &e.kind {
-            ExprKind::Ident(n) if n == name => return true,
-            ExprKind::Call(_, _, args) => stack.extend(args),
-            ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => stack.push(a),
-            ExprKind::IncDec { target, .. } => stack.push(target),
-            ExprKind::Index(a, b)
-            | ExprKind::Binary(_, a, b)
-            | ExprKind::Assign(_, a, b)
-            | ExprKind::Comma(a, b) => stack.extend([&**a, &**b]),
-            ExprKind::Cond(c, a, b) => stack.extend([&**c, &**a, &**b]),
-            _ => {}
-        }
-    }
-    false
+    seen
 }

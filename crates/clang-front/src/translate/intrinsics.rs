@@ -6,7 +6,7 @@
 //! threads without a barrier) as nothing. Float intrinsics with a rounding mode or a fast
 //! approximation (`__fadd_rz`, `__fdividef`, `__saturatef`) are the operation they round.
 
-use warpsafe_cuda_front::ast::{BinaryOp, Expr, ExprKind, Type};
+use warpsafe_cuda_front::ast::{BinaryOp, Expr, ExprKind};
 use warpsafe_ir::{ScalarType, Span};
 
 struct B {
@@ -22,19 +22,7 @@ impl B {
         Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), self.span)
     }
     fn cast(&self, to: ScalarType, e: Expr) -> Expr {
-        Expr::new(
-            ExprKind::Cast(
-                Type {
-                    base: Some(to),
-                    ptr: false,
-                    konst: false,
-                    volatile: false,
-                    span: self.span,
-                },
-                Box::new(e),
-            ),
-            self.span,
-        )
+        super::expr::scalar_cast(to, e, self.span)
     }
     fn bits(&self) -> u32 {
         self.ty.bits()

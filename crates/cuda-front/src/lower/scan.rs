@@ -1,6 +1,6 @@
 //! Pre-passes over a function body: which names are assigned, and where `return`s are.
 
-use crate::ast::{Expr, ExprKind, Init, Stmt, StmtKind};
+use crate::ast::{visit_stmt_exprs, Expr, ExprKind, Stmt, StmtKind};
 use std::collections::HashSet;
 
 /// Names that appear as the target of an assignment, `++` or `--` anywhere in `body`
@@ -14,46 +14,7 @@ pub(crate) fn assigned_names(body: &[Stmt]) -> HashSet<String> {
 }
 
 fn stmt(s: &Stmt, names: &mut HashSet<String>) {
-    match &s.kind {
-        StmtKind::Decl(d) => {
-            for dc in &d.declarators {
-                for e in dc.dims.iter().flatten() {
-                    expr(e, names);
-                }
-                match &dc.init {
-                    Some(Init::Expr(e)) => expr(e, names),
-                    Some(Init::List(items, _)) => items.iter().for_each(|e| expr(e, names)),
-                    None => {}
-                }
-            }
-        }
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => expr(e, names),
-        StmtKind::If(c, a, b) => {
-            expr(c, names);
-            stmt(a, names);
-            if let Some(b) = b {
-                stmt(b, names);
-            }
-        }
-        StmtKind::For {
-            init,
-            cond,
-            update,
-            body,
-        } => {
-            if let Some(i) = init {
-                stmt(i, names);
-            }
-            cond.iter().chain(update).for_each(|e| expr(e, names));
-            stmt(body, names);
-        }
-        StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
-            expr(c, names);
-            stmt(b, names);
-        }
-        StmtKind::Block(b) => b.iter().for_each(|s| stmt(s, names)),
-        StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) | StmtKind::Empty => {}
-    }
+    visit_stmt_exprs(s, &mut |e| expr(e, names));
 }
 
 fn expr(e: &Expr, names: &mut HashSet<String>) {
