@@ -478,3 +478,35 @@ __global__ void lib(const float* __restrict__ in, float* out, int n, const float
         got.rejected
     );
 }
+
+#[test]
+fn the_samples_shared_memory_class_is_dynamic_shared_memory() {
+    let cpp = r#"
+//--blockDim=128 --gridDim=2
+//@ shared_bytes = blockDim.x * 4
+template <class T> struct SharedMemory {
+    __device__ inline operator T *() { extern __shared__ int __smem[]; return (T *)__smem; }
+};
+template <class T> __global__ void reduce0(const T *in, T *out) {
+    T *sdata = SharedMemory<T>();
+    unsigned int tid = threadIdx.x;
+    sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+    __syncthreads();
+    if (tid == 0) out[blockIdx.x] = sdata[blockDim.x - 1];
+}
+template __global__ void reduce0<float>(const float *, float *);
+"#;
+    let c = r#"
+//--blockDim=128 --gridDim=2
+//@ shared_bytes = blockDim.x * 4
+__global__ void reduce0(const float *in, float *out) {
+    extern __shared__ float sdata__smem[];
+    float *sdata = sdata__smem;
+    unsigned int tid = threadIdx.x;
+    sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+    __syncthreads();
+    if (tid == 0) out[blockIdx.x] = sdata[blockDim.x - 1];
+}
+"#;
+    same_ir(cpp, c, "reduce0");
+}

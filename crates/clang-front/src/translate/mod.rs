@@ -53,6 +53,8 @@ pub struct Unit<'a> {
     names: std::cell::Cell<u32>,
     /// Record types (structs, vector types) by name, with their fields.
     pub records: HashMap<String, aggregate::Fields>,
+    /// Conversion operators of records, by id (the CUDA samples' `SharedMemory<T>`).
+    pub conversions: HashMap<String, &'a Node>,
     /// Pointer-to-record parameters read as scalar buffers: (function, parameter, scalars
     /// per record), so that header lengths (in records) can be scaled to scalars.
     pub record_params: std::cell::RefCell<Vec<(String, String, u64)>>,
@@ -80,6 +82,7 @@ impl<'a> Unit<'a> {
             globals: vec![],
             names: std::cell::Cell::new(0),
             records: HashMap::new(),
+            conversions: HashMap::new(),
             record_params: std::cell::RefCell::default(),
         };
         let mut found = vec![];
@@ -166,9 +169,21 @@ impl<'a> Unit<'a> {
                         .insert(n.id().to_string(), Callee::Builtin(name));
                 }
             }
+            "ClassTemplateDecl" => {
+                for c in n
+                    .inner
+                    .iter()
+                    .filter(|c| c.kind == "ClassTemplateSpecializationDecl")
+                {
+                    self.walk(c, found, None);
+                }
+            }
             "CXXRecordDecl" | "ClassTemplateSpecializationDecl" | "RecordDecl"
                 if n.flag("completeDefinition") =>
             {
+                for m in n.inner.iter().filter(|c| c.kind == "CXXConversionDecl") {
+                    self.conversions.insert(m.id().to_string(), m);
+                }
                 let fields: aggregate::Fields = n
                     .inner
                     .iter()

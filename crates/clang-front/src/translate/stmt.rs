@@ -78,6 +78,90 @@ impl Unit<'_> {
         Ok(Stmt { kind, span })
     }
 
+    /// `T* sdata = SharedMemory<T>();` — the CUDA samples' idiom: a class whose conversion
+    /// to `T*` returns its `extern __shared__` array. The pointer is declared over a dynamic
+    /// shared array of `T` (`extern __shared__ T sdata__smem[]; T* sdata = sdata__smem;`).
+    fn dynamic_shared_pointer(
+        &self,
+        n: &Node,
+        span: Span,
+    ) -> Result<Option<Vec<Stmt>>, FrontError> {
+        let [v] = &n.inner[..] else {
+            return Ok(None);
+        };
+        if n.kind != "DeclStmt" || v.kind != "VarDecl" {
+            return Ok(None);
+        }
+        let mut init = match v.inner.iter().find(|c| is_expr(c)) {
+            Some(e) => e,
+            None => return Ok(None),
+        };
+        while matches!(init.kind.as_str(), "ExprWithCleanups" | "ImplicitCastExpr") {
+            match init.inner.first() {
+                Some(c) => init = c,
+                None => return Ok(None),
+            }
+        }
+        let method = init
+            .inner
+            .first()
+            .filter(|m| init.kind == "CXXMemberCallExpr" && m.kind == "MemberExpr")
+            .and_then(|m| m.str("referencedMemberDecl"))
+            .and_then(|id| self.conversions.get(id));
+        let Some(method) = method else {
+            return Ok(None);
+        };
+        if !returns_extern_shared(method) {
+            return Ok(None);
+        }
+        let vspan = self.span(v, span);
+        let name = v.name().unwrap_or("").to_string();
+        let ty = types::scalar_or_pointer(v.ty().unwrap_or(""), vspan)
+            .map_err(|e| unsupported(vspan, format!("declaration of `{name}`: {e}")))?;
+        if !ty.ptr {
+            return Ok(None);
+        }
+        let mut elem = ty;
+        elem.ptr = false;
+        let smem = format!("{name}__smem");
+        let decl = |storage: Storage, declarator: Declarator| Stmt {
+            kind: StmtKind::Decl(Decl {
+                storage,
+                base: elem,
+                declarators: vec![declarator],
+            }),
+            span: vspan,
+        };
+        Ok(Some(vec![
+            decl(
+                Storage {
+                    shared: true,
+                    extern_: true,
+                    konst: false,
+                },
+                Declarator {
+                    name: smem.clone(),
+                    name_span: vspan,
+                    ptr: false,
+                    dims: vec![None],
+                    init: None,
+                    span: vspan,
+                },
+            ),
+            decl(
+                Storage::default(),
+                Declarator {
+                    name,
+                    name_span: vspan,
+                    ptr: true,
+                    dims: vec![],
+                    init: Some(Init::Expr(Expr::new(ExprKind::Ident(smem), vspan))),
+                    span: vspan,
+                },
+            ),
+        ]))
+    }
+
     fn stmts(&self, nodes: &[Node], span: Span) -> Result<Vec<Stmt>, FrontError> {
         let mut out = vec![];
         for c in nodes {
@@ -98,6 +182,9 @@ impl Unit<'_> {
             Some(inner) if n.kind == "ExprWithCleanups" => inner,
             _ => n,
         };
+        if let Some(many) = self.dynamic_shared_pointer(n, span)? {
+            return Ok(Some(many));
+        }
         match n.kind.as_str() {
             "DeclStmt" => {
                 let has_record = n.inner.iter().any(|v| {
@@ -424,4 +511,41 @@ impl Unit<'_> {
 
 fn same_base(a: &warpsafe_cuda_front::ast::Type, b: &warpsafe_cuda_front::ast::Type) -> bool {
     a.base == b.base && a.konst == b.konst && a.volatile == b.volatile
+}
+
+/// True for a conversion operator whose body is `extern __shared__ X a[]; return (T*)a;`.
+fn returns_extern_shared(method: &Node) -> bool {
+    let Some(body) = method.inner.iter().find(|c| c.kind == "CompoundStmt") else {
+        return false;
+    };
+    let [decl, ret] = &body.inner[..] else {
+        return false;
+    };
+    let array = decl.inner.first().filter(|v| {
+        decl.kind == "DeclStmt"
+            && v.kind == "VarDecl"
+            && v.str("storageClass") == Some("extern")
+            && v.inner.iter().any(|a| a.kind == "CUDASharedAttr")
+    });
+    let Some(array) = array else {
+        return false;
+    };
+    let mut e = match ret.inner.first() {
+        Some(e) if ret.kind == "ReturnStmt" => e,
+        _ => return false,
+    };
+    while matches!(
+        e.kind.as_str(),
+        "CStyleCastExpr"
+            | "ImplicitCastExpr"
+            | "CXXReinterpretCastExpr"
+            | "CXXStaticCastExpr"
+            | "ParenExpr"
+    ) {
+        match e.inner.first() {
+            Some(c) => e = c,
+            None => return false,
+        }
+    }
+    e.kind == "DeclRefExpr" && e.referenced().is_some_and(|(id, _, _)| id == array.id())
 }
