@@ -510,3 +510,29 @@ __global__ void reduce0(const float *in, float *out) {
 "#;
     same_ir(cpp, c, "reduce0");
 }
+
+#[test]
+fn cg_reduce_is_a_butterfly_of_tile_shuffles() {
+    let cpp = r#"
+//--blockDim=64 --gridDim=1
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+__global__ void tile_max(const int* in, int* out) {
+    auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+    int m = cg::reduce(tile, in[threadIdx.x], cg::greater<int>());
+    if (tile.thread_rank() == 0) out[threadIdx.x / 32] = m;
+}
+"#;
+    let c = r#"
+//--blockDim=64 --gridDim=1
+__global__ void tile_max(const int* in, int* out) {
+    int m;
+    m = in[threadIdx.x];
+    for (int __reduce0 = 16; __reduce0 > 0; __reduce0 >>= 1)
+        m = max(m, __shfl_xor_sync(4294967295u, m, __reduce0, 32u));
+    if ((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32u == 0) out[threadIdx.x / 32] = m;
+}
+"#;
+    same_ir(cpp, c, "tile_max");
+}

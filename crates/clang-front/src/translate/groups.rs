@@ -271,6 +271,131 @@ impl Unit<'_> {
     }
 }
 
+/// The operator of a cooperative-groups function object (`cg::plus<float>`), as the
+/// expression combining `a` and `b`.
+fn combine(op_ty: &str, a: Expr, b: Expr, span: Span) -> Option<Expr> {
+    let name = op_ty
+        .trim_start_matches("const ")
+        .strip_prefix("cooperative_groups::")?
+        .trim_start_matches("__v1::");
+    let name = name.split('<').next()?;
+    Some(match name {
+        "plus" => bin(BinaryOp::Add, a, b, span),
+        "bit_and" => bin(BinaryOp::BitAnd, a, b, span),
+        "bit_or" => bin(BinaryOp::BitOr, a, b, span),
+        "bit_xor" => bin(BinaryOp::BitXor, a, b, span),
+        "greater" => call("max", vec![a, b], span),
+        "less" => call("min", vec![a, b], span),
+        _ => return None,
+    })
+}
+
+impl Unit<'_> {
+    /// `x = cg::reduce(tile, v, op)` as statements: `x = v`, then a butterfly of width-`N`
+    /// exchanges among the tile's lanes, after which every lane holds the tile's reduction
+    /// (as `cg::reduce` returns it to every lane). `None` when `call` is not such a call.
+    pub(super) fn group_reduce(
+        &self,
+        target: &str,
+        call_node: &Node,
+        span: Span,
+    ) -> Result<Option<Vec<warpsafe_cuda_front::ast::Stmt>>, FrontError> {
+        use warpsafe_cuda_front::ast::{Decl, Declarator, Init, Stmt, StmtKind, Storage};
+        let mut call_node = strip_implicit(call_node);
+        while call_node.kind == "ExprWithCleanups" {
+            match call_node.inner.first() {
+                Some(c) => call_node = strip_implicit(c),
+                None => return Ok(None),
+            }
+        }
+        if call_node.kind != "CallExpr" || call_node.inner.len() != 4 {
+            return Ok(None);
+        }
+        let callee = strip_implicit(&call_node.inner[0]);
+        if callee.referenced().map(|(_, _, n)| n) != Some("reduce") {
+            return Ok(None);
+        }
+        let tile = strip_implicit(&call_node.inner[1]);
+        let Ok(Some(Group::Tile(width))) = group_of(tile.ty().unwrap_or("")) else {
+            return Ok(None);
+        };
+        let op_ty = strip_implicit(&call_node.inner[3])
+            .ty()
+            .unwrap_or("")
+            .to_string();
+        let x = || e(ExprKind::Ident(target.to_string()), span);
+        let offset_name = format!("__reduce{}", self.fresh());
+        let offset = || e(ExprKind::Ident(offset_name.clone()), span);
+        let shuffled = call(
+            "__shfl_xor_sync",
+            vec![
+                tile_mask(width, span),
+                x(),
+                offset(),
+                int(u64::from(width), span),
+            ],
+            span,
+        );
+        let Some(combined) = combine(&op_ty, x(), shuffled, span) else {
+            return Err(FrontError::new(
+                span,
+                format!("unsupported: `cg::reduce` with `{op_ty}`"),
+            ));
+        };
+        let value = self.expr(&call_node.inner[2], span)?;
+        let assign = |to: Expr, v: Expr| Stmt {
+            kind: StmtKind::Expr(e(ExprKind::Assign(None, Box::new(to), Box::new(v)), span)),
+            span,
+        };
+        let int_ty = warpsafe_cuda_front::ast::Type {
+            base: Some(ScalarType::I32),
+            ptr: false,
+            konst: false,
+            volatile: false,
+            span,
+        };
+        let butterfly = Stmt {
+            kind: StmtKind::For {
+                init: Some(Box::new(Stmt {
+                    kind: StmtKind::Decl(Decl {
+                        storage: Storage::default(),
+                        base: int_ty,
+                        declarators: vec![Declarator {
+                            name: offset_name.clone(),
+                            name_span: span,
+                            ptr: false,
+                            dims: vec![],
+                            init: Some(Init::Expr(e(
+                                ExprKind::Int(u64::from(width / 2), ScalarType::I32),
+                                span,
+                            ))),
+                            span,
+                        }],
+                    }),
+                    span,
+                })),
+                cond: Some(bin(
+                    BinaryOp::Gt,
+                    offset(),
+                    e(ExprKind::Int(0, ScalarType::I32), span),
+                    span,
+                )),
+                update: Some(e(
+                    ExprKind::Assign(
+                        Some(BinaryOp::Shr),
+                        Box::new(offset()),
+                        Box::new(e(ExprKind::Int(1, ScalarType::I32), span)),
+                    ),
+                    span,
+                )),
+                body: Box::new(assign(x(), combined)),
+            },
+            span,
+        };
+        Ok(Some(vec![assign(x(), value), butterfly]))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

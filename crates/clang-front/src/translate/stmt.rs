@@ -162,6 +162,61 @@ impl Unit<'_> {
         ]))
     }
 
+    /// `T x = cg::reduce(tile, v, op);` and `x = cg::reduce(…);`: the variable, then the
+    /// reduction written out (`groups::group_reduce`).
+    fn reduce_stmt(&self, n: &Node, span: Span) -> Result<Option<Vec<Stmt>>, FrontError> {
+        let n = match n.inner.first() {
+            Some(inner) if n.kind == "ExprWithCleanups" => inner,
+            _ => n,
+        };
+        match n.kind.as_str() {
+            "DeclStmt" => {
+                let [v] = &n.inner[..] else {
+                    return Ok(None);
+                };
+                let Some(init) = v.inner.iter().find(|c| is_expr(c)) else {
+                    return Ok(None);
+                };
+                let name = v.name().unwrap_or("");
+                let Some(reduce) = self.group_reduce(name, init, self.span(v, span))? else {
+                    return Ok(None);
+                };
+                let vspan = self.span(v, span);
+                let mut base = types::scalar_or_pointer(v.ty().unwrap_or(""), vspan)
+                    .map_err(|e| unsupported(vspan, format!("`cg::reduce` into {e}")))?;
+                base.konst = false;
+                let mut out = vec![Stmt {
+                    kind: StmtKind::Decl(Decl {
+                        storage: Storage::default(),
+                        base,
+                        declarators: vec![Declarator {
+                            name: name.to_string(),
+                            name_span: vspan,
+                            ptr: false,
+                            dims: vec![],
+                            init: None,
+                            span: vspan,
+                        }],
+                    }),
+                    span,
+                }];
+                out.extend(reduce);
+                Ok(Some(out))
+            }
+            "BinaryOperator" if n.str("opcode") == Some("=") => {
+                let (Some(lhs), Some(rhs)) = (n.inner.first(), n.inner.get(1)) else {
+                    return Ok(None);
+                };
+                let lhs = super::expr::strip_implicit(lhs);
+                let Some((_, "VarDecl" | "ParmVarDecl", name)) = lhs.referenced() else {
+                    return Ok(None);
+                };
+                self.group_reduce(name, rhs, span)
+            }
+            _ => Ok(None),
+        }
+    }
+
     fn stmts(&self, nodes: &[Node], span: Span) -> Result<Vec<Stmt>, FrontError> {
         let mut out = vec![];
         for c in nodes {
@@ -183,6 +238,9 @@ impl Unit<'_> {
             _ => n,
         };
         if let Some(many) = self.dynamic_shared_pointer(n, span)? {
+            return Ok(Some(many));
+        }
+        if let Some(many) = self.reduce_stmt(n, span)? {
             return Ok(Some(many));
         }
         match n.kind.as_str() {
