@@ -110,6 +110,18 @@ impl<'s> Checker<'s> {
         }
     }
 
+    /// A checker whose normaliser stops with `interrupt`'s reason when it answers
+    /// (see [`Interrupt`](crate::Interrupt)): such elements come out `unknown`.
+    pub fn with_interrupt(
+        store: &'s Store,
+        opts: CheckOptions,
+        interrupt: Option<crate::Interrupt>,
+    ) -> Checker<'s> {
+        let mut c = Checker::new(store, opts);
+        c.norm.set_interrupt(interrupt);
+        c
+    }
+
     /// The normaliser (for inspecting normal forms).
     pub fn normalizer(&mut self) -> &mut Normalizer {
         &mut self.norm

@@ -138,6 +138,13 @@ impl<T: Key> Interner<T> {
 /// Why a term has no normal form.
 pub type NormalError = String;
 
+/// Asked now and then during long work; `Some(reason)` stops it (a memory or time budget
+/// spent elsewhere), and the work answers `Err(reason)`.
+pub type Interrupt = std::sync::Arc<dyn Fn() -> Option<String> + Send + Sync>;
+
+/// Nodes normalised between two questions to the [`Interrupt`].
+const INTERRUPT_EVERY: u32 = 256;
+
 /// Normalises terms of one store (which may grow between calls); normal forms are comparable
 /// only within one normaliser.
 pub struct Normalizer {
@@ -148,6 +155,8 @@ pub struct Normalizer {
     exp_add: FxHashMap<(PolyId, PolyId), PolyId>,
     exp_neg: FxHashMap<PolyId, PolyId>,
     inv_cache: FxHashMap<FracId, FracId>,
+    interrupt: Option<Interrupt>,
+    ticks: u32,
 }
 
 /// One operand of a node being normalised: `±t` or, for a flattened product, `±t·with`.
@@ -181,7 +190,14 @@ impl Normalizer {
             exp_add: FxHashMap::default(),
             exp_neg: FxHashMap::default(),
             inv_cache: FxHashMap::default(),
+            interrupt: None,
+            ticks: 0,
         }
+    }
+
+    /// Makes [`Normalizer::normalize`] ask `f` every few hundred nodes and stop with its reason.
+    pub fn set_interrupt(&mut self, f: Option<Interrupt>) {
+        self.interrupt = f;
     }
 
     /// The quotient `f`.
@@ -257,6 +273,12 @@ impl Normalizer {
             }
             if stack.len() > before {
                 continue;
+            }
+            self.ticks = self.ticks.wrapping_add(1);
+            if self.ticks % INTERRUPT_EVERY == 0 {
+                if let Some(why) = self.interrupt.as_ref().and_then(|f| f()) {
+                    return Err(why);
+                }
             }
             let f = self.compute(store, x, &deps)?;
             self.memo[x.0 as usize] = f;

@@ -105,13 +105,15 @@ pub enum Command {
     /// Prove that an optimised kernel computes the same outputs as a reference, for one launch
     /// configuration, with symbolic input data (floats as reals, as fast-math compilers assume).
     ///
-    /// Both kernels run symbolically on one thread block (or every block with --all-blocks);
-    /// each output element's term is compared exactly. A difference comes with a concrete
-    /// input and both values; a race, divergence or out-of-bounds access in either kernel is
-    /// reported with its category.
+    /// Both kernels run symbolically on every block (--block0-only: block 0 only, said in the
+    /// verdict); each output element's term is compared exactly. `different` comes only with
+    /// a concrete input on which both kernels, run in the interpreter, give different values
+    /// (both printed); a symbolic difference the interpreter does not reproduce is `unknown`.
+    /// A race, divergence or out-of-bounds access in either kernel is reported with its
+    /// category. --max-memory and --timeout are budgets: running out is `unknown`.
     ///
     /// Examples:
-    ///   warpsafe equiv examples/equiv/sgemm/sgemm1_naive.cu examples/equiv/sgemm/sgemm5_2d_blocktiling.cu --all-blocks
+    ///   warpsafe equiv examples/equiv/sgemm/sgemm1_naive.cu examples/equiv/sgemm/sgemm5_2d_blocktiling.cu
     ///   warpsafe equiv examples/equiv/reduce/reduce0_reference.cu examples/equiv/reduce/reduce5_warp_unrolled.cu --lockstep-warps
     ///
     /// Exit codes: 0 equal, 1 different or a finding, 3 unknown, 2 usage or parse error.
@@ -296,9 +298,24 @@ pub struct SymLaunch {
 pub struct SymArgs {
     #[command(flatten)]
     pub launch: SymLaunch,
-    /// Run every block (in parallel) instead of block 0.
+    /// Run block 0 only (faster): outputs other blocks write are not compared, and the verdict
+    /// says so. By default `equiv` runs every block and compares every output element.
+    #[arg(long, conflicts_with = "all_blocks")]
+    pub block0_only: bool,
+    /// Run every block (in parallel): the default of `equiv` (accepted there for
+    /// compatibility); `prove` checks block 0 unless given this.
     #[arg(long)]
     pub all_blocks: bool,
+    /// Memory the check may use (resident memory of the process): `4G`, `512M`, `64K` or
+    /// plain bytes (default: half of this machine's memory). Running out ends the check with
+    /// `unknown: memory budget` (exit 3) and how many elements were decided, never an abort.
+    /// Example: `--max-memory 2G`.
+    #[arg(long, value_name = "SIZE")]
+    pub max_memory: Option<String>,
+    /// Time budget of the whole check, in seconds (default: none). Running out ends the
+    /// check with `unknown: time budget` (exit 3).
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
 }
 
 /// `warpsafe equiv`.

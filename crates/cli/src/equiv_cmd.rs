@@ -1,14 +1,14 @@
 //! `warpsafe equiv`, `warpsafe prove` and `bench equiv`: exact symbolic execution of a block,
 //! compared against another kernel or a spec.
 
-use crate::cli::{EquivArgs, Format, ProveArgs, SymLaunch};
+use crate::cli::{EquivArgs, Format, ProveArgs, SymArgs, SymLaunch};
 use crate::exit::{CliError, PROVED_FOR_CONFIGURATION};
 use crate::launch;
 use crate::ptx_input;
 use crate::source;
 use crate::summary::Table;
 use std::path::Path;
-use warpsafe_equiv::{BlockSel, Counterexample, EquivConfig, ExecConfig, KernelRun};
+use warpsafe_equiv::{BlockSel, Counterexample, EquivConfig, ExecConfig, KernelRun, Limits};
 use warpsafe_exec::{LaunchConfig, Program};
 use warpsafe_ir::{Kernel, ParamKind, SourceFile, Value};
 
@@ -67,7 +67,7 @@ pub(crate) fn exec_config(
         blocks: if all_blocks {
             BlockSel::All
         } else {
-            BlockSel::default()
+            BlockSel::BLOCK0
         },
         lockstep_warps: sym.lockstep_warps,
         ..ExecConfig::default()
@@ -107,10 +107,22 @@ fn print_run(file: &SourceFile, r: &KernelRun) {
 }
 
 pub(crate) fn print_counterexample(cx: &Counterexample) {
-    println!(
-        "  first difference: {}[{}]: expected {} but got {}",
-        cx.buffer, cx.index, cx.expected, cx.actual
-    );
+    match &cx.replay {
+        Some(r) => {
+            println!(
+                "  first difference: {}[{}]: expected {} but got {} (both run in the interpreter on the input below)",
+                cx.buffer, cx.index, r.expected, r.actual
+            );
+            println!(
+                "    symbolic values: expected {} but got {}",
+                cx.expected, cx.actual
+            );
+        }
+        None => println!(
+            "  first difference: {}[{}]: expected {} but got {}",
+            cx.buffer, cx.index, cx.expected, cx.actual
+        ),
+    }
     println!("    expected term: {}", cx.expected_term);
     println!("    actual term:   {}", cx.actual_term);
     for t in &cx.inputs {
@@ -127,6 +139,35 @@ pub(crate) fn print_counterexample(cx: &Counterexample) {
         "    (other input elements from seed {}; exact: {})",
         cx.seed, cx.exact
     );
+}
+
+/// The memory and time budgets of a check from `--max-memory` and `--timeout`.
+fn limits(sym: &SymArgs) -> Result<Limits, CliError> {
+    let max_memory = match &sym.max_memory {
+        None => warpsafe_exec::default_memory_limit(),
+        Some(text) => match text.parse::<warpsafe_exec::ByteSize>() {
+            Ok(warpsafe_exec::ByteSize(0)) => {
+                return Err(CliError::usage(
+                    "--max-memory 0: the limit must be more than 0 bytes",
+                ))
+            }
+            Ok(warpsafe_exec::ByteSize(n)) => n,
+            Err(e) => return Err(CliError::usage(format!("--max-memory {text}: {e}"))),
+        },
+    };
+    let timeout = match sym.timeout {
+        None => None,
+        Some(t) if t.is_finite() && t > 0.0 => Some(std::time::Duration::from_secs_f64(t)),
+        Some(t) => {
+            return Err(CliError::usage(format!(
+                "--timeout {t}: want a positive number of seconds"
+            )))
+        }
+    };
+    Ok(Limits {
+        max_memory: Some(max_memory),
+        timeout,
+    })
 }
 
 /// Gives each finding of `run` its line in `file`.
@@ -174,9 +215,17 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
     let r = side(&args.reference, args.via_ptx)?;
     let o = side(&args.optimized, args.via_ptx)?;
     let (rk, ok) = (r.program.kernel(), o.program.kernel());
+    let limits = limits(&args.sym)?;
+    let every_block = !args.sym.block0_only;
     let cfg = EquivConfig {
-        reference: exec_config(rk, &args.sym.launch, args.sym.all_blocks)?,
-        optimized: exec_config(ok, &args.sym.launch, args.sym.all_blocks)?,
+        reference: ExecConfig {
+            limits,
+            ..exec_config(rk, &args.sym.launch, every_block)?
+        },
+        optimized: ExecConfig {
+            limits,
+            ..exec_config(ok, &args.sym.launch, every_block)?
+        },
         outputs: list(&args.outputs),
         inputs: list(&args.inputs),
         points: None,
@@ -188,10 +237,16 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
     match args.sym.launch.format {
         Format::Json => crate::report::print_json(&report)?,
         Format::Human => {
+            let partial = if args.sym.block0_only {
+                " [block 0 only]"
+            } else {
+                ""
+            };
             println!(
-                "{} vs {}: {} ({:.3} s)",
+                "{} vs {}: {}{partial} ({:.3} s)",
                 r.file.name, o.file.name, report.verdict, report.seconds
             );
+            println!("  compared: {}", report.scope);
             if let Some(why) = &report.reason {
                 println!("  reason: {why}");
             }
@@ -371,7 +426,15 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
         }
         all_sizes = Some(why);
     }
-    let cfg = exec_config(k, &args.sym.launch, args.sym.all_blocks)?;
+    // `prove` keeps block 0 as its default (its report names the blocks checked).
+    let cfg = ExecConfig {
+        limits: limits(&args.sym)?,
+        ..exec_config(
+            k,
+            &args.sym.launch,
+            args.sym.all_blocks && !args.sym.block0_only,
+        )?
+    };
     let mut report =
         warpsafe_equiv::prove_spec(k, &spec, &cfg).map_err(|e| CliError::usage(e.to_string()))?;
     set_lines(&mut report.kernel, &f.file);
@@ -492,6 +555,7 @@ pub fn bench(dir: &std::path::Path, repeat: usize, format: Format) -> Result<u8,
                 "verdict",
                 "expected",
                 "seconds",
+                "peak MiB",
                 "barriers",
                 "thread-instr",
             ]);
@@ -501,6 +565,7 @@ pub fn bench(dir: &std::path::Path, repeat: usize, format: Format) -> Result<u8,
                     r.verdict.clone(),
                     r.expect.clone(),
                     format!("{:.3}", r.seconds),
+                    r.peak_mib.map_or("-".into(), |m| format!("{m:.0}")),
                     r.barriers.to_string(),
                     r.thread_instructions.to_string(),
                 ]);

@@ -191,6 +191,9 @@ pub struct BenchRow {
     pub barriers: u64,
     /// Thread instructions executed, both kernels.
     pub thread_instructions: u64,
+    /// Peak resident memory of the process during the check, in MiB (where the system can
+    /// reset and read it: Linux).
+    pub peak_mib: Option<f64>,
 }
 
 /// Runs the pairs of [`BENCH_PAIRS`] whose files contain `filter` (all when `None`), with the
@@ -206,10 +209,11 @@ pub fn bench_equiv(root: &Path, filter: Option<&str>) -> Result<Vec<BenchRow>, E
                 .map_err(|e| EquivError::Source(format!("{}: {e}", root.join(f).display())))
         };
         let exec = ExecConfig {
-            blocks: BlockSel::All,
+            blocks: BlockSel::All, // every output element
             lockstep_warps: p.lockstep,
             ..ExecConfig::default()
         };
+        let measured = crate::budget::reset_peak_resident();
         let r = equiv_sources(
             &read(p.reference)?,
             &read(p.optimized)?,
@@ -235,6 +239,9 @@ pub fn bench_equiv(root: &Path, filter: Option<&str>) -> Result<Vec<BenchRow>, E
             barriers: r.reference.stats.barriers + r.optimized.stats.barriers,
             thread_instructions: r.reference.stats.thread_instructions
                 + r.optimized.stats.thread_instructions,
+            peak_mib: crate::budget::peak_resident_bytes()
+                .filter(|_| measured)
+                .map(|b| b as f64 / (1 << 20) as f64),
         });
     }
     Ok(rows)
@@ -243,16 +250,17 @@ pub fn bench_equiv(root: &Path, filter: Option<&str>) -> Result<Vec<BenchRow>, E
 /// The rows as a text table.
 pub fn bench_table(rows: &[BenchRow]) -> String {
     let mut out = format!(
-        "{:<62} {:<10} {:<4} {:>8} {:>9} {:>13}\n",
-        "pair", "verdict", "ok", "seconds", "barriers", "thread-insts"
+        "{:<62} {:<10} {:<4} {:>8} {:>9} {:>9} {:>13}\n",
+        "pair", "verdict", "ok", "seconds", "peak-MiB", "barriers", "thread-insts"
     );
     for r in rows {
         out.push_str(&format!(
-            "{:<62} {:<10} {:<4} {:>8.3} {:>9} {:>13}\n",
+            "{:<62} {:<10} {:<4} {:>8.3} {:>9} {:>9} {:>13}\n",
             r.pair,
             r.verdict,
             if r.verdict == r.expect { "yes" } else { "NO" },
             r.seconds,
+            r.peak_mib.map_or("-".into(), |m| format!("{m:.0}")),
             r.barriers,
             r.thread_instructions
         ));

@@ -2,11 +2,13 @@
 //! reconvergence, warp collectives released when their whole mask has arrived, block barriers
 //! released when every thread waits at the same one; divergence when that can never happen.
 
+use crate::budget::Budget;
 use crate::finding::{Finding, Issue, Place};
 use crate::launch::{Scalar, Setup};
 use crate::shadow::{Kind, Now, Shadow};
 use crate::value::SVal;
 use std::collections::HashSet;
+use std::sync::Arc;
 use warpsafe_algebra::{Store, TermId};
 use warpsafe_exec::thread::code::{AllocSize, Inst, Space, ThreadCode};
 use warpsafe_exec::LaunchConfig;
@@ -17,6 +19,9 @@ pub(crate) const BARRIER: u8 = 1;
 pub(crate) const WARP: u8 = 2;
 pub(crate) const EXITED: u8 = 3;
 pub(crate) const ABSENT: u8 = 4;
+
+/// Scheduling steps of a warp between two questions to the budget.
+const BUDGET_EVERY: u32 = 4096;
 
 /// Most distinct findings one block reports.
 const MAX_FINDINGS: usize = 50;
@@ -54,6 +59,8 @@ pub(crate) struct Ctx<'a> {
     /// The type each register holds (variables from the kernel, temporaries from their
     /// defining instruction).
     pub reg_types: Vec<ScalarType>,
+    /// The check's memory and time budgets.
+    pub budget: Arc<Budget>,
 }
 
 /// Register types: kernel variables first, temporaries by their defining instruction.
@@ -104,6 +111,7 @@ impl<'a> Ctx<'a> {
         setup: &'a Setup,
         lockstep: bool,
         max_instrs: u64,
+        budget: Arc<Budget>,
     ) -> Ctx<'a> {
         let mems = code
             .allocs
@@ -145,6 +153,7 @@ impl<'a> Ctx<'a> {
             lockstep,
             max_instrs,
             reg_types: register_types(code, kernel),
+            budget,
         }
     }
 
@@ -266,7 +275,11 @@ impl<'c, 'a> BlockRun<'c, 'a> {
 
     /// Runs the block to completion, a divergence or a finding that stops it.
     pub fn run(mut self) -> BlockResult {
+        self.check_budget(0, 0);
         'outer: loop {
+            if self.stopped {
+                break;
+            }
             for warp in 0..self.ctx.warps {
                 self.run_warp(warp);
                 if self.stopped {
@@ -451,9 +464,24 @@ impl<'c, 'a> BlockRun<'c, 'a> {
         }
     }
 
+    /// Stops the block with a `budget` finding when the check's memory or time ran out.
+    fn check_budget(&mut self, tid: u32, pc: u32) {
+        if let Some(spent) = self.ctx.budget.check() {
+            self.report(Issue::Budget, (tid, pc), None, true, |_| spent.text());
+        }
+    }
+
     fn run_warp(&mut self, warp: usize) {
         let base = warp * 32;
+        let mut steps = 0u32;
         loop {
+            steps = steps.wrapping_add(1);
+            if steps % BUDGET_EVERY == 0 {
+                self.check_budget(base as u32, self.pc[base]);
+                if self.stopped {
+                    return;
+                }
+            }
             let mut pc = u32::MAX;
             for l in 0..32 {
                 if self.state[base + l] == RUN {

@@ -1,8 +1,11 @@
 //! Element-wise comparison of expected and actual terms, in parallel chunks (each with its
 //! own normaliser over the shared store).
 
+use crate::budget::Budget;
+use crate::replay::Replay;
 use crate::report::{tensors, Counterexample};
 use rayon::prelude::*;
+use std::sync::Arc;
 use warpsafe_algebra::{CheckOptions, Checker, Store, TermId, Verdict, Witness};
 
 /// One element to compare.
@@ -21,66 +24,136 @@ pub(crate) struct Pair {
 pub(crate) struct Compared {
     /// Per pair: 0 equal, 1 different, 2 unknown.
     pub verdicts: Vec<u8>,
-    /// The first different pair and its witness.
-    pub first_different: Option<(usize, Witness)>,
+    /// The first different pair (confirmed by the replay), its witness and the replay.
+    pub first_different: Option<(usize, Witness, Replay)>,
     /// The first unknown pair and its reason.
     pub first_unknown: Option<(usize, String)>,
+    /// A symbolic difference the concrete replay did not reproduce: (pair, why).
+    pub unconfirmed: Option<(usize, String)>,
 }
 
-pub(crate) fn compare_elements(store: &Store, pairs: &[Pair], points: u64) -> Compared {
+/// What the concrete replay says about a symbolic difference.
+pub(crate) enum Confirm {
+    /// The interpreter computes different values too.
+    Yes(Replay),
+    /// It does not (or could not run): the reason.
+    No(String),
+}
+
+/// How the comparison treats the pairs.
+pub(crate) struct CompareOptions<'a> {
+    /// Random points per element.
+    pub points: u64,
+    /// The check's budgets.
+    pub budget: &'a Arc<Budget>,
+    /// `Some(reason)`: the symbolic outputs are not final (a run stopped early), so normal
+    /// forms prove nothing; only replayed differences count.
+    pub incomplete: Option<String>,
+}
+
+/// Most symbolic differences replayed before the rest are left `unknown`.
+const MAX_REPLAYED: usize = 16;
+
+/// Compares every pair: random points flag differences, the concrete replay (`confirm`)
+/// decides whether a flagged one is a real difference, normal forms prove the rest equal.
+pub(crate) fn compare_elements(
+    store: &Store,
+    pairs: &[Pair],
+    o: &CompareOptions,
+    confirm: &mut dyn FnMut(&Pair, &Witness) -> Confirm,
+) -> Compared {
     let chunk = pairs
         .len()
         .div_ceil(rayon::current_num_threads() * 2)
         .max(16);
     let opts = CheckOptions {
-        points: points.max(1),
+        points: o.points.max(1),
         ..CheckOptions::default()
     };
+    let budget = o.budget;
     // Pass 1: random points for every element in floats (cheap, memoised per chunk).
-    let flagged: Vec<Option<usize>> = pairs
+    // `Err(reason)`: not looked at (a budget ran out).
+    let flagged: Vec<Result<Option<usize>, String>> = pairs
         .par_chunks(chunk)
         .map(|ps| {
             let mut c = Checker::new(store, opts);
             ps.iter()
-                .map(|p| c.float_differs(p.expected, p.actual))
+                .map(|p| match budget.check() {
+                    Some(spent) => Err(spent.text()),
+                    None => Ok(c.float_differs(p.expected, p.actual)),
+                })
                 .collect::<Vec<_>>()
         })
         .flatten()
         .collect();
-    // The first flagged element, confirmed (exactly where possible) with a witness.
-    let mut first: Option<(usize, Witness)> = None;
+    // Flagged elements, confirmed exactly where possible, then replayed concretely.
+    let mut first: Option<(usize, Witness, Replay)> = None;
+    let mut unconfirmed: Option<(usize, String)> = None;
+    let mut refuted: Vec<Option<String>> = vec![None; pairs.len()];
+    let mut replayed = 0;
     let mut c = Checker::new(store, opts);
     for (k, f) in flagged.iter().enumerate() {
-        if let Some(i) = f {
-            if let Some(w) = c.refute(*i, pairs[k].expected, pairs[k].actual) {
-                first = Some((k, w));
+        let Ok(Some(i)) = f else { continue };
+        if budget.check().is_some() {
+            break;
+        }
+        let Some(w) = c.refute(*i, pairs[k].expected, pairs[k].actual) else {
+            continue;
+        };
+        if replayed >= MAX_REPLAYED {
+            refuted[k] = Some(
+                "a symbolic difference, not replayed (earlier ones were not reproduced)".into(),
+            );
+            continue;
+        }
+        replayed += 1;
+        match confirm(&pairs[k], &w) {
+            Confirm::Yes(r) => {
+                first = Some((k, w, r));
                 break;
+            }
+            Confirm::No(why) => {
+                if unconfirmed.is_none() {
+                    unconfirmed = Some((k, why.clone()));
+                }
+                refuted[k] = Some(why);
             }
         }
     }
     let any_different = first.is_some();
+    let interrupt = budget.interrupt();
     // Pass 2: normal forms, only when nothing differs (otherwise the verdict is settled).
     let idx: Vec<usize> = (0..pairs.len()).collect();
     let parts: Vec<Vec<Verdict>> = idx
         .par_chunks(chunk)
         .map(|ks| {
-            let mut c = Checker::new(store, opts);
+            let mut c = Checker::with_interrupt(store, opts, interrupt.clone());
             ks.iter()
                 .map(|&k| {
                     let p = &pairs[k];
-                    if p.expected == p.actual {
-                        Verdict::Equal
-                    } else if any_different {
-                        if flagged[k].is_some() {
-                            Verdict::Different(placeholder())
-                        } else {
-                            Verdict::Unknown {
-                                reason: "not proved: another element already differs".into(),
-                            }
-                        }
-                    } else {
-                        c.prove(p.expected, p.actual)
+                    let unknown = |reason: String| Verdict::Unknown { reason };
+                    if first.as_ref().is_some_and(|f| f.0 == k) {
+                        return Verdict::Different(placeholder());
                     }
+                    if let Err(why) = &flagged[k] {
+                        return unknown(why.clone());
+                    }
+                    if let Some(why) = &refuted[k] {
+                        return unknown(why.clone());
+                    }
+                    if let Some(why) = &o.incomplete {
+                        return unknown(why.clone());
+                    }
+                    if p.expected == p.actual {
+                        return Verdict::Equal;
+                    }
+                    if any_different {
+                        return unknown("not proved: another element already differs".into());
+                    }
+                    if let Some(spent) = budget.check() {
+                        return unknown(spent.text());
+                    }
+                    c.prove(p.expected, p.actual)
                 })
                 .collect()
         })
@@ -89,6 +162,7 @@ pub(crate) fn compare_elements(store: &Store, pairs: &[Pair], points: u64) -> Co
         verdicts: Vec::with_capacity(pairs.len()),
         first_different: None,
         first_unknown: None,
+        unconfirmed,
     };
     for (k, v) in parts.into_iter().flatten().enumerate() {
         out.verdicts.push(match v {
@@ -119,8 +193,15 @@ fn placeholder() -> Witness {
     }
 }
 
-pub(crate) fn counterexample(store: &Store, buffer: &str, p: &Pair, w: Witness) -> Counterexample {
+pub(crate) fn counterexample(
+    store: &Store,
+    buffer: &str,
+    p: &Pair,
+    w: Witness,
+    replay: Replay,
+) -> Counterexample {
     Counterexample {
+        replay: Some(replay),
         buffer: buffer.to_string(),
         index: p.index,
         expected: w.left,

@@ -1,23 +1,25 @@
 //! What a symbolic run is given: launch overrides, scalar values, buffer lengths, which blocks.
 
+use crate::budget::Limits;
 use serde::Serialize;
 use warpsafe_exec::LaunchConfig;
 use warpsafe_ir::Value;
 
-/// Which blocks of the grid the symbolic executor runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// Which blocks of the grid the symbolic executor runs (every block by default: outputs of
+/// other blocks are compared only when their blocks run).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BlockSel {
     /// One block (`blockIdx`), by default block 0.
     One([u32; 3]),
     /// Every block of the grid (in parallel).
+    #[default]
     All,
 }
 
-impl Default for BlockSel {
-    fn default() -> Self {
-        BlockSel::One([0, 0, 0])
-    }
+impl BlockSel {
+    /// Block 0 only (the explicit shortcut `--block0-only`).
+    pub const BLOCK0: BlockSel = BlockSel::One([0, 0, 0]);
 }
 
 /// Options of one symbolic run of one kernel.
@@ -38,6 +40,8 @@ pub struct ExecConfig {
     pub max_block_instructions: u64,
     /// Run blocks in parallel (results are identical either way).
     pub parallel: bool,
+    /// Memory and time budgets; running out ends the run with a `budget` finding.
+    pub limits: Limits,
 }
 
 impl Default for ExecConfig {
@@ -50,6 +54,7 @@ impl Default for ExecConfig {
             lockstep_warps: false,
             max_block_instructions: 1 << 28,
             parallel: true,
+            limits: Limits::default(),
         }
     }
 }

@@ -2,13 +2,16 @@
 //! store and compared element by element (in parallel), the first difference reported with a
 //! concrete counterexample.
 
-use crate::compare::{compare_elements, Pair};
+use crate::budget::Budget;
+use crate::compare::{compare_elements, CompareOptions, Compared, Confirm, Pair};
+use crate::replay::{self, Outputs, Replay};
 use crate::report::{exit_code, verdict_of, Counterexample, KernelRun, OutputSummary};
-use crate::symexec::{run_symbolic_program, SymOutcome};
+use crate::symexec::{run_budgeted, SymOutcome};
 use crate::{BlockSel, EquivError, ExecConfig};
 use serde::Serialize;
+use std::collections::HashMap;
 use std::time::Instant;
-use warpsafe_algebra::ImportMemo;
+use warpsafe_algebra::{ImportMemo, Witness};
 use warpsafe_exec::Program;
 use warpsafe_ir::Kernel;
 
@@ -45,6 +48,8 @@ pub struct EquivReport {
     pub verdict: &'static str,
     /// Why the verdict is `unknown`, when it is.
     pub reason: Option<String>,
+    /// Which outputs were compared: `every block`, or block 0 only.
+    pub scope: String,
     /// The reference run.
     pub reference: KernelRun,
     /// The optimised run.
@@ -93,15 +98,22 @@ pub fn equiv(
 /// [`equiv`] for already-compiled programs: thread code from the IR
 /// ([`warpsafe_exec::compile`]) or lowered from PTX, so a kernel can be compared with the PTX
 /// a compiler made of it (translation validation).
+///
+/// `different` is said only when the interpreter, run concretely on the symbolic
+/// counterexample's input, computes different values too (both are in
+/// [`Counterexample::replay`]); a symbolic difference it does not reproduce makes the element
+/// `unknown`. The reference's [`ExecConfig::limits`] budget the whole check: running out
+/// gives `unknown` with what was compared so far.
 pub fn equiv_programs(
     reference: &Program,
     optimized: &Program,
     cfg: &EquivConfig,
 ) -> Result<EquivReport, EquivError> {
     let start = Instant::now();
+    let budget = Budget::new(cfg.reference.limits);
     let (r, o) = rayon::join(
-        || run_symbolic_program(reference, &cfg.reference),
-        || run_symbolic_program(optimized, &cfg.optimized),
+        || run_budgeted(reference, &cfg.reference, &budget),
+        || run_budgeted(optimized, &cfg.optimized, &budget),
     );
     let (mut r, o) = (r?, o?);
     let run_seconds = start.elapsed().as_secs_f64();
@@ -113,6 +125,7 @@ pub fn equiv_programs(
     let mut mo = ImportMemo::default();
     let mut pairs = Vec::new();
     let mut outputs = Vec::new();
+    let spent_early = budget.spent();
     for name in &names {
         let (Some(br), Some(bo)) = (r.buffer(name), o.buffer(name)) else {
             continue;
@@ -133,8 +146,8 @@ pub fn equiv_programs(
         };
         for i in 0..br.values.len() {
             let compare = all_blocks || (br.written[i] && bo.written[i]);
-            if !compare {
-                if br.written[i] || bo.written[i] {
+            if !compare || spent_early.is_some() {
+                if !compare && (br.written[i] || bo.written[i]) {
                     summary.skipped += 1;
                 }
                 continue;
@@ -151,7 +164,65 @@ pub fn equiv_programs(
         outputs.push(summary);
     }
     let import_seconds = start.elapsed().as_secs_f64() - run_seconds;
-    let result = compare_elements(&store, &pairs, cfg.points.unwrap_or(3));
+    let incomplete = [&r, &o].into_iter().find_map(|side| {
+        side.findings
+            .iter()
+            .find(|f| f.issue.is_incomplete())
+            .map(|f| {
+                format!(
+                    "the symbolic run of `{}` stopped early: {}",
+                    side.kernel, f.message
+                )
+            })
+    });
+    let names_of: Vec<String> = outputs.iter().map(|s| s.name.clone()).collect();
+    let mut runs: HashMap<u64, Result<(Outputs, Outputs), String>> = HashMap::new();
+    let mut confirm = |p: &Pair, w: &Witness| -> Confirm {
+        let replayed = runs.entry(w.seed).or_insert_with(|| {
+            let (a, b) = rayon::join(
+                || replay::run_at(reference, &cfg.reference, w.seed),
+                || replay::run_at(optimized, &cfg.optimized, w.seed),
+            );
+            Ok((a?, b?))
+        });
+        let name = &names_of[p.output];
+        match replayed {
+            Err(why) => Confirm::No(format!(
+                "a symbolic difference at {name}[{}] (seed {}) could not be replayed: {why}",
+                p.index, w.seed
+            )),
+            Ok((ra, ro)) => match (
+                replay::element(ra, name, p.index),
+                replay::element(ro, name, p.index),
+            ) {
+                (Some(a), Some(b)) if replay::differ(a, b) => Confirm::Yes(Replay {
+                    expected: a,
+                    actual: b,
+                    seed: w.seed,
+                }),
+                (Some(a), Some(b)) => Confirm::No(format!(
+                    "the symbolic values of {name}[{}] differ at the input of seed {} ({} vs {}), \
+                     but run concretely in the interpreter both kernels give {a} and {b}: \
+                     the symbolic difference is not real",
+                    p.index, w.seed, w.left, w.right
+                )),
+                _ => Confirm::No(format!(
+                    "the interpreter's run has no element {name}[{}]",
+                    p.index
+                )),
+            },
+        }
+    };
+    let mut result = compare_elements(
+        &store,
+        &pairs,
+        &CompareOptions {
+            points: cfg.points.unwrap_or(3),
+            budget: &budget,
+            incomplete: incomplete.clone(),
+        },
+        &mut confirm,
+    );
     let compare_seconds = start.elapsed().as_secs_f64() - run_seconds - import_seconds;
     for (p, v) in pairs.iter().zip(&result.verdicts) {
         let s = &mut outputs[p.output];
@@ -162,21 +233,36 @@ pub fn equiv_programs(
             _ => s.unknown += 1,
         }
     }
-    let counterexample = result.first_different.map(|(k, w)| {
+    let spent = budget.spent();
+    let counterexample = result.first_different.take().map(|(k, w, replay)| {
         let p = &pairs[k];
-        crate::compare::counterexample(&store, &outputs[p.output].name, p, w)
+        crate::compare::counterexample(&store, &outputs[p.output].name, p, w, replay)
     });
     let findings: Vec<_> = r.findings.iter().chain(o.findings.iter()).collect();
     let verdict = verdict_of(
         &findings,
         counterexample.is_some(),
-        result.first_unknown.is_some(),
+        result.first_unknown.is_some() || spent.is_some(),
     );
-    let reason = (verdict == "unknown")
-        .then(|| unknown_reason(&r, &o, &result.first_unknown, &pairs, &outputs));
+    let reason = (verdict == "unknown").then(|| {
+        let compared: u64 = outputs.iter().map(|s| s.compared - s.unknown).sum();
+        let total: u64 = outputs.iter().map(|s| s.elements).sum();
+        match &spent {
+            Some(s) => format!(
+                "{}: {compared} of {total} output elements decided before it ran out",
+                s.text()
+            ),
+            None => unknown_reason(&incomplete, &result, &pairs, &outputs),
+        }
+    });
     Ok(EquivReport {
         verdict,
         reason,
+        scope: if all_blocks {
+            "every block".into()
+        } else {
+            "block 0 only (--block0-only): outputs other blocks write are not compared".into()
+        },
         reference: KernelRun::of(&r),
         optimized: KernelRun::of(&o),
         outputs,
@@ -191,25 +277,26 @@ pub fn equiv_programs(
 }
 
 fn unknown_reason(
-    r: &SymOutcome,
-    o: &SymOutcome,
-    first: &Option<(usize, String)>,
+    incomplete: &Option<String>,
+    result: &Compared,
     pairs: &[Pair],
     outputs: &[OutputSummary],
 ) -> String {
-    if let Some(f) = r
-        .findings
-        .iter()
-        .chain(o.findings.iter())
-        .find(|f| !f.issue.is_error() && f.issue.category().is_none())
-    {
-        return f.message.clone();
+    let at = |k: usize| {
+        let p = &pairs[k];
+        format!("{}[{}]", outputs[p.output].name, p.index)
+    };
+    if let Some(why) = incomplete {
+        return match &result.unconfirmed {
+            Some((_, u)) => format!("{why}; {u}"),
+            None => why.clone(),
+        };
     }
-    match first {
-        Some((k, why)) => {
-            let p = &pairs[*k];
-            format!("{}[{}]: {why}", outputs[p.output].name, p.index)
-        }
+    if let Some((_, why)) = &result.unconfirmed {
+        return why.clone();
+    }
+    match &result.first_unknown {
+        Some((k, why)) => format!("{}: {why}", at(*k)),
         None => "not decided".into(),
     }
 }

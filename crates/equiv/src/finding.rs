@@ -17,16 +17,20 @@ pub enum Issue {
     Unsupported,
     /// The block ran past its instruction budget.
     StepLimit,
+    /// The check's memory or time budget ran out (`--max-memory`, `--timeout`).
+    Budget,
 }
 
 impl Issue {
-    /// The stable name: a category name, `not-structured`, `unsupported` or `step-limit`.
+    /// The stable name: a category name, `not-structured`, `unsupported`, `step-limit` or
+    /// `budget`.
     pub fn name(self) -> &'static str {
         match self {
             Issue::Bug(c) => c.name(),
             Issue::NotStructured => "not-structured",
             Issue::Unsupported => "unsupported",
             Issue::StepLimit => "step-limit",
+            Issue::Budget => "budget",
         }
     }
 
@@ -36,6 +40,15 @@ impl Issue {
             Issue::Bug(c) => Some(c),
             _ => None,
         }
+    }
+
+    /// True when the run stopped short of the kernel's end for a reason other than a bug (its
+    /// outputs are then not final, so they prove nothing and refute nothing by themselves).
+    pub fn is_incomplete(self) -> bool {
+        matches!(
+            self,
+            Issue::NotStructured | Issue::Unsupported | Issue::StepLimit | Issue::Budget
+        )
     }
 
     /// True for bugs that make a kernel wrong (every category but the warnings `overflow`).

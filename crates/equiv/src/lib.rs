@@ -48,6 +48,7 @@
 //! ```
 mod bench;
 mod block;
+mod budget;
 mod compare;
 mod config;
 mod equiv;
@@ -55,6 +56,7 @@ mod error;
 mod finding;
 mod launch;
 mod prove;
+mod replay;
 mod report;
 mod shadow;
 mod source;
@@ -64,11 +66,13 @@ mod symexec;
 mod value;
 
 pub use bench::{bench_equiv, bench_table, BenchPair, BenchRow, BENCH_PAIRS};
+pub use budget::{peak_resident_bytes, reset_peak_resident, resident_bytes, Limits, Spent};
 pub use config::{BlockSel, ExecConfig};
 pub use equiv::{equiv, equiv_programs, EquivConfig, EquivReport, Phases};
 pub use error::EquivError;
 pub use finding::{Finding, Issue, Place};
 pub use prove::{prove_spec, SpecReport};
+pub use replay::Replay;
 pub use report::{exit_code, Counterexample, KernelRun, OutputSummary, TensorValues};
 pub use source::{equiv_sources, kernel_from_source};
 pub use spec::{

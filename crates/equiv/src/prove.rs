@@ -2,18 +2,20 @@
 //! kernel's input symbols (buffers on the right-hand side are their initial contents) and
 //! compared element by element with the kernel's symbolic outputs.
 
-use crate::compare::{compare_elements, counterexample, Pair};
+use crate::budget::Budget;
+use crate::compare::{compare_elements, counterexample, CompareOptions, Confirm, Pair};
 use crate::launch::{self, Scalar};
+use crate::replay::{self, Replay};
 use crate::report::{exit_code, verdict_of, Counterexample, KernelRun, OutputSummary};
 use crate::spec::{Expr, ExprKind, Range, Reduce, Spec, SpecError, SpecSpan};
-use crate::symexec::run_symbolic;
+use crate::symexec::run_budgeted;
 use crate::{BlockSel, EquivError, ExecConfig};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::time::Instant;
-use warpsafe_algebra::{Func, Store, TermId};
+use warpsafe_algebra::{Func, Store, TermId, Witness};
 use warpsafe_ir::{Kernel, ParamKind, ScalarType};
 
 /// Most elements a spec may define (ranges are enumerated).
@@ -419,7 +421,9 @@ pub fn prove_spec(
 ) -> Result<SpecReport, EquivError> {
     let start = Instant::now();
     let setup = launch::resolve(kernel, cfg)?;
-    let mut out = run_symbolic(kernel, cfg)?;
+    let program = warpsafe_exec::compile(kernel).map_err(|e| EquivError::Compile(e.to_string()))?;
+    let budget = Budget::new(cfg.limits);
+    let mut out = run_budgeted(&program, cfg, &budget)?;
     let mut store = std::mem::take(&mut out.store);
     let mut env = Env {
         kernel,
@@ -566,7 +570,54 @@ pub fn prove_spec(
         }
         outputs.push(summary);
     }
-    let result = compare_elements(&store, &pairs, 3);
+    let incomplete = out
+        .findings
+        .iter()
+        .find(|f| f.issue.is_incomplete())
+        .map(|f| format!("the symbolic run stopped early: {}", f.message));
+    let names_of: Vec<String> = outputs.iter().map(|s| s.name.clone()).collect();
+    let mut runs: HashMap<u64, Result<crate::replay::Outputs, String>> = HashMap::new();
+    // The spec's value at the input is exact (or a float where `exp` occurs); the kernel's is
+    // the interpreter's.
+    let mut confirm = |p: &Pair, w: &Witness| -> Confirm {
+        let replayed = runs
+            .entry(w.seed)
+            .or_insert_with(|| replay::run_at(&program, cfg, w.seed));
+        let name = &names_of[p.output];
+        match replayed {
+            Err(why) => Confirm::No(format!(
+                "a symbolic difference at {name}[{}] (seed {}) could not be replayed: {why}",
+                p.index, w.seed
+            )),
+            Ok(ro) => match replay::element(ro, name, p.index) {
+                Some(b) if replay::differ(w.left_value, b) => Confirm::Yes(Replay {
+                    expected: w.left_value,
+                    actual: b,
+                    seed: w.seed,
+                }),
+                Some(b) => Confirm::No(format!(
+                    "the kernel's symbolic value of {name}[{}] differs from the spec's at the \
+                     input of seed {} ({} vs {}), but run concretely in the interpreter it \
+                     gives {b}: the symbolic difference is not real",
+                    p.index, w.seed, w.right, w.left
+                )),
+                None => Confirm::No(format!(
+                    "the interpreter's run has no element {name}[{}]",
+                    p.index
+                )),
+            },
+        }
+    };
+    let mut result = compare_elements(
+        &store,
+        &pairs,
+        &CompareOptions {
+            points: 3,
+            budget: &budget,
+            incomplete: incomplete.clone(),
+        },
+        &mut confirm,
+    );
     for (p, v) in pairs.iter().zip(&result.verdicts) {
         let s = &mut outputs[p.output];
         s.compared += 1;
@@ -576,21 +627,30 @@ pub fn prove_spec(
             _ => s.unknown += 1,
         }
     }
-    let counterexample = result.first_different.map(|(k, w)| {
+    let counterexample = result.first_different.take().map(|(k, w, replay)| {
         let p = &pairs[k];
-        counterexample(&store, &outputs[p.output].name, p, w)
+        counterexample(&store, &outputs[p.output].name, p, w, replay)
     });
+    let spent = budget.spent();
     let findings: Vec<_> = out.findings.iter().collect();
     let verdict = verdict_of(
         &findings,
         counterexample.is_some(),
-        result.first_unknown.is_some(),
+        result.first_unknown.is_some() || spent.is_some(),
     );
     let reason = (verdict == "unknown").then(|| {
-        out.findings
-            .iter()
-            .find(|f| f.issue.category().is_none())
-            .map(|f| f.message.clone())
+        spent
+            .as_ref()
+            .map(|s| {
+                let decided: u64 = outputs.iter().map(|s| s.compared - s.unknown).sum();
+                let total: u64 = outputs.iter().map(|s| s.elements).sum();
+                format!(
+                    "{}: {decided} of {total} output elements decided before it ran out",
+                    s.text()
+                )
+            })
+            .or_else(|| incomplete.clone())
+            .or_else(|| result.unconfirmed.as_ref().map(|u| u.1.clone()))
             .or_else(|| {
                 result.first_unknown.as_ref().map(|(k, why)| {
                     let p = &pairs[*k];

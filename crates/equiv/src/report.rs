@@ -1,6 +1,7 @@
 //! Reports of `equiv` and `prove`: verdict names, exit codes, counterexamples as tensors.
 
-use crate::finding::{Finding, Issue};
+use crate::finding::Finding;
+use crate::replay::Replay;
 use crate::symexec::{SymOutcome, SymStats};
 use serde::Serialize;
 use warpsafe_algebra::SymValue;
@@ -80,6 +81,9 @@ pub struct Counterexample {
     pub seed: u64,
     /// True when the values were computed exactly (no transcendental functions).
     pub exact: bool,
+    /// Both sides run concretely in the interpreter on this input (IEEE floats): the values
+    /// that make the verdict `different`.
+    pub replay: Option<Replay>,
 }
 
 pub(crate) fn tensors(values: &[SymValue]) -> Vec<TensorValues> {
@@ -109,14 +113,7 @@ pub(crate) fn verdict_of(findings: &[&Finding], different: bool, unknown: bool) 
     if different {
         return "different";
     }
-    if unknown
-        || findings.iter().any(|f| {
-            matches!(
-                f.issue,
-                Issue::NotStructured | Issue::Unsupported | Issue::StepLimit
-            )
-        })
-    {
+    if unknown || findings.iter().any(|f| f.issue.is_incomplete()) {
         return "unknown";
     }
     "equal"

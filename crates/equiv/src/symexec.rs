@@ -3,11 +3,13 @@
 //! into one store and checks races between blocks.
 
 use crate::block::{BlockResult, BlockRun, Ctx};
+use crate::budget::Budget;
 use crate::finding::{Finding, Issue, Place};
 use crate::{launch, BlockSel, EquivError, ExecConfig};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Instant;
 use warpsafe_algebra::{FxHashMap, ImportMemo, Store, TermId};
 use warpsafe_exec::thread::code::Space;
@@ -87,6 +89,15 @@ pub fn run_symbolic(kernel: &Kernel, cfg: &ExecConfig) -> Result<SymOutcome, Equ
 /// Runs an already-compiled program symbolically (thread code from the IR or lowered from
 /// PTX); [`Program::kernel`] gives the signature, header contract and launch defaults.
 pub fn run_symbolic_program(program: &Program, cfg: &ExecConfig) -> Result<SymOutcome, EquivError> {
+    run_budgeted(program, cfg, &Budget::new(cfg.limits))
+}
+
+/// [`run_symbolic_program`] under a budget shared with the rest of a check.
+pub(crate) fn run_budgeted(
+    program: &Program,
+    cfg: &ExecConfig,
+    budget: &Arc<Budget>,
+) -> Result<SymOutcome, EquivError> {
     let start = Instant::now();
     let kernel = program.kernel();
     let setup = launch::resolve(kernel, cfg)?;
@@ -96,6 +107,7 @@ pub fn run_symbolic_program(program: &Program, cfg: &ExecConfig) -> Result<SymOu
         &setup,
         cfg.lockstep_warps,
         cfg.max_block_instructions,
+        Arc::clone(budget),
     );
     let blocks: Vec<[u32; 3]> = match cfg.blocks {
         BlockSel::One(b) => {
@@ -156,7 +168,13 @@ pub fn run_symbolic_program(program: &Program, cfg: &ExecConfig) -> Result<SymOu
     let mut touched: FxHashMap<(u32, usize), FirstAccess> = FxHashMap::default();
     for (bi, r) in results.into_iter().enumerate() {
         let mut memo = ImportMemo::default();
-        for (m, idx, t) in r.writes {
+        // Out of budget, the outputs are not final: no point in moving them (more memory).
+        let writes = if budget.spent().is_some() {
+            Vec::new()
+        } else {
+            r.writes
+        };
+        for (m, idx, t) in writes {
             let new = store.import(&r.store, t, &mut memo);
             if let Some(b) = slot_of.get(&m).map(|&s| &mut buffers[s]) {
                 if idx < b.values.len() {
@@ -165,7 +183,13 @@ pub fn run_symbolic_program(program: &Program, cfg: &ExecConfig) -> Result<SymOu
                 }
             }
         }
-        findings.extend(r.findings);
+        for f in r.findings {
+            let repeated = f.issue == Issue::Budget
+                && findings.iter().any(|g: &Finding| g.issue == Issue::Budget);
+            if !repeated {
+                findings.push(f);
+            }
+        }
         for t in r.touches {
             interblock(&ctx, &mut touched, blocks[bi], t, &mut findings);
         }

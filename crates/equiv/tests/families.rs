@@ -70,9 +70,27 @@ fn single_block_mode_compares_what_both_wrote() {
     let r = equiv_sources(
         &read("softmax/softmax_naive.cu"),
         &read("softmax/softmax_online.cu"),
-        &EquivConfig::both(ExecConfig::default()),
+        &EquivConfig::both(ExecConfig {
+            blocks: BlockSel::BLOCK0,
+            ..ExecConfig::default()
+        }),
     )
     .expect("runs");
     assert_eq!(r.verdict, "equal");
     assert_eq!(r.outputs[0].compared, 128);
+    assert!(r.scope.contains("block 0 only"), "{}", r.scope);
+}
+
+#[test]
+fn every_output_element_is_compared_by_default() {
+    let read = |f: &str| std::fs::read_to_string(root().join(f)).expect("example file");
+    let r = equiv_sources(
+        &read("softmax/softmax_naive.cu"),
+        &read("softmax/softmax_online.cu"),
+        &EquivConfig::both(ExecConfig::default()),
+    )
+    .expect("runs");
+    assert_eq!(r.verdict, "equal");
+    assert_eq!(r.outputs[0].compared, 512);
+    assert_eq!(r.scope, "every block");
 }
