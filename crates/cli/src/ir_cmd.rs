@@ -20,7 +20,24 @@ pub fn run(args: &IrArgs) -> Result<u8, CliError> {
         None => loaded.module.kernels.iter().collect(),
     };
     for k in kernels {
-        if args.thread_code {
+        if args.via_ptx {
+            let p = crate::ptx_input::via_ptx(&loaded.file.name, k)?;
+            if args.thread_code {
+                println!("// thread code of `{}` (from PTX)", k.name);
+                print!("{}", warpsafe_exec::thread_code_text(&p.program));
+                continue;
+            }
+            let lifted = warpsafe_ptx::lift(&p.program).map_err(|e| {
+                let at = if e.span.is_dummy() {
+                    String::new()
+                } else {
+                    let (l, _) = p.file.line_col(e.span.lo);
+                    format!(" (PTX line {l}: {})", p.file.line_text(l).trim())
+                };
+                CliError::usage(format!("`{}`: PTX road: {}{at}", k.name, e.message))
+            })?;
+            print!("{lifted}");
+        } else if args.thread_code {
             let program = warpsafe_exec::compile(k)
                 .map_err(|e| CliError::usage(format!("cannot lower `{}`: {e}", k.name)))?;
             println!("// thread code of `{}`", k.name);

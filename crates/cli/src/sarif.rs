@@ -31,10 +31,10 @@ fn finding(file: &SourceFile, cx: &Counterexample, level: &str, text: String) ->
     })
 }
 
-/// Renders reports of one source file as a SARIF log: one run (result set) per kernel,
-/// identified by `automationDetails.id`.
-pub fn render(file: &SourceFile, reports: &[&Report]) -> String {
-    let runs: Vec<Value> = reports.iter().map(|r| run(file, r)).collect();
+/// Renders reports whose spans point into different texts (the PTX of each kernel): one
+/// run per report, located in its own text.
+pub fn render_each(reports: &[(&SourceFile, &Report)]) -> String {
+    let runs: Vec<Value> = reports.iter().map(|(f, r)| run(f, r)).collect();
     let log = json!({
         "version": "2.1.0",
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

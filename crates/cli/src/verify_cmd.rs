@@ -99,8 +99,21 @@ fn spinner(label: String) -> impl Drop {
     Stop(done, handle)
 }
 
-/// Runs the command: every kernel of the file (or the one `--kernel` names), one report each.
-pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
+/// A kernel to verify, with the text its spans point into; or why it has none.
+struct Target {
+    file: SourceFile,
+    kernel: Result<Kernel, Unliftable>,
+}
+
+/// A kernel the PTX road cannot verify, and why.
+struct Unliftable {
+    name: String,
+    reason: String,
+    span: Option<warpsafe_ir::Span>,
+}
+
+/// The kernels of the source as written (every one, or the one `--kernel` names).
+fn source_targets(args: &VerifyArgs) -> Result<(String, Vec<Target>), CliError> {
     let loaded = source::load(&args.file)?;
     let kernels: Vec<&Kernel> = match args.select.kernel.as_deref() {
         Some(name) => vec![loaded.kernel(Some(name))?],
@@ -112,10 +125,121 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
             loaded.file.name
         )));
     }
+    let name = loaded.file.name.clone();
+    let targets = if args.via_ptx {
+        kernels
+            .into_iter()
+            .map(|k| match crate::ptx_input::via_ptx(&name, k) {
+                Ok(p) => lifted(p),
+                Err(e) => Target {
+                    file: loaded.file.clone(),
+                    kernel: Err(Unliftable {
+                        name: k.name.clone(),
+                        reason: e.to_string(),
+                        span: Some(k.span),
+                    }),
+                },
+            })
+            .collect()
+    } else {
+        kernels
+            .into_iter()
+            .map(|k| Target {
+                file: loaded.file.clone(),
+                kernel: Ok(k.clone()),
+            })
+            .collect()
+    };
+    Ok((name, targets))
+}
+
+/// The entries of a `.ptx` file (every one, or the one `--kernel` names), lifted.
+fn ptx_targets(args: &VerifyArgs) -> Result<(String, Vec<Target>), CliError> {
+    let path = &args.file;
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::io(path, e))?;
+    let module = warpsafe_ptx::parse(&text).map_err(|e| CliError::usage(format!("{name}: {e}")))?;
+    let entries: Vec<String> = module
+        .functions
+        .iter()
+        .filter(|f| f.is_entry && !f.is_declaration)
+        .filter(|f| args.select.kernel.as_deref().is_none_or(|k| f.name == k))
+        .map(|f| f.name.clone())
+        .collect();
+    if entries.is_empty() {
+        return Err(CliError::usage(match args.select.kernel.as_deref() {
+            Some(k) => format!("{name}: no .entry `{k}`"),
+            None => format!("{name}: no .entry kernel"),
+        }));
+    }
+    let mut out = Vec::new();
+    for e in entries {
+        out.push(match crate::ptx_input::load_ptx(path, Some(&e)) {
+            Ok(p) => lifted(p),
+            Err(err) => Target {
+                file: SourceFile::new(name.clone(), text.clone()),
+                kernel: Err(Unliftable {
+                    name: e,
+                    reason: err.to_string(),
+                    span: None,
+                }),
+            },
+        });
+    }
+    Ok((name, out))
+}
+
+/// The IR of a kernel lowered from PTX, recovered from its control-flow graph.
+fn lifted(p: crate::ptx_input::PtxKernel) -> Target {
+    let kernel = warpsafe_ptx::lift(&p.program).map_err(|e| Unliftable {
+        name: p.program.kernel().name.clone(),
+        reason: e.message,
+        span: (!e.span.is_dummy()).then_some(e.span),
+    });
+    Target {
+        file: p.file,
+        kernel,
+    }
+}
+
+/// Every property `unknown` for a kernel the PTX road cannot verify.
+fn unknown_report(u: &Unliftable, properties: &[Property]) -> Report {
+    Report {
+        kernel: u.name.clone(),
+        results: properties
+            .iter()
+            .map(|p| {
+                warpsafe_verify::PropertyResult::unknown(
+                    *p,
+                    format!("PTX road: {}", u.reason),
+                    u.span,
+                )
+            })
+            .collect(),
+        seconds: 0.0,
+        queries: 0,
+        assumptions: Vec::new(),
+    }
+}
+
+/// Runs the command: every kernel of the file (or the one `--kernel` names), one report each.
+pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
+    let (file_name, targets) = if crate::ptx_input::is_ptx(&args.file) {
+        ptx_targets(args)?
+    } else {
+        source_targets(args)?
+    };
     let properties = properties(&args.property)?;
     let deadline = std::time::Instant::now() + Duration::from_secs_f64(args.timeout.max(0.01));
     let mut reports = vec![];
-    for kernel in kernels {
+    for t in &targets {
+        let kernel = match &t.kernel {
+            Ok(k) => k,
+            Err(u) => {
+                reports.push(unknown_report(u, &properties));
+                continue;
+            }
+        };
         let (block, grid) = (
             dim_spec(&args.block, kernel.contract.block_dim)?,
             dim_spec(&args.grid, kernel.contract.grid_dim)?,
@@ -139,16 +263,21 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
     let code = reports.iter().map(exit_code).fold(CLEAN, worst);
     match args.format {
         VerifyFormat::Json => crate::report::print_json(&serde_json::json!({
-            "file": loaded.file.name,
+            "file": file_name,
+            "road": if args.via_ptx || crate::ptx_input::is_ptx(&args.file) { "ptx" } else { "source" },
             "kernels": reports,
         }))?,
         VerifyFormat::Sarif => {
-            let all: Vec<&Report> = reports.iter().collect();
-            println!("{}", sarif::render(&loaded.file, &all));
+            let all: Vec<(&SourceFile, &Report)> = targets
+                .iter()
+                .map(|t| &t.file)
+                .zip(reports.iter())
+                .collect();
+            println!("{}", sarif::render_each(&all));
         }
         VerifyFormat::Human => {
-            for r in &reports {
-                print_human(&loaded.file, r);
+            for (t, r) in targets.iter().zip(&reports) {
+                print_human(&t.file, r);
             }
         }
     }

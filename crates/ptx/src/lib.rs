@@ -58,6 +58,7 @@
 mod ast;
 mod error;
 mod lexer;
+mod lift;
 mod lower;
 mod parse;
 mod print;
@@ -66,5 +67,6 @@ pub use ast::{
     Function, Immediate, Instruction, Item, Module, Operand, Pred, RegDecl, Space, VarDecl,
 };
 pub use error::ParseError;
+pub use lift::{lift, LiftError};
 pub use lower::{lower, lower_with, LowerError, LowerOptions};
 pub use parse::parse;

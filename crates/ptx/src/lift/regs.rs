@@ -1,0 +1,138 @@
+//! Registers as IR variables: one type per register, and the reinterpretations between the
+//! type a register holds and the type an instruction reads it as.
+//!
+//! Thread-code registers hold raw bits (narrower types zero-extended); each instruction
+//! says how it reads them. A register becomes one IR variable of the type its definitions
+//! give it; integer types of one width share a variable (unsigned), and reading it as
+//! another integer type is the bit-preserving conversion. A register written as a float
+//! and read as an integer (or the other way) has no IR counterpart and is reported.
+
+use super::LiftError;
+use warpsafe_exec::thread::code::{Inst, Reg, ThreadCode};
+use warpsafe_ir::{Expr, ExprKind, ScalarType};
+
+/// The type each instruction gives the register it defines, when it decides it.
+fn def_type(inst: &Inst, types: &[Option<ScalarType>]) -> Option<(Reg, Option<ScalarType>)> {
+    let t = |r: Reg| types.get(r as usize).copied().flatten();
+    Some(match *inst {
+        Inst::Const { dst, ty, .. } | Inst::Param { dst, ty, .. } => (dst, Some(ty)),
+        Inst::AllocLen { dst, .. } => (dst, Some(ScalarType::U64)),
+        Inst::Mov { dst, src } => (dst, t(src)),
+        Inst::Unary { dst, ty, .. } | Inst::Binary { dst, ty, .. } => (dst, Some(ty)),
+        Inst::Cmp { dst, .. } => (dst, Some(ScalarType::Bool)),
+        Inst::Cast { dst, to, .. } => (dst, Some(to)),
+        Inst::Select { dst, a, b, .. } => (dst, t(a).or(t(b))),
+        Inst::Math { dst, ty, .. } => (dst, Some(ty)),
+        Inst::Special { dst, .. } | Inst::ActiveMask { dst } => (dst, Some(ScalarType::U32)),
+        Inst::Load { dst, ty, .. } => (dst, Some(ty)),
+        Inst::Atomic {
+            dst: Some(d), ty, ..
+        } => (d, Some(ty)),
+        Inst::Shuffle { dst, ty, .. } => (dst, Some(ty)),
+        Inst::Vote { dst, kind, .. } => (dst, Some(kind.result_ty())),
+        Inst::BarrierVote { dst, .. } => (dst, Some(ScalarType::I32)),
+        _ => return None,
+    })
+}
+
+/// Joins two definitions' types into the variable type both fit.
+fn join(a: ScalarType, b: ScalarType) -> Result<ScalarType, String> {
+    if a == b {
+        return Ok(a);
+    }
+    if a.is_int() && b.is_int() {
+        return Ok(unsigned_of(a.bits().max(b.bits())));
+    }
+    Err(format!(
+        "a register written as both {} and {} (bit reinterpretation)",
+        a.name(),
+        b.name()
+    ))
+}
+
+/// The unsigned integer type of `bits` bits.
+pub(crate) fn unsigned_of(bits: u32) -> ScalarType {
+    match bits {
+        8 => ScalarType::U8,
+        16 => ScalarType::U16,
+        32 => ScalarType::U32,
+        _ => ScalarType::U64,
+    }
+}
+
+/// The variable type of every register (`None` for registers never defined).
+pub(crate) fn register_types(code: &ThreadCode) -> Result<Vec<Option<ScalarType>>, LiftError> {
+    let mut types: Vec<Option<ScalarType>> = vec![None; code.num_regs as usize];
+    loop {
+        let mut changed = false;
+        for (pc, inst) in code.insts.iter().enumerate() {
+            let Some((dst, Some(ty))) = def_type(inst, &types) else {
+                continue;
+            };
+            let slot = types
+                .get_mut(dst as usize)
+                .ok_or_else(|| LiftError::new(format!("register {dst} out of range"), pc))?;
+            let new = match *slot {
+                None => ty,
+                Some(old) => join(old, ty).map_err(|m| LiftError::new(m, pc))?,
+            };
+            if *slot != Some(new) {
+                *slot = Some(new);
+                changed = true;
+            }
+        }
+        if !changed {
+            return Ok(types);
+        }
+    }
+}
+
+/// `e` (of type `from`) read as type `to`, as thread code reads a register's bits.
+pub(crate) fn reinterpret(e: Expr, to: ScalarType) -> Result<Expr, String> {
+    let from = e.ty;
+    if from == to {
+        return Ok(e);
+    }
+    if let ExprKind::Const(v) = &e.kind {
+        if from.is_int() && to == ScalarType::Bool {
+            return Ok(Expr::constant(warpsafe_ir::Value::Bool(v.to_bits() != 0)));
+        }
+        if (from.is_int() || from == ScalarType::Bool) && to.is_int() {
+            return Ok(Expr::constant(warpsafe_ir::Value::from_bits(
+                to,
+                v.to_bits(),
+            )));
+        }
+    }
+    let cast = |e: Expr, ty: ScalarType| Expr::new(ExprKind::Cast(Box::new(e)), ty);
+    if from == ScalarType::Bool && to.is_int() {
+        return Ok(cast(e, to));
+    }
+    if from.is_int() && to == ScalarType::Bool {
+        let zero = Expr::constant(warpsafe_ir::Value::zero(from));
+        return Ok(Expr::new(
+            ExprKind::Binary(warpsafe_ir::BinOp::Ne, Box::new(e), Box::new(zero)),
+            ScalarType::Bool,
+        ));
+    }
+    if !(from.is_int() && to.is_int()) {
+        return Err(format!(
+            "bits of a {} read as a {} (bit reinterpretation)",
+            from.name(),
+            to.name()
+        ));
+    }
+    if from.bits() == to.bits() {
+        return Ok(cast(e, to));
+    }
+    // Through the unsigned type of each width: zero-extension or truncation of the bits.
+    let mut x = e;
+    if from.is_signed() {
+        x = cast(x, unsigned_of(from.bits()));
+    }
+    x = cast(x, unsigned_of(to.bits()));
+    if to.is_signed() {
+        x = cast(x, to);
+    }
+    Ok(x)
+}
