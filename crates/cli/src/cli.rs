@@ -221,7 +221,7 @@ pub enum VerifyFormat {
 /// `warpsafe verify`.
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// A `.cu` file, an IR `.json` file or a `.ptx` file (its contract from a sibling `.cu`).
+    /// A `.cu` file or an IR `.json` file.
     pub file: PathBuf,
     #[command(flatten)]
     pub select: KernelSelect,
@@ -264,12 +264,6 @@ pub struct VerifyArgs {
     /// its accesses is inferred and printed (`needs len(out) >= gridDim.x * blockDim.x`).
     #[arg(long)]
     pub strict_bounds: bool,
-    /// Verify the PTX that NVRTC makes of each kernel (through our CUDA codegen) instead of
-    /// the source: the code checked is the code that runs. Loops and branches are recovered
-    /// from the PTX's control-flow graph; what cannot be recovered is `unknown` with the
-    /// reason. A `.ptx` file is always verified this way.
-    #[arg(long)]
-    pub via_ptx: bool,
 }
 
 /// Launch, warp model and output of a symbolic run, shared by `equiv`, `prove` and
@@ -313,7 +307,7 @@ pub struct SymArgs {
     #[arg(long)]
     pub all_blocks: bool,
     /// Memory the check may use (resident memory of the process): `4G`, `512M`, `64K` or
-    /// plain bytes (default: half of this machine's memory). Running out ends the check with
+    /// plain bytes (default: a third of this machine's memory). Running out ends the check with
     /// `unknown: memory budget` (exit 3) and how many elements were decided, never an abort.
     /// Example: `--max-memory 2G`.
     #[arg(long, value_name = "SIZE")]
@@ -576,10 +570,6 @@ pub struct IrArgs {
     /// Print the lowered thread code instead of the structured IR.
     #[arg(long)]
     pub thread_code: bool,
-    /// Print the IR recovered from the PTX that NVRTC makes of each kernel (what
-    /// `verify --via-ptx` checks).
-    #[arg(long)]
-    pub via_ptx: bool,
     /// `human` prints the IR as text; `json` prints the whole module as JSON.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,

@@ -144,7 +144,9 @@ pub(crate) fn print_counterexample(cx: &Counterexample) {
 /// The memory and time budgets of a check from `--max-memory` and `--timeout`.
 fn limits(sym: &SymArgs) -> Result<Limits, CliError> {
     let max_memory = match &sym.max_memory {
-        None => warpsafe_exec::default_memory_limit(),
+        // A third of the machine (the interpreter's default share, two thirds of it): a
+        // table that doubles past the budget between two readings must still fit.
+        None => warpsafe_exec::default_memory_limit() / 3 * 2,
         Some(text) => match text.parse::<warpsafe_exec::ByteSize>() {
             Ok(warpsafe_exec::ByteSize(0)) => {
                 return Err(CliError::usage(

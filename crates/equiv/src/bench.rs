@@ -192,7 +192,8 @@ pub struct BenchRow {
     /// Thread instructions executed, both kernels.
     pub thread_instructions: u64,
     /// Peak resident memory of the process during the check, in MiB (where the system can
-    /// reset and read it: Linux).
+    /// reset and read it: Linux); memory the allocator kept from earlier pairs counts too,
+    /// so it is an upper bound.
     pub peak_mib: Option<f64>,
 }
 

@@ -258,11 +258,7 @@ pub fn equiv_programs(
     Ok(EquivReport {
         verdict,
         reason,
-        scope: if all_blocks {
-            "every block".into()
-        } else {
-            "block 0 only (--block0-only): outputs other blocks write are not compared".into()
-        },
+        scope: scope(cfg),
         reference: KernelRun::of(&r),
         optimized: KernelRun::of(&o),
         outputs,
@@ -274,6 +270,19 @@ pub fn equiv_programs(
             compare: compare_seconds,
         },
     })
+}
+
+/// Which outputs a check compares, in words.
+fn scope(cfg: &EquivConfig) -> String {
+    let one = match (cfg.reference.blocks, cfg.optimized.blocks) {
+        (BlockSel::One(b), _) | (_, BlockSel::One(b)) => b,
+        (BlockSel::All, BlockSel::All) => return "every block".into(),
+    };
+    let which = match one {
+        [0, 0, 0] => "block 0 only (--block0-only)".to_string(),
+        [x, y, z] => format!("block ({x},{y},{z}) only"),
+    };
+    format!("{which}: outputs other blocks write are not compared")
 }
 
 fn unknown_reason(

@@ -6,7 +6,10 @@
 //! the interpreter's schedule (SIMT warps, warp collectives, block barriers) and reports races
 //! (exact happens-before), divergence, out-of-bounds and uninitialised reads; a branch or
 //! address that depends on input data is a "not structured" finding, never concretised.
-//! [`equiv`] compares two kernels' output terms element by element with `warpsafe-algebra`;
+//! [`equiv`] compares two kernels' output terms element by element with `warpsafe-algebra`
+//! (every block's outputs by default); a difference is `different` only when both kernels,
+//! run concretely in the interpreter on the counterexample's input, differ too
+//! ([`Replay`]), and memory and time are budgets ([`Limits`]) that end in `unknown`;
 //! [`prove_spec`] compares a kernel with a [`Spec`]. [`run_symbolic_program`] and
 //! [`equiv_programs`] take already-compiled programs, e.g. PTX lowered by `warpsafe-ptx`, so a
 //! kernel can be compared with the PTX a compiler made of it (translation validation).
