@@ -221,7 +221,7 @@ pub enum VerifyFormat {
 /// `warpsafe verify`.
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// A `.cu` file or an IR `.json` file.
+    /// A `.cu` file, an IR `.json` file or a `.ptx` file (its contract from a sibling `.cu`).
     pub file: PathBuf,
     #[command(flatten)]
     pub select: KernelSelect,
@@ -264,6 +264,12 @@ pub struct VerifyArgs {
     /// its accesses is inferred and printed (`needs len(out) >= gridDim.x * blockDim.x`).
     #[arg(long)]
     pub strict_bounds: bool,
+    /// Verify the PTX that NVRTC makes of each kernel (through our CUDA codegen) instead of
+    /// the source: the code checked is the code that runs. Loops and branches are recovered
+    /// from the PTX's control-flow graph; what cannot be recovered is `unknown` with the
+    /// reason. A `.ptx` file is always verified this way.
+    #[arg(long)]
+    pub via_ptx: bool,
 }
 
 /// Launch, warp model and output of a symbolic run, shared by `equiv`, `prove` and
@@ -570,6 +576,10 @@ pub struct IrArgs {
     /// Print the lowered thread code instead of the structured IR.
     #[arg(long)]
     pub thread_code: bool,
+    /// Print the IR recovered from the PTX that NVRTC makes of each kernel (what
+    /// `verify --via-ptx` checks).
+    #[arg(long)]
+    pub via_ptx: bool,
     /// `human` prints the IR as text; `json` prints the whole module as JSON.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
