@@ -86,8 +86,16 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
         let start = i;
         let tok = if c == '.' && (at(i + 1).is_ascii_alphanumeric() || at(i + 1) == '_') {
             i += 1;
-            while i < chars.len() && ident_char(chars[i]) {
-                i += 1;
+            loop {
+                while i < chars.len() && ident_char(chars[i]) {
+                    i += 1;
+                }
+                // A scope qualifier continues the directive: `.shared::cta`.
+                if at(i) == ':' && at(i + 1) == ':' && ident_char(at(i + 2)) {
+                    i += 2;
+                } else {
+                    break;
+                }
             }
             Tok::Dir(chars[start..i].iter().collect())
         } else if c.is_ascii_alphabetic() || c == '_' || c == '$' || c == '%' {

@@ -9,6 +9,14 @@
 //!
 //! Integer arithmetic wraps as PTX defines it (no signed-overflow findings: C's undefined
 //! behaviour has been compiled away); `.approx` float operations compute as IEEE operations.
+//! Directed roundings (`fma.rm`, `add.rz`, …, which NVRTC's libdevice uses inside `expf`,
+//! `fmodf` and friends) compute as round-to-nearest, so such a result may differ from the
+//! GPU's in the last place (the model of floats as reals makes every rounding of `a*b+c` the
+//! same). 8- and 16-bit integers and `f16` run in their own width.
+//!
+//! Calls of `.func` device functions are inlined (`flat`), recursion rejected; `assert`'s
+//! `__assertfail` and `trap` are failed assertions; instructions without a model (`cp.async`,
+//! `mbarrier`, `ldmatrix`, `mma`, …) are rejected naming the instruction and line.
 //! The magic-number sequences NVRTC emits for `x / d` and `x % d` by a constant become exact
 //! divisions once the magic constant is proved for every operand value (`divide`, `magic`),
 //! so the symbolic executor sees `x % d` where the source has it.
@@ -93,7 +101,7 @@ pub fn lower_with(module: &Module, opts: &LowerOptions) -> Result<Program, Lower
             0,
         ));
     }
-    let flat = Flat::new(f)?;
+    let flat = Flat::new(module, f)?;
     let vars = memory::variables(&module.globals, &flat);
     let var_names: HashSet<String> = vars.iter().map(|v| v.name.clone()).collect();
     let params: std::collections::HashMap<String, u32> = f

@@ -177,8 +177,8 @@ fn unsupported_constructs_are_errors_naming_instruction_and_line() {
     let e = lower_err("    vote.all.pred %p1, %p2;\n    ret;");
     assert!(e.message.contains("vote"), "{e}");
     assert_eq!(e.line, 14, "{e}");
-    let e = lower_err("    div.rz.f32 %f1, %f2, %f3;\n    ret;");
-    assert!(e.message.contains("div.rz.f32"), "{e}");
+    let e = lower_err("    div.rz.s32 %r1, %r2, %r3;\n    ret;");
+    assert!(e.message.contains("div.rz.s32"), "{e}");
     let e = lower_err("    bra $L__nowhere;");
     assert!(e.message.contains("$L__nowhere"), "{e}");
     // A pointer loaded from memory has no provenance warpsafe can follow.
@@ -199,8 +199,8 @@ fn unsupported_constructs_are_errors_naming_instruction_and_line() {
     assert!(e.message.contains("mul.sat.s32"), "{e}");
     let e = lower_err("    add.s32 %r1, %r9, 1;\n    ret;");
     assert!(e.message.contains("%r9"), "{e}");
-    let e = lower_err("    ld.shared.u16 %r1, [s];\n    ret;");
-    assert!(e.message.contains("16-bit"), "{e}");
+    let e = lower_err("    add.f16x2 %r1, %r2, %r3;\n    ret;");
+    assert!(e.message.contains("f16x2"), "{e}");
 }
 
 #[test]

@@ -4,15 +4,21 @@ use super::divide::{Divisions, Rewrite};
 use super::emit::Emitter;
 use super::memory::{access_key, access_type, Layout};
 use super::provenance::Provenance;
-use super::types::{width, Kind, PtxType};
+use super::types::{int_type, is_signed_int, width, Kind, PtxType};
 use super::LowerError;
 use crate::ast::{Immediate, Instruction, Operand};
 use std::collections::HashSet;
 use warpsafe_exec::thread::code::{BinaryOp, CmpOp, Inst, MemId, Reg, UnaryOp};
-use warpsafe_ir::{AtomicOp, BlockVoteKind, Builtin, Dim, MathFn, ScalarType, ShuffleKind};
+use warpsafe_ir::{AtomicOp, BlockVoteKind, Builtin, Dim, MathFn, ScalarType, ShuffleKind, F16};
 
+mod arith;
 mod barrier;
 mod bits;
+mod call;
+mod float;
+mod pack;
+mod permute;
+mod reject;
 mod round;
 mod saturate;
 mod vote;
@@ -62,10 +68,18 @@ fn special(name: &str) -> Option<Builtin> {
 
 /// The bits of immediate `imm` as a value of type `ty`.
 fn imm_bits(imm: Immediate, ty: ScalarType) -> u64 {
-    let mask = |v: u64| if width(ty) == 32 { v & 0xFFFF_FFFF } else { v };
+    let mask = |v: u64| match width(ty) {
+        64 => v,
+        w => v & ((1u64 << w) - 1),
+    };
     match (imm, ty) {
         (Immediate::Int(v), ScalarType::F32) => (v as f32).to_bits() as u64,
         (Immediate::Int(v), ScalarType::F64) => (v as f64).to_bits(),
+        (Immediate::Int(v), ScalarType::F16) => F16::from_f64(v as f64).to_bits() as u64,
+        (Immediate::F32(b), ScalarType::F16) => {
+            F16::from_f64(f64::from(f32::from_bits(b))).to_bits() as u64
+        }
+        (Immediate::F64(b), ScalarType::F16) => F16::from_f64(f64::from_bits(b)).to_bits() as u64,
         (Immediate::Int(v), ScalarType::Bool) => (v != 0) as u64,
         (Immediate::Int(v), _) => mask(v as i64 as u64),
         (Immediate::F32(b), ScalarType::F64) => (f32::from_bits(b) as f64).to_bits(),
@@ -137,6 +151,19 @@ impl Lowerer<'_> {
             "neg" | "not" | "abs" | "cnot" | "popc" => self.unary(i),
             "bfi" => self.bfi(i),
             "bfe" => self.bfe(i),
+            "bfind" => self.bfind(i),
+            "prmt" => self.prmt(i),
+            "shf" => self.funnel_shift(i),
+            "sad" => self.sad(i),
+            "mul24" | "mad24" => self.mul24(i),
+            "copysign" => self.copysign(i),
+            "testp" => self.testp(i),
+            // Timing and cache hints: no effect on what the kernel computes.
+            "nanosleep" | "prefetch" => Ok(()),
+            "cp" | "mbarrier" | "ldmatrix" | "stmatrix" | "mma" | "wmma" | "wgmma" | "redux"
+            | "match" | "elect" | "griddepcontrol" | "setmaxnreg" => {
+                Err(self.unsupported_feature(i))
+            }
             "clz" => self.clz(i),
             "brev" => self.brev(i),
             "rcp" => {
@@ -148,7 +175,7 @@ impl Lowerer<'_> {
                 self.e.emit(bin(BinaryOp::Div, t, d, one, a));
                 Ok(())
             }
-            "sqrt" | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" => {
+            "sqrt" | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" | "tanh" => {
                 let t = self.scalar(i, 0)?;
                 self.float_modifiers(i)?;
                 let f = match i.opcode.as_str() {
@@ -157,6 +184,7 @@ impl Lowerer<'_> {
                     "ex2" => MathFn::Exp2,
                     "lg2" => MathFn::Log2,
                     "sin" => MathFn::Sin,
+                    "tanh" => MathFn::Tanh,
                     _ => MathFn::Cos,
                 };
                 self.math(i, f, t, 1)
@@ -217,13 +245,20 @@ impl Lowerer<'_> {
                 self.e.emit(Inst::ActiveMask { dst });
                 Ok(())
             }
-            "call" => Err(LowerError::at(
-                i,
-                "`call` is not supported: device functions must be inlined (NVRTC inlines them unless told not to)",
-            )),
+            "call" => self.external_call(i),
+            "trap" => {
+                // The thread aborts: reaching `trap` is a failed assertion.
+                let f = self.e.konst(0, ScalarType::Bool);
+                self.e.emit(Inst::Assert { cond: f });
+                self.e.emit(Inst::Exit);
+                Ok(())
+            }
             op => Err(LowerError::at(
                 i,
-                format!("instruction `{}` is not supported by the PTX lowering", full_name(i, op)),
+                format!(
+                    "instruction `{}` is not supported by the PTX lowering",
+                    full_name(i, op)
+                ),
             )),
         }
     }
@@ -289,11 +324,16 @@ impl Lowerer<'_> {
             .map_err(|e| LowerError::at(i, format!("`{}`: {e}", full_name(i, &i.opcode))))
     }
 
-    /// Rejects rounding and saturation modifiers whose results the interpreter cannot
-    /// reproduce (`.rn` and `.approx` compute as IEEE round-to-nearest; `.ftz` is ignored).
+    /// Rejects modifiers whose results the interpreter cannot reproduce. `.rn`, `.approx`
+    /// and `.full` compute as IEEE round-to-nearest operations and `.ftz` is ignored; the
+    /// directed roundings `.rz`/`.rm`/`.rp` also compute round-to-nearest, so their result
+    /// may differ from the GPU's in the last place (1 ulp). That is the documented model of
+    /// the PTX road (floats are reals in symbolic reasoning, where every rounding mode of
+    /// `a*b+c` is `a*b+c`); NVRTC's libdevice uses them inside `expf`, `fmodf` and friends
+    /// to split a value, where a last-place difference is compensated by the next step.
     fn float_modifiers(&self, i: &Instruction) -> Res<()> {
         for m in &i.modifiers {
-            if matches!(m.as_str(), "rz" | "rm" | "rp" | "sat" | "relu") {
+            if matches!(m.as_str(), "sat" | "relu" | "oob") {
                 return Err(LowerError::at(
                     i,
                     format!("`.{m}` on `{}` is not supported", full_name(i, &i.opcode)),
@@ -366,6 +406,9 @@ impl Lowerer<'_> {
     }
 
     fn mov(&mut self, i: &Instruction) -> Res<()> {
+        if let Some(Operand::Vector(_)) = i.operands.first() {
+            return self.unpack(i);
+        }
         let t = self.scalar(i, 0)?;
         let d = self.dst(i, 0)?;
         match i.operands.get(1) {
@@ -379,12 +422,7 @@ impl Lowerer<'_> {
                     self.e.emit(Inst::Special { dst: d, which });
                 }
             }
-            Some(Operand::Vector(_)) => {
-                return Err(LowerError::at(
-                    i,
-                    "packing registers with `mov {a, b}` is not supported",
-                ))
-            }
+            Some(Operand::Vector(_)) => return self.pack(i),
             _ => {
                 let s = self.src(i, 1, t)?;
                 self.e.emit(Inst::Mov { dst: d, src: s });
@@ -394,15 +432,23 @@ impl Lowerer<'_> {
     }
 
     fn binary(&mut self, i: &Instruction) -> Res<()> {
+        let pt = self.ptx_type(i, 0)?;
         for m in &i.modifiers {
-            if matches!(m.as_str(), "sat" | "cc" | "rz" | "rm" | "rp") {
+            let rounding = matches!(m.as_str(), "rz" | "rm" | "rp") && pt.kind == Kind::Float;
+            let unsupported = matches!(
+                m.as_str(),
+                "sat" | "cc" | "rz" | "rm" | "rp" | "relu" | "NaN" | "xorsign" | "abs"
+            );
+            if unsupported && !rounding {
                 return Err(LowerError::at(
                     i,
                     format!("`.{m}` on `{}` is not supported", full_name(i, &i.opcode)),
                 ));
             }
         }
-        let pt = self.ptx_type(i, 0)?;
+        if i.opcode == "div" && pt.kind == Kind::Float {
+            self.float_modifiers(i)?;
+        }
         let pt = match (i.opcode.as_str(), pt.kind) {
             ("shl" | "and" | "or" | "xor", _) => pt.unsigned(),
             ("shr", Kind::Bits) => pt.unsigned(),
@@ -543,7 +589,7 @@ impl Lowerer<'_> {
     }
 
     /// Population count by the usual SWAR steps.
-    fn popc(&mut self, t: ScalarType, d: Reg, a: Reg) {
+    pub(super) fn popc(&mut self, t: ScalarType, d: Reg, a: Reg) {
         let u = if width(t) == 64 {
             ScalarType::U64
         } else {
@@ -637,18 +683,21 @@ impl Lowerer<'_> {
         let b = self.src(i, 2, t)?;
         let out = self.e.temp();
         if has(i, "wide") {
-            if width(t) != 32 {
-                return Err(LowerError::at(i, "`.wide` is supported on 32-bit operands"));
+            if !matches!(width(t), 16 | 32) {
+                return Err(LowerError::at(
+                    i,
+                    "`.wide` is supported on 16- and 32-bit operands",
+                ));
             }
             let w = wide(t);
             let mut widen = |n: usize, r: Reg| -> Res<Reg> {
                 if let Some(Operand::Imm(imm)) = i.operands.get(n) {
                     // Immediates are materialised directly in the wide type.
                     let narrow = imm_bits(*imm, t);
-                    let extended = if t == ScalarType::I32 {
-                        narrow as u32 as i32 as i64 as u64
-                    } else {
-                        narrow
+                    let extended = match t {
+                        ScalarType::I32 => narrow as u32 as i32 as i64 as u64,
+                        ScalarType::I16 => narrow as u16 as i16 as i32 as u32 as u64,
+                        _ => narrow,
                     };
                     return Ok(self.e.konst(extended, w));
                 }
@@ -669,10 +718,10 @@ impl Lowerer<'_> {
 
     /// The high half of the full product.
     fn mul_hi(&mut self, t: ScalarType, out: Reg, a: Reg, b: Reg) {
-        if width(t) == 32 {
+        if width(t) <= 32 {
             let w = wide(t);
             let (x, y) = (self.e.temp(), self.e.temp());
-            let k32 = self.e.konst(32, ScalarType::U32);
+            let k32 = self.e.konst(u64::from(width(t)), ScalarType::U32);
             self.e.emit(cast(t, w, x, a));
             self.e.emit(cast(t, w, y, b));
             self.e.emit(bin(BinaryOp::Mul, w, x, x, y));
@@ -1230,9 +1279,7 @@ impl Lowerer<'_> {
                 offset: off,
                 volatile: has(i, "volatile"),
             });
-            if dt.bits == 64 && width(t) == 32 && at.kind == Kind::Signed {
-                self.e.emit(cast(ScalarType::I32, ScalarType::I64, dr, dr));
-            }
+            self.extend(t, dt.bits, dr);
         }
         Ok(())
     }
@@ -1277,10 +1324,17 @@ impl Lowerer<'_> {
             Some(Operand::Reg(r)) => self.e.reg(i, r)?,
             _ => return Ok(()),
         };
-        if dt.bits == 64 && width(t) == 32 && at.kind == Kind::Signed {
-            self.e.emit(cast(ScalarType::I32, ScalarType::I64, d, d));
-        }
+        let _ = at;
+        self.extend(t, dt.bits, d);
         Ok(())
+    }
+
+    /// Sign-extends `d`, just loaded as `t`, to the `bits` of its register (registers hold
+    /// values zero-extended from their type's width).
+    fn extend(&mut self, t: ScalarType, bits: u32, d: Reg) {
+        if is_signed_int(t) && bits > width(t) {
+            self.e.emit(cast(t, int_type(bits, true), d, d));
+        }
     }
 
     /// `op` read as type `t`, narrowed when it sits in a wider register.
@@ -1289,9 +1343,10 @@ impl Lowerer<'_> {
         if let Operand::Reg(name) = op {
             if special(name).is_none() {
                 let (_, rt) = self.e.reg(i, name)?;
-                if rt.bits == 64 && width(t) == 32 {
+                if rt.kind != Kind::Pred && rt.bits > width(t) {
                     let n = self.e.temp();
-                    self.e.emit(cast(ScalarType::U64, ScalarType::U32, n, r));
+                    let (from, to) = (int_type(rt.bits, false), int_type(width(t), false));
+                    self.e.emit(cast(from, to, n, r));
                     return Ok(n);
                 }
             }
@@ -1401,9 +1456,11 @@ fn cast(from: ScalarType, to: ScalarType, dst: Reg, src: Reg) -> Inst {
     Inst::Cast { from, to, dst, src }
 }
 
-/// The 64-bit type of the same signedness.
+/// The integer type of twice the width and the same signedness (`.wide` results).
 fn wide(t: ScalarType) -> ScalarType {
     match t {
+        ScalarType::I16 => ScalarType::I32,
+        ScalarType::U16 => ScalarType::U32,
         ScalarType::I32 => ScalarType::I64,
         _ => ScalarType::U64,
     }

@@ -34,8 +34,8 @@ struct Seen {
 }
 
 /// The memory variables a function can address: module-scope ones and its own.
-pub(crate) fn variables<'a>(globals: &'a [VarDecl], flat: &Flat<'a>) -> Vec<&'a VarDecl> {
-    globals.iter().chain(flat.vars.iter().copied()).collect()
+pub(crate) fn variables<'a>(globals: &'a [VarDecl], flat: &'a Flat) -> Vec<&'a VarDecl> {
+    globals.iter().chain(flat.vars.iter()).collect()
 }
 
 /// The allocation a memory instruction addresses.

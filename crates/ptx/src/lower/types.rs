@@ -55,11 +55,16 @@ impl PtxType {
         (self.bits as u64).div_ceil(8)
     }
 
-    /// The thread-code type: only 32- and 64-bit integers and floats, and predicates, are
-    /// modelled; narrower types are an error naming the type.
+    /// The thread-code type: 8-, 16-, 32- and 64-bit integers, `f16`, `f32` and `f64`, and
+    /// predicates; anything else is an error naming the type.
     pub fn scalar(self) -> Result<ScalarType, String> {
         Ok(match (self.kind, self.bits) {
             (Kind::Pred, _) => ScalarType::Bool,
+            (Kind::Signed, 8) => ScalarType::I8,
+            (Kind::Unsigned | Kind::Bits, 8) => ScalarType::U8,
+            (Kind::Signed, 16) => ScalarType::I16,
+            (Kind::Unsigned | Kind::Bits, 16) => ScalarType::U16,
+            (Kind::Float, 16) => ScalarType::F16,
             (Kind::Signed, 32) => ScalarType::I32,
             (Kind::Unsigned | Kind::Bits, 32) => ScalarType::U32,
             (Kind::Signed, 64) => ScalarType::I64,
@@ -99,9 +104,34 @@ impl PtxType {
 }
 
 /// Width in bits of a thread-code type as a register holds it (predicates: 32, as 0/1).
+/// Registers hold a value's bits zero-extended from this width.
 pub(crate) fn width(t: ScalarType) -> u32 {
     match t {
         ScalarType::I64 | ScalarType::U64 | ScalarType::F64 => 64,
+        ScalarType::I8 | ScalarType::U8 => 8,
+        ScalarType::I16 | ScalarType::U16 | ScalarType::F16 => 16,
         _ => 32,
     }
+}
+
+/// The integer type of `bits` bits and the given signedness (`bits` is 8, 16, 32 or 64).
+pub(crate) fn int_type(bits: u32, signed: bool) -> ScalarType {
+    match (bits, signed) {
+        (8, true) => ScalarType::I8,
+        (8, false) => ScalarType::U8,
+        (16, true) => ScalarType::I16,
+        (16, false) => ScalarType::U16,
+        (64, true) => ScalarType::I64,
+        (64, false) => ScalarType::U64,
+        (_, true) => ScalarType::I32,
+        (_, false) => ScalarType::U32,
+    }
+}
+
+/// Whether `t` is a signed integer type.
+pub(crate) fn is_signed_int(t: ScalarType) -> bool {
+    matches!(
+        t,
+        ScalarType::I8 | ScalarType::I16 | ScalarType::I32 | ScalarType::I64
+    )
 }

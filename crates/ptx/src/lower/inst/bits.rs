@@ -1,11 +1,11 @@
 //! Bit-field instructions built from shifts, masks and population counts: `bfe`, `clz`,
-//! `brev`.
+//! `bfind`, `brev`.
 
 use super::{bin, Lowerer, Res};
 use crate::ast::Instruction;
 use crate::lower::types::width;
 use crate::lower::LowerError;
-use warpsafe_exec::thread::code::{BinaryOp, CmpOp, Inst};
+use warpsafe_exec::thread::code::{BinaryOp, CmpOp, Inst, Reg, UnaryOp};
 use warpsafe_ir::ScalarType;
 
 impl Lowerer<'_> {
@@ -56,11 +56,17 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// `clz.b{32,64} d, a`: leading zeros, as `W − popc(a smeared right)`.
+    /// `clz.b{32,64} d, a`: leading zeros.
     pub(super) fn clz(&mut self, i: &Instruction) -> Res<()> {
         let t = self.unsigned_bits(i)?;
         let d = self.dst(i, 0)?;
         let a = self.src(i, 1, t)?;
+        self.leading_zeros(t, d, a);
+        Ok(())
+    }
+
+    /// `d = ` the leading zeros of `a` (unsigned `t`) as `u32`: `W − popc(a smeared right)`.
+    fn leading_zeros(&mut self, t: ScalarType, d: Reg, a: Reg) {
         let x = self.e.temp();
         let y = self.e.temp();
         self.e.emit(Inst::Mov { dst: x, src: a });
@@ -75,6 +81,68 @@ impl Lowerer<'_> {
         self.popc(t, n, x);
         let kw = self.e.konst(u64::from(width(t)), ScalarType::U32);
         self.e.emit(bin(BinaryOp::Sub, ScalarType::U32, d, kw, n));
+    }
+
+    /// `bfind[.shiftamt].{u,s}{32,64} d, a`: the bit position of the most significant
+    /// non-sign bit of `a` (for negative signed `a`, of `!a`), or with `.shiftamt` the left
+    /// shift that moves it to the top; `0xffffffff` when there is none.
+    pub(super) fn bfind(&mut self, i: &Instruction) -> Res<()> {
+        let st = self.scalar(i, 0)?;
+        let t = self.unsigned_bits(i)?;
+        let d = self.dst(i, 0)?;
+        let a = self.src(i, 1, st)?;
+        let u = ScalarType::U32;
+        let x = self.e.temp();
+        if matches!(st, ScalarType::I32 | ScalarType::I64) {
+            let (neg, inv) = (self.e.temp(), self.e.temp());
+            let zero = self.e.konst(0, st);
+            self.e.emit(Inst::Cmp {
+                op: CmpOp::Lt,
+                ty: st,
+                dst: neg,
+                a,
+                b: zero,
+            });
+            self.e.emit(Inst::Unary {
+                op: UnaryOp::BitNot,
+                ty: t,
+                dst: inv,
+                a,
+                checked: false,
+            });
+            self.e.emit(Inst::Select {
+                dst: x,
+                cond: neg,
+                a: inv,
+                b: a,
+            });
+        } else {
+            self.e.emit(Inst::Mov { dst: x, src: a });
+        }
+        let n = self.e.temp();
+        self.leading_zeros(t, n, x);
+        let res = self.e.temp();
+        if i.modifiers.iter().any(|m| m == "shiftamt") {
+            self.e.emit(Inst::Mov { dst: res, src: n });
+        } else {
+            let top = self.e.konst(u64::from(width(t)) - 1, u);
+            self.e.emit(bin(BinaryOp::Sub, u, res, top, n));
+        }
+        let (found, zero_t) = (self.e.temp(), self.e.konst(0, t));
+        self.e.emit(Inst::Cmp {
+            op: CmpOp::Ne,
+            ty: t,
+            dst: found,
+            a: x,
+            b: zero_t,
+        });
+        let none = self.e.konst(0xffff_ffff, u);
+        self.e.emit(Inst::Select {
+            dst: d,
+            cond: found,
+            a: res,
+            b: none,
+        });
         Ok(())
     }
 
