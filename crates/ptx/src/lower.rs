@@ -111,6 +111,20 @@ pub fn lower_with(module: &Module, opts: &LowerOptions) -> Result<Program, Lower
         .map(|(i, p)| (p.name.clone(), i as u32))
         .collect();
 
+    if opts.signature.is_some() {
+        if let Some(p) = f.params.iter().find(|p| !p.dims.is_empty()) {
+            return Err(LowerError::new(
+                format!(
+                    "parameter `{}` is a by-value aggregate ({} {}[{}]); lowering it under a source signature is not supported (lower without the signature to get one scalar parameter per field read)",
+                    p.name,
+                    p.ty,
+                    p.name,
+                    p.dims.iter().map(|d| d.map_or(String::new(), |n| n.to_string())).collect::<Vec<_>>().join("][")
+                ),
+                0,
+            ));
+        }
+    }
     let pointers: Vec<bool> = match opts.signature {
         Some(sig) => sig
             .params

@@ -629,3 +629,78 @@ fn unmodelled_instructions_are_rejected_by_name_and_line() {
         );
     }
 }
+
+const AGGREGATE: &str = r#"
+struct Pair { int a; float b; long long c; };
+struct __align__(2) Half { unsigned short x; };
+extern "C" __global__ void by_value(Pair p, float* out, Half h, unsigned short* hs) {
+    out[threadIdx.x] = p.a + p.b * threadIdx.x + (float)p.c;
+    hs[threadIdx.x] = h.x + threadIdx.x;
+}
+"#;
+
+/// A scalar of parameter `k`'s type holding `bits`.
+fn scalar(p: &Program, k: usize, bits: u64) -> Arg {
+    match p.kernel().params[k].kind {
+        warpsafe_ir::ParamKind::Scalar(t) => Arg::Scalar(warpsafe_ir::Value::from_bits(t, bits)),
+        ref other => panic!("parameter {k} is {other:?}"),
+    }
+}
+
+#[test]
+fn by_value_aggregates_become_one_parameter_per_field_read() {
+    let Some(ptx) = nvrtc(AGGREGATE) else { return };
+    assert!(ptx.contains(".b8 by_value_param_0[16]"), "{ptx}");
+    let p = lower(&ptx, "by_value").expect("lowers");
+    let names: Vec<&str> = p.kernel().params.iter().map(|q| q.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "by_value_param_0_f0",
+            "by_value_param_0_f4",
+            "by_value_param_0_f8",
+            "by_value_param_1",
+            "by_value_param_2_f0",
+            "by_value_param_3"
+        ]
+    );
+    let n = 4;
+    let o = run(
+        &p,
+        n,
+        vec![
+            scalar(&p, 0, (-3i32) as u32 as u64),
+            scalar(&p, 1, u64::from(0.5f32.to_bits())),
+            scalar(&p, 2, 1000),
+            buffer(&p, 3, vec![0; n as usize]),
+            scalar(&p, 4, 65534),
+            buffer(&p, 5, vec![0; n as usize]),
+        ],
+    );
+    assert!(o.findings.is_empty(), "{:?}", o.findings);
+    let (f, h) = (out_bits(&o, 3), out_bits(&o, 5));
+    for t in 0..n as usize {
+        let want = -3.0 + 0.5 * t as f32 + 1000.0;
+        assert_eq!(f32::from_bits(f[t] as u32), want, "out[{t}]");
+        assert_eq!(h[t] as u16, 65534u16.wrapping_add(t as u16), "hs[{t}]");
+    }
+}
+
+#[test]
+fn by_value_aggregates_under_a_signature_are_rejected_clearly() {
+    let Some(ptx) = nvrtc(AGGREGATE) else { return };
+    let m = warpsafe_ptx::parse(&ptx).expect("parses");
+    let unsig = lower(&ptx, "by_value").expect("lowers");
+    let sig = unsig.kernel().clone();
+    let e = warpsafe_ptx::lower_with(
+        &m,
+        &warpsafe_ptx::LowerOptions {
+            entry: Some("by_value"),
+            signature: Some(&sig),
+            source: None,
+        },
+    )
+    .expect_err("aggregate under a signature");
+    assert!(e.message.contains("by_value_param_0"), "{e}");
+    assert!(e.message.contains("by-value aggregate"), "{e}");
+}

@@ -1294,12 +1294,33 @@ impl Lowerer<'_> {
             .params
             .get(base)
             .ok_or_else(|| LowerError::at(i, format!("`{base}` is not a kernel parameter")))?;
+        if let Some(&(index, ft)) = self.layout.fields.get(&(k, *offset)) {
+            // A field of a by-value aggregate (a launch parameter of its own).
+            if ft.bytes() != at.bytes() || has(i, "v2") || has(i, "v4") {
+                return Err(LowerError::at(
+                    i,
+                    "vector loads of aggregate parameter fields are not supported",
+                ));
+            }
+            self.e.emit(Inst::Param {
+                dst: d,
+                index,
+                ty: t,
+            });
+            let (_, dt) = match i.operands.first() {
+                Some(Operand::Reg(r)) => self.e.reg(i, r)?,
+                _ => return Ok(()),
+            };
+            self.extend(t, dt.bits, d);
+            return Ok(());
+        }
         if *offset != 0 {
             return Err(LowerError::at(
                 i,
-                "parameter loads at an offset (aggregates) are not supported",
+                format!("`{base}` is read at offset {offset} but is not a by-value aggregate"),
             ));
         }
+        let index = self.layout.prog_index.get(k as usize).copied().unwrap_or(k);
         if self
             .layout
             .pointers
@@ -1317,7 +1338,7 @@ impl Lowerer<'_> {
         }
         self.e.emit(Inst::Param {
             dst: d,
-            index: k,
+            index,
             ty: t,
         });
         let (_, dt) = match i.operands.first() {

@@ -19,8 +19,14 @@ pub(crate) struct Layout {
     pub ids: HashMap<Key, MemId>,
     /// Parameter names to indices.
     pub params: HashMap<String, u32>,
-    /// Which parameters are buffers.
+    /// Which parameters are buffers (by PTX parameter index).
     pub pointers: Vec<bool>,
+    /// The launch parameter index of each PTX parameter (by-value aggregates have one per
+    /// field, in `fields`).
+    pub prog_index: Vec<u32>,
+    /// Fields of by-value aggregate parameters read by `ld.param`: (PTX parameter, byte
+    /// offset) to the launch parameter and the field's type.
+    pub fields: HashMap<(u32, i64), (u32, PtxType)>,
     /// The signature the program runs under.
     pub kernel: Kernel,
 }
@@ -100,13 +106,43 @@ pub(crate) fn layout(
     let var_names: HashSet<String> = vars.iter().map(|v| v.name.clone()).collect();
     let mut seen: HashMap<Key, Seen> = HashMap::new();
     let mut param_loads: HashMap<u32, PtxType> = HashMap::new();
+    // Fields read from by-value aggregates: offset to (type, line).
+    let mut field_loads: HashMap<u32, std::collections::BTreeMap<i64, (PtxType, usize)>> =
+        HashMap::new();
     for i in flat.instrs() {
         if i.opcode == "ld" && i.modifiers.iter().any(|m| m == "param") {
-            if let (Some(Operand::Address { base, .. }), Ok(t)) =
+            if let (Some(Operand::Address { base, offset }), Ok(t)) =
                 (i.operands.get(1), access_type(i))
             {
                 if let Some(&k) = params.get(base) {
-                    param_loads.entry(k).or_insert(t);
+                    let aggregate = f.params.get(k as usize).is_some_and(|p| !p.dims.is_empty());
+                    if aggregate {
+                        let n = if i.modifiers.iter().any(|m| m == "v2") {
+                            2
+                        } else if i.modifiers.iter().any(|m| m == "v4") {
+                            4
+                        } else {
+                            1
+                        };
+                        let fl = field_loads.entry(k).or_default();
+                        for e in 0..n {
+                            let off = offset + e * t.bytes() as i64;
+                            match fl.get(&off) {
+                                Some((t0, _)) if t0.bytes() != t.bytes() => {
+                                    return Err(LowerError::at(
+                                        i,
+                                        format!("field at byte {off} of `{base}` is read with {} and {} bytes", t0.bytes(), t.bytes()),
+                                    ))
+                                }
+                                Some(_) => {}
+                                None => {
+                                    fl.insert(off, (t, i.line));
+                                }
+                            }
+                        }
+                    } else {
+                        param_loads.entry(k).or_insert(t);
+                    }
                 }
             }
             continue;
@@ -141,6 +177,8 @@ pub(crate) fn layout(
     let mut allocs = Vec::new();
     let mut ids = HashMap::new();
     let mut kparams = Vec::new();
+    let mut prog_index = Vec::new();
+    let mut fields = HashMap::new();
     if let Some(sig) = signature {
         if sig.params.len() != f.params.len() {
             return Err(LowerError::new(
@@ -156,7 +194,44 @@ pub(crate) fn layout(
     }
     for (idx, p) in f.params.iter().enumerate() {
         let k = idx as u32;
+        prog_index.push(kparams.len() as u32);
         let decl_ty = PtxType::parse(&p.ty);
+        if !p.dims.is_empty() && signature.is_none() && !pointers[idx] {
+            // A by-value aggregate: each field read becomes a scalar launch parameter.
+            let size = p.dims.iter().flatten().product::<u64>() * decl_ty.map_or(1, |t| t.bytes());
+            for (&off, &(t, line)) in field_loads.get(&k).into_iter().flatten() {
+                if off < 0 || off as u64 + t.bytes() > size {
+                    return Err(LowerError::new(
+                        format!(
+                            "`ld.param` reads bytes {off}..{} of the {size}-byte parameter `{}`",
+                            off as u64 + t.bytes(),
+                            p.name
+                        ),
+                        line,
+                    ));
+                }
+                let ty = t
+                    .scalar()
+                    .map_err(|e| LowerError::new(format!("parameter `{}`: {e}", p.name), line))?;
+                fields.insert((k, off), (kparams.len() as u32, t));
+                kparams.push(Param {
+                    name: format!("{}_f{off}", p.name),
+                    kind: ParamKind::Scalar(ty),
+                    span: Span::DUMMY,
+                });
+            }
+            continue;
+        }
+        if !p.dims.is_empty() && signature.is_some() {
+            return Err(LowerError::new(
+                format!(
+                    "parameter `{}` is a by-value aggregate ({} bytes); lowering it under a source signature is not supported (lower without the signature to get one scalar parameter per field read)",
+                    p.name,
+                    p.dims.iter().flatten().product::<u64>() * decl_ty.map_or(1, |t| t.bytes())
+                ),
+                0,
+            ));
+        }
         if !p.dims.is_empty() || decl_ty.is_none() {
             return Err(LowerError::new(
                 format!(
@@ -200,7 +275,7 @@ pub(crate) fn layout(
                 name: name.clone(),
                 space: Space::Global,
                 elem,
-                size: AllocSize::Param(k),
+                size: AllocSize::Param(kparams.len() as u32),
                 dims: vec![],
             });
             match sig_param {
@@ -333,6 +408,8 @@ pub(crate) fn layout(
         ids,
         params,
         pointers,
+        prog_index,
+        fields,
         kernel,
     })
 }
