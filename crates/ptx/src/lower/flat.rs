@@ -602,17 +602,18 @@ impl Flattener<'_> {
             }
             _ => return Err(LowerError::at(i, "`call` needs a function name")),
         };
-        let args: Vec<String> =
-            match ops.next() {
-                Some(Operand::List(a)) => list_names(i, a)?,
-                None => vec![],
-                Some(_) => return Err(LowerError::at(
+        let args: Vec<String> = match ops.next() {
+            Some(Operand::List(a)) => list_names(i, a)?,
+            None => vec![],
+            Some(_) => {
+                return Err(LowerError::at(
                     i,
                     format!(
                         "`call` of `{name}` with a prototype (an indirect call) is not supported"
                     ),
-                )),
-            };
+                ))
+            }
+        };
         if ops.next().is_some() {
             return Err(LowerError::at(
                 i,
