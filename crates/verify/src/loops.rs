@@ -311,6 +311,13 @@ pub fn recognise(
     if e.ty.bits() != ty.bits() {
         return None;
     }
+    // Signed arithmetic on an unsigned variable, `t = (unsigned)((int)t + 1)`, wraps at a
+    // different bound than the variable does: summarised as an induction it claimed exact
+    // wrap-arounds that no execution has. (Unsigned arithmetic on a signed variable is C's
+    // own `i += blockDim.x` and is summarised.)
+    if e.ty.is_signed() && !ty.is_signed() {
+        return None;
+    }
     let signed = e.ty.is_signed();
     let mk = |kind, step: Option<&Expr>| {
         if let Some(s) = step {

@@ -81,18 +81,73 @@ pub enum Answer {
 pub struct Solver {
     ctx: Context,
     timeout: Duration,
+    /// The per-check limit in force (`timeout`, or lower inside `with_timeout`).
+    current: Duration,
+    /// The z3 process id, for the watchdog of [`Solver::check_with`].
+    pid: Option<u32>,
+    /// The process stopped answering (killed by the watchdog): nothing more is sent.
+    dead: bool,
+}
+
+/// Serialises solver starts, so the child a start adds is known.
+static STARTING: Mutex<()> = Mutex::new(());
+
+/// The child processes of this process (Linux; empty elsewhere).
+fn children() -> std::collections::BTreeSet<u32> {
+    let mut out = std::collections::BTreeSet::new();
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return out;
+    };
+    for t in tasks.flatten() {
+        if let Ok(list) = std::fs::read_to_string(t.path().join("children")) {
+            out.extend(
+                list.split_whitespace()
+                    .filter_map(|p| p.parse::<u32>().ok()),
+            );
+        }
+    }
+    out
+}
+
+/// Kills process `pid` unless `cancel` fires within `limit`: z3 does not always honour its
+/// own time limits (bit-blasting a product of 64-bit terms ran for many minutes under them).
+fn watchdog(pid: u32, limit: Duration) -> std::sync::mpsc::Sender<()> {
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(limit) {
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &pid.to_string()])
+                .stderr(std::process::Stdio::null())
+                .status();
+        }
+    });
+    tx
 }
 
 impl Solver {
     /// Starts z3 with the per-query `timeout`.
     pub fn new(timeout: Duration) -> io::Result<Solver> {
+        let guard = STARTING.lock();
+        let before = children();
         let mut ctx = ContextBuilder::new()
             .solver("z3")
             .solver_args(["-smt2", "-in"])
             .build()?;
+        let added: Vec<u32> = children().difference(&before).copied().collect();
+        drop(guard);
+        let pid = match added.as_slice() {
+            [p] => Some(*p),
+            _ => None,
+        };
         let ms = timeout.as_millis().clamp(1, u32::MAX as u128) as u64;
         ctx.set_option(":timeout", ctx.numeral(ms))?;
-        Ok(Solver { ctx, timeout })
+        Ok(Solver {
+            ctx,
+            timeout,
+            current: timeout,
+            pid,
+            dead: false,
+        })
     }
 
     /// Decides `q`; I/O failures become `Unknown`. Queries that multiply symbolic values are
@@ -175,6 +230,9 @@ impl Solver {
     ) -> io::Result<Answer> {
         self.ctx.push()?;
         let res = self.run(enc, tactic, start);
+        if self.dead {
+            return res;
+        }
         let popped = self.ctx.pop();
         let res = res?;
         popped?;
@@ -193,8 +251,13 @@ impl Solver {
         };
         let (short, full) = (ms(t), ms(self.timeout));
         self.ctx.set_option(":timeout", short)?;
+        let outer = self.current;
+        self.current = t.min(outer);
         let res = f(self);
-        self.ctx.set_option(":timeout", full)?;
+        self.current = outer;
+        if !self.dead {
+            self.ctx.set_option(":timeout", full)?;
+        }
         res
     }
 
@@ -237,7 +300,9 @@ impl Solver {
                 }
             })
         })();
-        self.ctx.pop()?;
+        if !self.dead {
+            self.ctx.pop()?;
+        }
         res
     }
 
@@ -246,11 +311,31 @@ impl Solver {
     /// preprocessing that the incremental solver skips (3–10× faster on our queries).
     fn check_with(&mut self, tactic: Option<&str>) -> io::Result<Response> {
         let t = tactic.unwrap_or("smt");
+        // The `:timeout` option does not reach every tactic (bit-blasting a product of
+        // 64-bit terms ran for many minutes under it): `try-for` bounds the tactic itself.
+        let ms = self.current.as_millis().clamp(1, u32::MAX as u128) as u64;
+        let bounded = self.ctx.list(vec![
+            self.ctx.atom("try-for"),
+            self.ctx.atom(t),
+            self.ctx.numeral(ms),
+        ]);
         let cmd = self
             .ctx
-            .list(vec![self.ctx.atom("check-sat-using"), self.ctx.atom(t)]);
+            .list(vec![self.ctx.atom("check-sat-using"), bounded]);
         self.ctx.raw_send(cmd)?;
-        let resp = self.ctx.raw_recv()?;
+        let dog = self
+            .pid
+            .map(|p| watchdog(p, self.current + self.current / 2 + Duration::from_secs(2)));
+        let resp = self.ctx.raw_recv();
+        drop(dog);
+        // A killed process must not be written to again (SIGPIPE ends the CLI).
+        self.dead |= resp.is_err();
+        let resp = resp.map_err(|e| {
+            io::Error::other(format!(
+                "solver stopped after its time limit ({} ms): {e}",
+                self.current.as_millis()
+            ))
+        })?;
         match self.ctx.get_atom(resp) {
             Some("sat") => Ok(Response::Sat),
             Some("unsat") => Ok(Response::Unsat),
@@ -323,7 +408,19 @@ impl Solver {
             self.ctx.list(watch.to_vec()),
         ]);
         self.ctx.raw_send(cmd)?;
-        let resp = self.ctx.raw_recv()?;
+        let dog = self
+            .pid
+            .map(|p| watchdog(p, self.current + self.current / 2 + Duration::from_secs(2)));
+        let resp = self.ctx.raw_recv();
+        drop(dog);
+        // A killed process must not be written to again (SIGPIPE ends the CLI).
+        self.dead |= resp.is_err();
+        let resp = resp.map_err(|e| {
+            io::Error::other(format!(
+                "solver stopped after its time limit ({} ms): {e}",
+                self.current.as_millis()
+            ))
+        })?;
         let bad = || io::Error::other(format!("no model: {}", self.ctx.display(resp)));
         let Some(pairs) = self.ctx.get_list(resp) else {
             return Err(bad());

@@ -320,7 +320,7 @@ impl<'a> Lifter<'a> {
         pc: usize,
     ) -> R<(Expr, Option<Stmt>)> {
         let elem = self.kernel_elem(mem);
-        if elem.size_bytes() != ty.size_bytes() || elem.is_float() != ty.is_float() {
+        if elem.size_bytes() != ty.size_bytes() {
             return Err(LiftError::new(
                 format!(
                     "a {} access to memory of {} (mixed-width access)",
@@ -457,11 +457,11 @@ impl<'a> Lifter<'a> {
                 let (i, check) = self.index(m, ty, offset, pc)?;
                 out.extend(check);
                 let elem = self.kernel_elem(m);
-                let mut e = Expr::new(ExprKind::Load(m, vec![i]), elem);
-                if elem != ty {
-                    e = Expr::new(ExprKind::Cast(Box::new(e)), ty);
-                }
-                let v = self.var_of[&dst];
+                let e = Expr::new(ExprKind::Load(m, vec![i]), elem);
+                let v = *self
+                    .var_of
+                    .get(&dst)
+                    .ok_or_else(|| LiftError::new("a result register without a variable", pc))?;
                 let e = self.at_var_type(dst, e, pc)?;
                 out.push(self.stmt(StmtKind::Assign { var: v, value: e }, pc));
                 self.define(dst, None);

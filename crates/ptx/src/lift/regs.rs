@@ -12,7 +12,11 @@ use warpsafe_exec::thread::code::{Inst, Reg, ThreadCode};
 use warpsafe_ir::{Expr, ExprKind, ScalarType};
 
 /// The type each instruction gives the register it defines, when it decides it.
-fn def_type(inst: &Inst, types: &[Option<ScalarType>]) -> Option<(Reg, Option<ScalarType>)> {
+fn def_type(
+    inst: &Inst,
+    types: &[Option<ScalarType>],
+    elems: &[ScalarType],
+) -> Option<(Reg, Option<ScalarType>)> {
     let t = |r: Reg| types.get(r as usize).copied().flatten();
     Some(match *inst {
         Inst::Const { dst, ty, .. } | Inst::Param { dst, ty, .. } => (dst, Some(ty)),
@@ -24,7 +28,17 @@ fn def_type(inst: &Inst, types: &[Option<ScalarType>]) -> Option<(Reg, Option<Sc
         Inst::Select { dst, a, b, .. } => (dst, t(a).or(t(b))),
         Inst::Math { dst, ty, .. } => (dst, Some(ty)),
         Inst::Special { dst, .. } | Inst::ActiveMask { dst } => (dst, Some(ScalarType::U32)),
-        Inst::Load { dst, ty, .. } => (dst, Some(ty)),
+        // A load of a same-sized element holds the element's type (NVRTC moves floats
+        // through `.u32` loads and stores).
+        Inst::Load { dst, ty, mem, .. } => {
+            let elem = elems.get(mem as usize).copied().unwrap_or(ty);
+            let t = if elem.size_bytes() == ty.size_bytes() {
+                elem
+            } else {
+                ty
+            };
+            (dst, Some(t))
+        }
         Inst::Atomic {
             dst: Some(d), ty, ..
         } => (d, Some(ty)),
@@ -63,28 +77,53 @@ pub(crate) fn unsigned_of(bits: u32) -> ScalarType {
 /// The variable type of every register (`None` for registers never defined).
 pub(crate) fn register_types(code: &ThreadCode) -> Result<Vec<Option<ScalarType>>, LiftError> {
     let mut types: Vec<Option<ScalarType>> = vec![None; code.num_regs as usize];
-    loop {
-        let mut changed = false;
-        for (pc, inst) in code.insts.iter().enumerate() {
-            let Some((dst, Some(ty))) = def_type(inst, &types) else {
-                continue;
-            };
-            let slot = types
-                .get_mut(dst as usize)
-                .ok_or_else(|| LiftError::new(format!("register {dst} out of range"), pc))?;
-            let new = match *slot {
-                None => ty,
-                Some(old) => join(old, ty).map_err(|m| LiftError::new(m, pc))?,
-            };
-            if *slot != Some(new) {
-                *slot = Some(new);
-                changed = true;
+    let elems: Vec<ScalarType> = code.allocs.iter().map(|a| a.elem).collect();
+    // A constant says little about a register's type (`mov.u32 %r, 0` starts an `int`
+    // counter): constants, and copies of registers only constants define, type a register
+    // only when nothing else does.
+    let mut non_const: Vec<bool> = vec![false; code.num_regs as usize];
+    for inst in &code.insts {
+        if let Some((dst, _)) = def_type(inst, &types, &elems) {
+            if !matches!(inst, Inst::Const { .. }) {
+                if let Some(slot) = non_const.get_mut(dst as usize) {
+                    *slot = true;
+                }
             }
         }
-        if !changed {
-            return Ok(types);
+    }
+    let weak = |inst: &Inst| match *inst {
+        Inst::Const { .. } => true,
+        Inst::Mov { src, .. } => !non_const.get(src as usize).copied().unwrap_or(true),
+        _ => false,
+    };
+    for strong_pass in [true, false] {
+        loop {
+            let mut changed = false;
+            for (pc, inst) in code.insts.iter().enumerate() {
+                let Some((dst, Some(ty))) = def_type(inst, &types, &elems) else {
+                    continue;
+                };
+                let slot = types
+                    .get_mut(dst as usize)
+                    .ok_or_else(|| LiftError::new(format!("register {dst} out of range"), pc))?;
+                if weak(inst) && (strong_pass || slot.is_some()) {
+                    continue;
+                }
+                let new = match *slot {
+                    None => ty,
+                    Some(old) => join(old, ty).map_err(|m| LiftError::new(m, pc))?,
+                };
+                if *slot != Some(new) {
+                    *slot = Some(new);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
         }
     }
+    Ok(types)
 }
 
 /// `e` (of type `from`) read as type `to`, as thread code reads a register's bits.
@@ -93,11 +132,24 @@ pub(crate) fn reinterpret(e: Expr, to: ScalarType) -> Result<Expr, String> {
     if from == to {
         return Ok(e);
     }
+    // Reading back a value's own bits: `(i32)((u32)n)` is `n`.
+    if let ExprKind::Cast(inner) = &e.kind {
+        if inner.ty == to && inner.ty.is_int() && from.is_int() && from.bits() == to.bits() {
+            return Ok((**inner).clone());
+        }
+    }
     if let ExprKind::Const(v) = &e.kind {
         if from.is_int() && to == ScalarType::Bool {
             return Ok(Expr::constant(warpsafe_ir::Value::Bool(v.to_bits() != 0)));
         }
         if (from.is_int() || from == ScalarType::Bool) && to.is_int() {
+            return Ok(Expr::constant(warpsafe_ir::Value::from_bits(
+                to,
+                v.to_bits(),
+            )));
+        }
+        // The bits of a constant read as a float of the same width are that float, exactly.
+        if from.is_int() && to.is_float() && from.bits() == to.bits() {
             return Ok(Expr::constant(warpsafe_ir::Value::from_bits(
                 to,
                 v.to_bits(),
