@@ -370,9 +370,13 @@ impl<'a> Lifter<'a> {
             .unwrap_or(ScalarType::U8)
     }
 
-    fn stmt(&mut self, kind: StmtKind, pc: usize) -> Stmt {
+    fn stmt(&mut self, mut kind: StmtKind, pc: usize) -> Stmt {
         self.emitted += 1;
-        Stmt::new(kind).with_span(self.span(pc))
+        let span = self.span(pc);
+        for e in exprs_mut(&mut kind) {
+            fill_spans(e, span);
+        }
+        Stmt::new(kind).with_span(span)
     }
 
     fn span(&self, pc: usize) -> Span {
@@ -635,6 +639,60 @@ impl<'a> Lifter<'a> {
         };
         let c = self.operand(cond, ScalarType::Bool, pc)?;
         Ok(if when { c } else { not(c) })
+    }
+}
+
+/// The expressions a statement evaluates directly.
+fn exprs_mut(kind: &mut StmtKind) -> Vec<&mut Expr> {
+    match kind {
+        StmtKind::Assign { value, .. } => vec![value],
+        StmtKind::Store { indices, value, .. } => indices.iter_mut().chain([value]).collect(),
+        StmtKind::Atomic {
+            indices,
+            value,
+            compare,
+            ..
+        } => indices
+            .iter_mut()
+            .chain([value])
+            .chain(compare.iter_mut())
+            .collect(),
+        StmtKind::SyncWarp { mask } => vec![mask],
+        StmtKind::Shuffle {
+            mask,
+            value,
+            lane,
+            width,
+            ..
+        } => vec![mask, value, lane, width],
+        StmtKind::Vote { mask, pred, .. } => vec![mask, pred],
+        StmtKind::SyncThreadsVote { pred, .. } => vec![pred],
+        StmtKind::Assume(e) | StmtKind::Assert(e) => vec![e],
+        _ => vec![],
+    }
+}
+
+/// Gives every node of `e` without a position the position `span` (the PTX line), so
+/// findings about loads and arithmetic point at their instruction.
+pub(crate) fn fill_spans(e: &mut Expr, span: Span) {
+    if e.span.is_dummy() {
+        e.span = span;
+    }
+    match &mut e.kind {
+        ExprKind::Unary(_, a) | ExprKind::Cast(a) => fill_spans(a, span),
+        ExprKind::Binary(_, a, b) | ExprKind::Logical(_, a, b) => {
+            fill_spans(a, span);
+            fill_spans(b, span);
+        }
+        ExprKind::Select(c, a, b) => {
+            fill_spans(c, span);
+            fill_spans(a, span);
+            fill_spans(b, span);
+        }
+        ExprKind::Call(_, xs) | ExprKind::Load(_, xs) => {
+            xs.iter_mut().for_each(|x| fill_spans(x, span));
+        }
+        _ => {}
     }
 }
 

@@ -287,7 +287,9 @@ impl Structurer<'_, '_> {
                 };
                 let last = self.block_body(latch, &mut body)?;
                 let c = self.l.branch_cond(last)?;
-                let cond = if taken_to_header { c } else { not(c) };
+                let mut cond = if taken_to_header { c } else { not(c) };
+                let at = self.l.code.spans.get(last).copied();
+                super::inst::fill_spans(&mut cond, at.unwrap_or(warpsafe_ir::Span::DUMMY));
                 let span = self
                     .l
                     .code
@@ -328,6 +330,8 @@ fn if_stmt(cond: Expr, then: Block, els: Block, pc: usize, l: &mut Lifter) -> St
         .get(pc)
         .copied()
         .unwrap_or(warpsafe_ir::Span::DUMMY);
+    let mut cond = cond;
+    super::inst::fill_spans(&mut cond, span);
     let (cond, then_body, else_body) = if then.is_empty() && !els.is_empty() {
         (not(cond), els, then)
     } else {
