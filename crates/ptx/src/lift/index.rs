@@ -7,28 +7,43 @@
 
 use warpsafe_ir::{BinOp, Expr, ExprKind, Value};
 
-/// `e / k` when `e` is structurally a multiple of `k` (`k > 0`).
-pub(crate) fn divide_exact(e: &Expr, k: i128) -> Option<Expr> {
+/// `e / k` when `e` is structurally a multiple of `k` (`k > 0`); `leaf` gives the quotient
+/// of a variable known to hold a multiple.
+pub(crate) fn divide_exact(
+    e: &Expr,
+    k: i128,
+    leaf: &dyn Fn(&Expr) -> Option<Expr>,
+) -> Option<Expr> {
     if k == 1 {
         return Some(e.clone());
     }
     match &e.kind {
+        ExprKind::Var(_) => leaf(e),
         ExprKind::Const(v) => {
             let x = v.as_i128()?;
             (x % k == 0).then(|| Expr::constant(Value::from_i128(e.ty, x / k)))
         }
         ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
-            let (a, b) = (divide_exact(a, k)?, divide_exact(b, k)?);
+            let (a, b) = (divide_exact(a, k, leaf)?, divide_exact(b, k, leaf)?);
             Some(binary(*op, a, b))
         }
         ExprKind::Binary(BinOp::Mul, a, b) => {
             if let Some(c) = const_of(b).filter(|c| c % k == 0) {
                 return Some(scale(a, c / k));
             }
-            let c = const_of(a).filter(|c| c % k == 0)?;
-            Some(scale(b, c / k))
+            if let Some(c) = const_of(a).filter(|c| c % k == 0) {
+                return Some(scale(b, c / k));
+            }
+            match (divide_exact(a, k, leaf), divide_exact(b, k, leaf)) {
+                (Some(qa), _) => Some(binary(BinOp::Mul, qa, (**b).clone())),
+                (_, Some(qb)) => Some(binary(BinOp::Mul, (**a).clone(), qb)),
+                _ => None,
+            }
         }
         ExprKind::Binary(BinOp::Shl, a, b) => {
+            if let Some(qa) = divide_exact(a, k, leaf) {
+                return Some(binary(BinOp::Shl, qa, (**b).clone()));
+            }
             let s = const_of(b).filter(|s| (0..62).contains(s))?;
             let c = 1i128 << s;
             (c % k == 0).then(|| scale(a, c / k))
@@ -39,7 +54,7 @@ pub(crate) fn divide_exact(e: &Expr, k: i128) -> Option<Expr> {
         ExprKind::Cast(inner)
             if inner.ty.is_int() && e.ty.is_int() && inner.ty.bits() <= e.ty.bits() =>
         {
-            let d = divide_exact(inner, k)?;
+            let d = divide_exact(inner, k, leaf)?;
             Some(Expr::new(ExprKind::Cast(Box::new(d)), e.ty))
         }
         _ => None,

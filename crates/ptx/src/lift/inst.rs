@@ -36,6 +36,9 @@ pub(crate) struct Lifter<'a> {
     local: HashMap<Reg, (Expr, HashSet<Reg>)>,
     temps: Vec<(VarId, VarDecl)>,
     next_var: u32,
+    /// Companion variables `q` with `register == k · q` (see [`super::quotient`]).
+    quot: HashMap<(Reg, u64), VarId>,
+    consts: HashMap<Reg, i128>,
     volatile: Vec<MemRef>,
     /// Statements emitted so far (a bound against duplication blow-up).
     pub emitted: usize,
@@ -66,11 +69,162 @@ impl<'a> Lifter<'a> {
             local: HashMap::new(),
             temps: Vec::new(),
             next_var: kernel.vars.len() as u32,
+            quot: HashMap::new(),
+            consts: super::quotient::constants(code),
             volatile: Vec::new(),
             emitted: 0,
         };
         l.find_fixed();
+        l.make_quotients();
         l
+    }
+
+    /// Declares a quotient variable for every register that always holds a multiple of an
+    /// element size.
+    fn make_quotients(&mut self) {
+        let mut sizes: Vec<u64> = self
+            .code
+            .insts
+            .iter()
+            .filter_map(|i| match *i {
+                Inst::Load { ty, .. } | Inst::Store { ty, .. } | Inst::Atomic { ty, .. } => {
+                    Some(ty.size_bytes())
+                }
+                _ => None,
+            })
+            .collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let cfg = self.cfg;
+        let reachable = |pc: usize| cfg.block_of[pc] != usize::MAX;
+        let mut pairs: Vec<(Reg, u64)> =
+            super::quotient::multiples(self.code, self.types, &sizes, &reachable)
+                .into_iter()
+                .collect();
+        pairs.sort_unstable();
+        for (r, k) in pairs {
+            let Some(ty) = self.ty(r) else { continue };
+            let q = VarId(self.next_var);
+            self.next_var += 1;
+            self.temps.push((
+                q,
+                VarDecl {
+                    name: format!("r{r}_div{k}"),
+                    ty,
+                    span: Span::DUMMY,
+                },
+            ));
+            self.quot.insert((r, k), q);
+        }
+    }
+
+    /// The quotient by `k` of register `r` read as `ty`.
+    fn quotient_operand(&mut self, r: Reg, k: u64, ty: ScalarType, pc: usize) -> R<Expr> {
+        let e = if let Some(&q) = self.quot.get(&(r, k)) {
+            Expr::new(ExprKind::Var(q), self.ty(r).unwrap_or(ty))
+        } else {
+            let c = self
+                .consts
+                .get(&r)
+                .copied()
+                .filter(|c| c % k as i128 == 0)
+                .ok_or_else(|| LiftError::new("a quotient of a register that has none", pc))?;
+            Expr::constant(Value::from_i128(ty, c / k as i128))
+        };
+        reinterpret(e, ty).map_err(|m| LiftError::new(m, pc))
+    }
+
+    fn is_multiple(&self, r: Reg, k: u64) -> bool {
+        self.quot.contains_key(&(r, k)) || self.consts.get(&r).is_some_and(|c| c % k as i128 == 0)
+    }
+
+    /// The assignments of the quotient variables of the register `inst` defines, computed
+    /// from the operands' values before the definition.
+    fn quotient_updates(&mut self, inst: &Inst, pc: usize) -> R<Vec<Stmt>> {
+        let Some(dst) = defined(inst) else {
+            return Ok(vec![]);
+        };
+        let ks: Vec<u64> = self
+            .quot
+            .keys()
+            .filter(|(r, _)| *r == dst)
+            .map(|(_, k)| *k)
+            .collect();
+        let mut out = vec![];
+        for k in ks {
+            let e = match *inst {
+                Inst::Const { bits, ty, .. } => {
+                    let c = Value::from_bits(ty, bits).as_i128().unwrap_or(0);
+                    Expr::constant(Value::from_i128(ty, c / k as i128))
+                }
+                Inst::Mov { src, .. } => {
+                    let ty = self.ty(src).unwrap_or(ScalarType::U64);
+                    self.quotient_operand(src, k, ty, pc)?
+                }
+                Inst::Cast { from, to, src, .. } => {
+                    let a = self.quotient_operand(src, k, from, pc)?;
+                    if from == to {
+                        a
+                    } else {
+                        Expr::new(ExprKind::Cast(Box::new(a)), to)
+                    }
+                }
+                Inst::Select { dst, cond, a, b } => {
+                    let ty = self.ty(dst).unwrap_or(ScalarType::U64);
+                    let c = self.operand(cond, ScalarType::Bool, pc)?;
+                    let a = self.quotient_operand(a, k, ty, pc)?;
+                    let b = self.quotient_operand(b, k, ty, pc)?;
+                    Expr::new(ExprKind::Select(Box::new(c), Box::new(a), Box::new(b)), ty)
+                }
+                Inst::Binary {
+                    op,
+                    ty,
+                    a,
+                    b,
+                    checked,
+                    ..
+                } => {
+                    let (qa, qb) = match op {
+                        BinaryOp::Add | BinaryOp::Sub => (
+                            self.quotient_operand(a, k, ty, pc)?,
+                            self.quotient_operand(b, k, ty, pc)?,
+                        ),
+                        BinaryOp::Mul if self.is_multiple(a, k) => (
+                            self.quotient_operand(a, k, ty, pc)?,
+                            self.operand(b, ty, pc)?,
+                        ),
+                        BinaryOp::Mul => (
+                            self.operand(a, ty, pc)?,
+                            self.quotient_operand(b, k, ty, pc)?,
+                        ),
+                        BinaryOp::Shl if self.is_multiple(a, k) => (
+                            self.quotient_operand(a, k, ty, pc)?,
+                            self.operand(b, ty, pc)?,
+                        ),
+                        BinaryOp::Shl => {
+                            let s = self.consts.get(&b).copied().unwrap_or(0);
+                            let shift = s - (k.trailing_zeros() as i128);
+                            (
+                                self.operand(a, ty, pc)?,
+                                Expr::constant(Value::from_i128(ty, shift)),
+                            )
+                        }
+                        _ => {
+                            return Err(LiftError::new(
+                                "a quotient of an unsupported operation",
+                                pc,
+                            ))
+                        }
+                    };
+                    binary_value(op, ty, qa, qb, checked).map_err(|m| LiftError::new(m, pc))?
+                }
+                _ => return Err(LiftError::new("a quotient of an unsupported operation", pc)),
+            };
+            let q = self.quot[&(dst, k)];
+            let e = self.at_var_type(dst, e, pc)?;
+            out.push(self.stmt(StmtKind::Assign { var: q, value: e }, pc));
+        }
+        Ok(out)
     }
 
     /// Variables made for values whose register has another type.
@@ -332,7 +486,15 @@ impl<'a> Lifter<'a> {
         }
         let off = self.operand(offset, ScalarType::I64, pc)?;
         let k = ty.size_bytes() as i128;
-        if let Some(i) = divide_exact(&off, k) {
+        let (quot, reg_of) = (&self.quot, &self.reg_of);
+        let leaf = |e: &Expr| {
+            let ExprKind::Var(v) = e.kind else {
+                return None;
+            };
+            let q = quot.get(&(*reg_of.get(&v)?, k as u64))?;
+            Some(Expr::new(ExprKind::Var(*q), e.ty))
+        };
+        if let Some(i) = divide_exact(&off, k, &leaf) {
             return Ok((i, None));
         }
         let kk = Expr::constant(Value::I64(k as i64));
@@ -430,6 +592,8 @@ impl<'a> Lifter<'a> {
         let inst = self.code.insts[pc];
         let mut out = Vec::new();
         if let Some(dst) = defined(&inst) {
+            let quotients = self.quotient_updates(&inst, pc)?;
+            out.extend(quotients);
             if let Some(e) = self.value(&inst, pc, &mut |l, r, ty, at| l.operand(r, ty, at))? {
                 let v = *self
                     .var_of

@@ -23,6 +23,7 @@ mod cfg;
 mod index;
 mod inst;
 mod prune;
+mod quotient;
 mod regs;
 mod structure;
 
