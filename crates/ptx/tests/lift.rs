@@ -1,0 +1,285 @@
+//! The lifting preserves meaning: NVRTC's PTX of a kernel, run as thread code, and the IR
+//! lifted from that thread code, run by the interpreter, write the same outputs and find
+//! the same bugs. Kernels in the idioms the lifting must handle: grid-stride loops,
+//! unrolled tiled loops with pointer bumps, double-buffered shared memory, early returns,
+//! a tree reduction and an out-of-bounds twin.
+
+use warpsafe_exec::{compile, run_program, Arg, Buffer, LaunchConfig, Options, Outcome, Program};
+use warpsafe_ir::{Kernel, StmtKind, Value};
+
+fn nvrtc() -> bool {
+    let ok = warpsafe_cuda::nvrtc_path().is_ok();
+    if !ok {
+        eprintln!("note: NVRTC not found; lifting tests skipped");
+    }
+    ok
+}
+
+/// The PTX program of the only kernel of `src`, and the IR lifted from it.
+fn both(src: &str) -> (Program, Kernel) {
+    let kernel = warpsafe_cuda_front::compile(src).expect("parses").kernels[0].clone();
+    let cuda = warpsafe_cuda::generate(&kernel).expect("codegen");
+    let ptx = warpsafe_cuda::compile_ptx(&cuda, &Default::default())
+        .expect("NVRTC")
+        .ptx;
+    let module = warpsafe_ptx::parse(&ptx).expect("PTX parses");
+    let program = warpsafe_ptx::lower_with(
+        &module,
+        &warpsafe_ptx::LowerOptions {
+            entry: Some(&kernel.name),
+            signature: Some(&kernel),
+            source: Some(&ptx),
+        },
+    )
+    .expect("lowers");
+    let lifted = warpsafe_ptx::lift(&program).unwrap_or_else(|e| panic!("lifts: {e}"));
+    (program, lifted)
+}
+
+fn floats(n: usize, seed: u32) -> Vec<f32> {
+    (0..n)
+        .map(|i| ((i as u32).wrapping_mul(2654435761).wrapping_add(seed) % 1000) as f32 / 250.0)
+        .collect()
+}
+
+fn run(p: &Program, launch: &LaunchConfig, args: &[Arg]) -> Outcome {
+    run_program(p, launch, args.to_vec(), &Options::default()).expect("runs")
+}
+
+/// Runs both forms on `args` and compares outputs (bit for bit) and finding categories.
+fn same_behaviour(src: &str, launch: LaunchConfig, args: Vec<Arg>) -> Outcome {
+    let (ptx, lifted) = both(src);
+    let lifted_program = compile(&lifted).expect("the lifted IR lowers");
+    let a = run(&ptx, &launch, &args);
+    let b = run(&lifted_program, &launch, &args);
+    for (i, (x, y)) in a.args.iter().zip(&b.args).enumerate() {
+        match (x, y) {
+            (Arg::Buffer(x), Arg::Buffer(y)) => assert_eq!(
+                x.to_f32(),
+                y.to_f32(),
+                "buffer #{i} differs between the PTX and the lifted IR"
+            ),
+            (Arg::Scalar(_), Arg::Scalar(_)) => {}
+            _ => panic!("argument kinds differ"),
+        }
+    }
+    let cats = |o: &Outcome| {
+        let mut c: Vec<String> = o.findings.iter().map(|f| f.category.to_string()).collect();
+        c.sort();
+        c.dedup();
+        c
+    };
+    assert_eq!(cats(&a), cats(&b), "findings differ");
+    a
+}
+
+const GRID_STRIDE: &str = r#"
+__global__ void saxpy(int n, float a, const float* x, float* y)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        y[i] = a * x[i] + y[i];
+    }
+}
+"#;
+
+#[test]
+fn grid_stride_loop() {
+    if !nvrtc() {
+        return;
+    }
+    let n = 1000;
+    let args = vec![
+        Arg::Scalar(Value::I32(n as i32)),
+        Arg::Scalar(Value::F32(2.5)),
+        Arg::Buffer(Buffer::from_f32(&floats(n, 1))),
+        Arg::Buffer(Buffer::from_f32(&floats(n, 2))),
+    ];
+    let out = same_behaviour(GRID_STRIDE, LaunchConfig::linear(3, 64), args);
+    assert!(out.findings.is_empty());
+    let Arg::Buffer(y) = &out.args[3] else {
+        panic!("y is a buffer")
+    };
+    let want: Vec<f32> = floats(n, 1)
+        .iter()
+        .zip(floats(n, 2))
+        .map(|(x, y)| 2.5 * x + y)
+        .collect();
+    // NVRTC fuses `a * x[i] + y[i]` into one fma: equal up to the last bit.
+    for (got, want) in y.to_f32().iter().zip(&want) {
+        assert!(
+            (got - want).abs() <= 1e-5 * want.abs().max(1.0),
+            "{got} vs {want}"
+        );
+    }
+}
+
+const TREE_REDUCE: &str = r#"
+__global__ void block_sum(const float* x, float* partial, int n)
+{
+    __shared__ float cache[128];
+    int tid = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + tid;
+    cache[tid] = i < n ? x[i] : 0.0f;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s) {
+            cache[tid] += cache[tid + s];
+        }
+        __syncthreads();
+    }
+    if (tid != 0) {
+        return;
+    }
+    partial[blockIdx.x] = cache[0];
+}
+"#;
+
+#[test]
+fn tree_reduction_with_early_return() {
+    if !nvrtc() {
+        return;
+    }
+    let n = 500;
+    let args = vec![
+        Arg::Buffer(Buffer::from_f32(&floats(n, 3))),
+        Arg::Buffer(Buffer::from_f32(&[0.0; 4])),
+        Arg::Scalar(Value::I32(n as i32)),
+    ];
+    let out = same_behaviour(TREE_REDUCE, LaunchConfig::linear(4, 128), args);
+    assert!(out.findings.is_empty());
+    let Arg::Buffer(p) = &out.args[1] else {
+        panic!("partial is a buffer")
+    };
+    let total: f32 = p.to_f32().iter().sum();
+    let want: f32 = floats(n, 3).iter().sum();
+    assert!(
+        (total - want).abs() < 1e-2 * want.abs().max(1.0),
+        "{total} vs {want}"
+    );
+}
+
+const TILED: &str = r#"
+#define TILE 8
+__global__ void matmul(const float* A, const float* B, float* C, int n)
+{
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
+    int tx = threadIdx.x;
+    int ty = threadIdx.y;
+    int row = blockIdx.y * TILE + ty;
+    int col = blockIdx.x * TILE + tx;
+    float sum = 0.0f;
+    for (int t = 0; t < n / TILE; ++t) {
+        As[ty][tx] = A[row * n + t * TILE + tx];
+        Bs[ty][tx] = B[(t * TILE + ty) * n + col];
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k) {
+            sum += As[ty][k] * Bs[k][tx];
+        }
+        __syncthreads();
+    }
+    C[row * n + col] = sum;
+}
+"#;
+
+#[test]
+fn tiled_matmul_with_unrolled_inner_loop() {
+    if !nvrtc() {
+        return;
+    }
+    let n = 16;
+    let args = vec![
+        Arg::Buffer(Buffer::from_f32(&floats(n * n, 4))),
+        Arg::Buffer(Buffer::from_f32(&floats(n * n, 5))),
+        Arg::Buffer(Buffer::from_f32(&vec![0.0; n * n])),
+        Arg::Scalar(Value::I32(n as i32)),
+    ];
+    let launch = LaunchConfig {
+        grid: [2, 2, 1],
+        block: [8, 8, 1],
+        dynamic_shared_bytes: 0,
+    };
+    let out = same_behaviour(TILED, launch, args);
+    assert!(out.findings.is_empty());
+}
+
+const DOUBLE_BUFFER: &str = r#"
+__global__ void scan(const float* x, float* y, int n)
+{
+    __shared__ float buf[2 * 64];
+    int tid = threadIdx.x;
+    int pout = 0;
+    int pin = 1;
+    buf[tid] = tid < n ? x[tid] : 0.0f;
+    __syncthreads();
+    for (int offset = 1; offset < blockDim.x; offset *= 2) {
+        pout = 1 - pout;
+        pin = 1 - pout;
+        float v = buf[pin * 64 + tid];
+        if (tid >= offset) {
+            v += buf[pin * 64 + tid - offset];
+        }
+        buf[pout * 64 + tid] = v;
+        __syncthreads();
+    }
+    if (tid < n) {
+        y[tid] = buf[pout * 64 + tid];
+    }
+}
+"#;
+
+#[test]
+fn double_buffered_scan() {
+    if !nvrtc() {
+        return;
+    }
+    let n = 50;
+    let args = vec![
+        Arg::Buffer(Buffer::from_f32(&floats(n, 6))),
+        Arg::Buffer(Buffer::from_f32(&vec![0.0; n])),
+        Arg::Scalar(Value::I32(n as i32)),
+    ];
+    let out = same_behaviour(DOUBLE_BUFFER, LaunchConfig::linear(1, 64), args);
+    assert!(out.findings.is_empty());
+}
+
+#[test]
+fn an_out_of_bounds_twin_is_found_by_both() {
+    if !nvrtc() {
+        return;
+    }
+    // `<=` reads one element past the end.
+    let src = GRID_STRIDE.replace("i < n;", "i <= n;");
+    let n = 100;
+    let args = vec![
+        Arg::Scalar(Value::I32(n as i32)),
+        Arg::Scalar(Value::F32(1.0)),
+        Arg::Buffer(Buffer::from_f32(&floats(n, 7))),
+        Arg::Buffer(Buffer::from_f32(&floats(n, 8))),
+    ];
+    let out = same_behaviour(&src, LaunchConfig::linear(2, 64), args);
+    assert!(
+        out.findings.iter().any(|f| f.category.to_string() == "oob"),
+        "{:?}",
+        out.findings
+    );
+}
+
+#[test]
+fn loops_are_recovered_as_loops() {
+    if !nvrtc() {
+        return;
+    }
+    let (_, lifted) = both(TREE_REDUCE);
+    let mut loops = 0;
+    let mut returns = 0;
+    for s in &lifted.body {
+        s.walk(&mut |x| match x.kind {
+            StmtKind::DoWhile { .. } | StmtKind::For { .. } | StmtKind::While { .. } => loops += 1,
+            StmtKind::Return => returns += 1,
+            _ => {}
+        });
+    }
+    assert_eq!(loops, 1, "{lifted}");
+    assert_eq!(returns, 1, "{lifted}");
+}
