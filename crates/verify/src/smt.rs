@@ -323,9 +323,11 @@ impl Solver {
             .ctx
             .list(vec![self.ctx.atom("check-sat-using"), bounded]);
         self.ctx.raw_send(cmd)?;
+        // A backstop for a runaway process only: measured from the full query limit (not a
+        // lowered one), so a loaded machine's slow answer to a cheap attempt is not killed.
         let dog = self
             .pid
-            .map(|p| watchdog(p, self.current + self.current / 2 + Duration::from_secs(2)));
+            .map(|p| watchdog(p, self.timeout + self.timeout / 2 + Duration::from_secs(5)));
         let resp = self.ctx.raw_recv();
         drop(dog);
         // A killed process must not be written to again (SIGPIPE ends the CLI).
@@ -408,9 +410,11 @@ impl Solver {
             self.ctx.list(watch.to_vec()),
         ]);
         self.ctx.raw_send(cmd)?;
+        // A backstop for a runaway process only: measured from the full query limit (not a
+        // lowered one), so a loaded machine's slow answer to a cheap attempt is not killed.
         let dog = self
             .pid
-            .map(|p| watchdog(p, self.current + self.current / 2 + Duration::from_secs(2)));
+            .map(|p| watchdog(p, self.timeout + self.timeout / 2 + Duration::from_secs(5)));
         let resp = self.ctx.raw_recv();
         drop(dog);
         // A killed process must not be written to again (SIGPIPE ends the CLI).
