@@ -953,38 +953,16 @@ fn pure_operands(inst: &Inst) -> Option<Vec<Reg>> {
 }
 
 fn size(e: &Expr) -> usize {
-    1 + match &e.kind {
-        ExprKind::Unary(_, a) | ExprKind::Cast(a) => size(a),
-        ExprKind::Binary(_, a, b) | ExprKind::Logical(_, a, b) => size(a) + size(b),
-        ExprKind::Select(c, a, b) => size(c) + size(a) + size(b),
-        ExprKind::Call(_, xs) | ExprKind::Load(_, xs) => xs.iter().map(size).sum(),
-        _ => 0,
-    }
+    let mut n = 0;
+    e.walk(&mut |_| n += 1);
+    n
 }
 
 /// The registers whose variables `e` reads.
 fn vars_read(e: &Expr, reg_of: &HashMap<VarId, Reg>, out: &mut HashSet<Reg>) {
-    match &e.kind {
-        ExprKind::Var(v) => {
-            if let Some(r) = reg_of.get(v) {
-                out.insert(*r);
-            }
+    e.walk(&mut |x| {
+        if let ExprKind::Var(v) = &x.kind {
+            out.extend(reg_of.get(v));
         }
-        ExprKind::Unary(_, a) | ExprKind::Cast(a) => vars_read(a, reg_of, out),
-        ExprKind::Binary(_, a, b) | ExprKind::Logical(_, a, b) => {
-            vars_read(a, reg_of, out);
-            vars_read(b, reg_of, out);
-        }
-        ExprKind::Select(c, a, b) => {
-            vars_read(c, reg_of, out);
-            vars_read(a, reg_of, out);
-            vars_read(b, reg_of, out);
-        }
-        ExprKind::Call(_, xs) | ExprKind::Load(_, xs) => {
-            for x in xs {
-                vars_read(x, reg_of, out)
-            }
-        }
-        _ => {}
-    }
+    });
 }

@@ -24,34 +24,17 @@ pub(crate) fn prune_dead(body: &mut Block) {
 }
 
 fn vars_of(e: &Expr, out: &mut HashSet<VarId>) {
-    match &e.kind {
-        ExprKind::Var(v) => {
+    e.walk(&mut |x| {
+        if let ExprKind::Var(v) = &x.kind {
             out.insert(*v);
         }
-        ExprKind::Unary(_, a) | ExprKind::Cast(a) => vars_of(a, out),
-        ExprKind::Binary(_, a, b) | ExprKind::Logical(_, a, b) => {
-            vars_of(a, out);
-            vars_of(b, out);
-        }
-        ExprKind::Select(c, a, b) => {
-            vars_of(c, out);
-            vars_of(a, out);
-            vars_of(b, out);
-        }
-        ExprKind::Call(_, xs) | ExprKind::Load(_, xs) => xs.iter().for_each(|x| vars_of(x, out)),
-        _ => {}
-    }
+    });
 }
 
 fn has_load(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Load(..) => true,
-        ExprKind::Unary(_, a) | ExprKind::Cast(a) => has_load(a),
-        ExprKind::Binary(_, a, b) | ExprKind::Logical(_, a, b) => has_load(a) || has_load(b),
-        ExprKind::Select(c, a, b) => has_load(c) || has_load(a) || has_load(b),
-        ExprKind::Call(_, xs) => xs.iter().any(has_load),
-        _ => false,
-    }
+    let mut found = false;
+    e.walk(&mut |x| found |= matches!(x.kind, ExprKind::Load(..)));
+    found
 }
 
 fn dead(s: &Stmt, read: &HashSet<VarId>) -> bool {
