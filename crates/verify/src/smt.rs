@@ -327,7 +327,7 @@ impl Solver {
         // lowered one), so a loaded machine's slow answer to a cheap attempt is not killed.
         let dog = self
             .pid
-            .map(|p| watchdog(p, self.timeout + self.timeout / 2 + Duration::from_secs(5)));
+            .map(|p| watchdog(p, self.timeout * 3 + Duration::from_secs(30)));
         let resp = self.ctx.raw_recv();
         drop(dog);
         // A killed process must not be written to again (SIGPIPE ends the CLI).
@@ -414,7 +414,7 @@ impl Solver {
         // lowered one), so a loaded machine's slow answer to a cheap attempt is not killed.
         let dog = self
             .pid
-            .map(|p| watchdog(p, self.timeout + self.timeout / 2 + Duration::from_secs(5)));
+            .map(|p| watchdog(p, self.timeout * 3 + Duration::from_secs(30)));
         let resp = self.ctx.raw_recv();
         drop(dog);
         // A killed process must not be written to again (SIGPIPE ends the CLI).
