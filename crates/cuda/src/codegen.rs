@@ -22,6 +22,45 @@ static __device__ __forceinline__ unsigned int ws_lane_id() {
 }
 ";
 
+/// The grid barrier, for kernels launched cooperatively (every block resident at once, as
+/// `cuLaunchCooperativeKernel` guarantees). NVRTC has no CUDA headers here, so
+/// `cooperative_groups::this_grid().sync()` cannot be included: this is our own barrier on two
+/// module globals. The first thread of each block arrives for its block between two block
+/// barriers; the last block to arrive resets the count (so the module is ready for the next
+/// launch) and opens the next generation, which the others wait for. The fences make every
+/// block's writes before the barrier visible to every block after it.
+const GRID_PRELUDE: &str = "\
+__device__ unsigned int ws_grid_arrived;
+__device__ unsigned int ws_grid_generation;
+static __device__ __forceinline__ void ws_grid_sync() {
+    __syncthreads();
+    if (threadIdx.x == 0u && threadIdx.y == 0u && threadIdx.z == 0u) {
+        unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;
+        unsigned int generation = *(volatile unsigned int*)&ws_grid_generation;
+        __threadfence();
+        if (atomicAdd(&ws_grid_arrived, 1u) == blocks - 1u) {
+            atomicExch(&ws_grid_arrived, 0u);
+            __threadfence();
+            atomicAdd(&ws_grid_generation, 1u);
+        } else {
+            while (*(volatile unsigned int*)&ws_grid_generation == generation) {
+            }
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
+";
+
+/// True when `kernel` has a grid barrier: it must be launched cooperatively.
+pub fn uses_grid_sync(kernel: &Kernel) -> bool {
+    let mut found = false;
+    for s in &kernel.body {
+        s.walk(&mut |s| found |= matches!(s.kind, StmtKind::SyncGrid));
+    }
+    found
+}
+
 /// `f16` support without `cuda_fp16.h` (the NVRTC wheel we use ships no CUDA headers): a
 /// half lives in an `unsigned short` holding its IEEE bits (the same size, alignment and bytes
 /// as `__half`, so buffers and arguments are unchanged), converted with PTX's `cvt`. Every half
@@ -90,6 +129,10 @@ pub fn generate(kernel: &Kernel) -> Result<String, CodegenError> {
     }
     if g.uses_lane {
         out.push_str(PRELUDE);
+        out.push('\n');
+    }
+    if uses_grid_sync(kernel) {
+        out.push_str(GRID_PRELUDE);
         out.push('\n');
     }
     let params: Vec<String> = kernel
@@ -300,6 +343,7 @@ impl Gen<'_> {
             },
             StmtKind::Return => self.line("return;"),
             StmtKind::SyncThreads => self.line("__syncthreads();"),
+            StmtKind::SyncGrid => self.line("ws_grid_sync();"),
             StmtKind::SyncWarp { mask } => {
                 let m = self.expr(mask)?;
                 self.line(&format!("__syncwarp({m});"));

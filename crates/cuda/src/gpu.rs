@@ -170,6 +170,38 @@ pub fn check_contract(kernel: &Kernel, cfg: &LaunchConfig, args: &[Arg]) -> Resu
     Ok(())
 }
 
+/// A kernel with a grid barrier is launched cooperatively: the device must support it and hold
+/// every block of the launch at once.
+fn check_cooperative(
+    ctx: &CudaContext,
+    func: &cudarc::driver::CudaFunction,
+    cfg: &LaunchConfig,
+) -> Result<(), CudaError> {
+    let attr = |a: Attr| ctx.attribute(a).map_err(driver("device query"));
+    if attr(Attr::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)? == 0 {
+        return Err(CudaError::InvalidLaunch(
+            "the kernel has a grid barrier (this_grid().sync()), which needs a cooperative launch; this device does not support one".into(),
+        ));
+    }
+    let sms = attr(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u64;
+    let threads = cfg.block.iter().map(|&d| d as u64).product::<u64>();
+    let per_sm = func
+        .occupancy_max_active_blocks_per_multiprocessor(
+            u32::try_from(threads).unwrap_or(u32::MAX),
+            usize::try_from(cfg.dynamic_shared_bytes).unwrap_or(usize::MAX),
+            None,
+        )
+        .map_err(driver("occupancy query"))? as u64;
+    let resident = per_sm * sms;
+    let blocks = cfg.num_blocks();
+    if blocks > resident {
+        return Err(CudaError::InvalidLaunch(format!(
+            "the kernel has a grid barrier (this_grid().sync()), so all {blocks} blocks must be resident at once; this device holds at most {resident} ({per_sm} per multiprocessor x {sms})"
+        )));
+    }
+    Ok(())
+}
+
 fn to_bytes(b: &Buffer) -> Vec<u8> {
     let size = b.elem.size_bytes() as usize;
     let mut out = Vec::with_capacity(b.data.len().max(1) * size);
@@ -223,7 +255,9 @@ fn push_scalar<'a>(b: &mut cudarc::driver::LaunchArgs<'a>, v: &'a Value) {
 }
 
 /// Compiles `kernel` (codegen + NVRTC for the device's architecture), copies the arguments
-/// in, launches, and returns the arguments with buffers as the device left them.
+/// in, launches, and returns the arguments with buffers as the device left them. A kernel with
+/// a grid barrier is launched cooperatively (`cuLaunchCooperativeKernel`), and refused when
+/// the device cannot hold all its blocks at once.
 pub fn launch(kernel: &Kernel, cfg: &LaunchConfig, args: Vec<Arg>) -> Result<Vec<Arg>, CudaError> {
     check_contract(kernel, cfg, &args)?;
     let ctx = open_device()?;
@@ -246,6 +280,10 @@ pub fn launch(kernel: &Kernel, cfg: &LaunchConfig, args: Vec<Arg>) -> Result<Vec
     let func = module
         .load_function(&kernel.name)
         .map_err(driver("function lookup"))?;
+    let cooperative = crate::codegen::uses_grid_sync(kernel);
+    if cooperative {
+        check_cooperative(&ctx, &func, cfg)?;
+    }
     let stream: Arc<CudaStream> = ctx.default_stream();
     let mut held = Vec::with_capacity(args.len());
     for a in args {
@@ -282,7 +320,14 @@ pub fn launch(kernel: &Kernel, cfg: &LaunchConfig, args: Vec<Arg>) -> Result<Vec
         // SAFETY: the argument list matches the generated kernel's signature one to one
         // (checked by `check_contract`), buffers are sized as the contract requires, and
         // every device allocation outlives the launch (`held` is dropped after the sync).
-        unsafe { builder.launch(launch_cfg) }.map_err(driver("kernel launch"))?;
+        if cooperative {
+            // SAFETY: as above; every block is resident at once (checked by
+            // `check_cooperative`), which the generated grid barrier needs.
+            unsafe { builder.launch_cooperative(launch_cfg) }
+                .map_err(driver("cooperative kernel launch"))?;
+        } else {
+            unsafe { builder.launch(launch_cfg) }.map_err(driver("kernel launch"))?;
+        }
     }
     stream.synchronize().map_err(driver("kernel execution"))?;
     held.into_iter()

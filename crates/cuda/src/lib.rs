@@ -25,7 +25,7 @@ mod gpu;
 mod locate;
 mod nvrtc;
 
-pub use codegen::{generate, CodegenError};
+pub use codegen::{generate, uses_grid_sync, CodegenError};
 pub use gpu::{check_contract, device_available, launch, CudaError};
 pub use nvrtc::{
     compile as compile_ptx, library_path as nvrtc_path, version as nvrtc_version, CompileOptions,

@@ -76,6 +76,14 @@ impl BlockRun<'_, '_> {
                 });
                 return;
             }
+            Inst::GridBarrier { .. } => {
+                // One block runs at a time here; a grid barrier orders it against the others.
+                let t = base + mask.trailing_zeros() as usize;
+                self.report(Issue::Unsupported, (t as u32, pc), None, true, |_| {
+                    "grid barriers (this_grid().sync()) are not supported by the equivalence checker: it runs one block at a time".into()
+                });
+                return;
+            }
             _ => {}
         }
         for l in lanes(mask) {
@@ -236,6 +244,7 @@ impl BlockRun<'_, '_> {
             | Inst::Vote { .. }
             | Inst::ActiveMask { .. }
             | Inst::BarrierVote { .. }
+            | Inst::GridBarrier { .. }
             | Inst::Exit => {}
         }
     }

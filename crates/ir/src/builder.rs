@@ -186,6 +186,11 @@ impl KernelBuilder {
         self.push(StmtKind::SyncThreads);
     }
 
+    /// `cooperative_groups::this_grid().sync()`.
+    pub fn sync_grid(&mut self) {
+        self.push(StmtKind::SyncGrid);
+    }
+
     /// Builds a nested body with `f` and returns it.
     pub fn body(&mut self, f: impl FnOnce(&mut Self)) -> Block {
         self.blocks.push(vec![]);

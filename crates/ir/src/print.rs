@@ -197,6 +197,7 @@ impl Printer<'_> {
             StmtKind::Continue => self.line("continue;"),
             StmtKind::Return => self.line("return;"),
             StmtKind::SyncThreads => self.line("__syncthreads();"),
+            StmtKind::SyncGrid => self.line("this_grid().sync();"),
             StmtKind::SyncWarp { mask } => self.line(&format!("__syncwarp({});", self.e(mask))),
             StmtKind::Vote {
                 dst,

@@ -84,6 +84,10 @@ pub enum StmtKind {
     Return,
     /// `__syncthreads()`: block-wide barrier.
     SyncThreads,
+    /// `cooperative_groups::this_grid().sync()`: grid-wide barrier. Every thread of every
+    /// block of the launch must reach it (or none); accesses before it are ordered before
+    /// accesses after it, across blocks too.
+    SyncGrid,
     /// `__syncwarp(mask)`: barrier among the warp lanes in `mask` (a `u32`).
     SyncWarp {
         /// Lanes taking part.
@@ -333,7 +337,11 @@ impl Stmt {
                 ..
             } => indices.iter().chain([value]).chain(compare).collect(),
             StmtKind::Assume(e) | StmtKind::Assert(e) => vec![e],
-            StmtKind::Break | StmtKind::Continue | StmtKind::Return | StmtKind::SyncThreads => {
+            StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Return
+            | StmtKind::SyncThreads
+            | StmtKind::SyncGrid => {
                 vec![]
             }
         }

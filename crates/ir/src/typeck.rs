@@ -174,7 +174,7 @@ impl Checker<'_> {
                     self.err(s.span, "`break`/`continue` outside a loop");
                 }
             }
-            StmtKind::Return | StmtKind::SyncThreads => {}
+            StmtKind::Return | StmtKind::SyncThreads | StmtKind::SyncGrid => {}
             StmtKind::SyncWarp { mask } => self.expect(mask, ScalarType::U32, "a warp mask"),
             StmtKind::Shuffle {
                 dst,

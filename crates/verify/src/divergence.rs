@@ -1,13 +1,15 @@
 //! Barrier divergence: every `__syncthreads()` must be reached by all threads of a block or by
-//! none, and every warp collective by all lanes of its mask, in the same iteration of every
-//! enclosing synchronising loop. Path conditions that the uniformity pass proves equal need no
-//! query; the rest ask whether two threads of one block (or warp) can disagree.
+//! none, every grid barrier by all threads of the launch or by none, and every warp
+//! collective by all lanes of its mask, in the same iteration of every enclosing
+//! synchronising loop. Path conditions that the uniformity pass proves equal need no query;
+//! the rest ask whether two threads of one block (of the grid, for a grid barrier; of one
+//! warp for a collective) can disagree.
 
 use crate::launch::Launch;
 use crate::obligation::{base, query, CexInfo, Obligation};
 use crate::symexec::{Access, SyncKind, ThreadLog};
 use crate::term::Term;
-use crate::uniform::is_block_uniform;
+use crate::uniform::{is_block_uniform, is_grid_uniform};
 use crate::Property;
 use std::collections::HashSet;
 use warpsafe_ir::{Category, Kernel, MemRef};
@@ -27,7 +29,11 @@ pub fn obligations(
 ) -> Vec<Obligation> {
     let mut out = vec![];
     for (i, (a, b)) in logs[0].syncs.iter().zip(&logs[1].syncs).enumerate() {
-        if is_block_uniform(&a.pc) {
+        let uniform = match a.kind {
+            SyncKind::Grid => is_grid_uniform(&a.pc),
+            _ => is_block_uniform(&a.pc),
+        };
+        if uniform {
             continue;
         }
         let mut asserts = base(l, logs, 2);
@@ -35,6 +41,11 @@ pub fn obligations(
             SyncKind::Block => (
                 l.same_block(),
                 "`__syncthreads()` reached by only some threads of a block".to_string(),
+            ),
+            SyncKind::Grid => (
+                Term::tt(),
+                "grid barrier (`this_grid().sync()`) reached by only some threads of the grid"
+                    .to_string(),
             ),
             SyncKind::Warp(m) => {
                 let lane = |t: usize| l.threads[t].linear.bvand(&Term::bv(32, 31));
@@ -104,7 +115,7 @@ fn same_reads(logs: &[ThreadLog; 2], roots: &[&Term]) -> Vec<Term> {
             let hit = value(a).is_some_and(|v| wanted.contains(&v));
             if hit && !relevant.iter().any(|r| std::ptr::eq(*r, *a)) {
                 relevant.push(a);
-                for t in [&a.flat, &a.pc, &a.epoch, &a.wepoch] {
+                for t in [&a.flat, &a.pc, &a.epoch, &a.wepoch, &a.gepoch] {
                     wanted.extend(t.free_syms().iter().filter_map(name));
                 }
             }
@@ -134,6 +145,7 @@ fn same_reads(logs: &[ThreadLog; 2], roots: &[&Term]) -> Vec<Term> {
                 x.flat.eq(&y.flat),
                 x.epoch.eq(&y.epoch),
                 x.wepoch.eq(&y.wepoch),
+                x.gepoch.eq(&y.gepoch),
             ]);
             out.push(same_place.implies(&vx.eq(vy)));
         }

@@ -57,6 +57,11 @@ pub struct LoopInfo {
     pub ivs: Vec<Induction>,
     /// `__syncthreads()` per iteration when that is a constant.
     pub barriers: Option<u32>,
+    /// Grid barriers per iteration when that is a constant (none under conditions or in
+    /// nested loops).
+    pub grid_barriers: Option<u32>,
+    /// The body or update holds a grid barrier (in any nesting).
+    pub has_grid_sync: bool,
     /// Full-mask warp syncs and shuffles per iteration when that is a constant.
     pub warp_syncs: Option<u32>,
     /// True when the loop contains any barrier or warp collective.
@@ -108,6 +113,7 @@ pub fn syncs_unconditional(b: &[Stmt]) -> bool {
             if matches!(
                 x.kind,
                 StmtKind::SyncThreads
+                    | StmtKind::SyncGrid
                     | StmtKind::SyncWarp { .. }
                     | StmtKind::Shuffle { .. }
                     | StmtKind::Vote { .. }
@@ -193,7 +199,9 @@ fn sync_counts(b: &[Stmt]) -> (Option<u32>, Option<u32>) {
     let (mut bar, mut warp) = (Some(0u32), Some(0u32));
     for s in b {
         match &s.kind {
-            StmtKind::SyncThreads | StmtKind::SyncThreadsVote { .. } => bar = bar.map(|n| n + 1),
+            StmtKind::SyncThreads | StmtKind::SyncThreadsVote { .. } | StmtKind::SyncGrid => {
+                bar = bar.map(|n| n + 1)
+            }
             StmtKind::SyncWarp { mask }
             | StmtKind::Shuffle { mask, .. }
             | StmtKind::Vote { mask, .. } => {
@@ -206,7 +214,9 @@ fn sync_counts(b: &[Stmt]) -> (Option<u32>, Option<u32>) {
                 let mut nw = false;
                 for st in nested(s) {
                     st.walk(&mut |x| match &x.kind {
-                        StmtKind::SyncThreads | StmtKind::SyncThreadsVote { .. } => nb = true,
+                        StmtKind::SyncThreads
+                        | StmtKind::SyncThreadsVote { .. }
+                        | StmtKind::SyncGrid => nb = true,
                         StmtKind::SyncWarp { mask }
                         | StmtKind::Shuffle { mask, .. }
                         | StmtKind::Vote { mask, .. }
@@ -227,6 +237,25 @@ fn sync_counts(b: &[Stmt]) -> (Option<u32>, Option<u32>) {
         }
     }
     (bar, warp)
+}
+
+/// Grid barriers of a block, `None` when one sits under a condition or in a nested loop.
+fn grid_count(b: &[Stmt]) -> Option<u32> {
+    let mut n = 0u32;
+    for s in b {
+        if matches!(s.kind, StmtKind::SyncGrid) {
+            n += 1;
+            continue;
+        }
+        let mut nested_grid = false;
+        for st in nested(s) {
+            st.walk(&mut |x| nested_grid |= matches!(x.kind, StmtKind::SyncGrid));
+        }
+        if nested_grid {
+            return None;
+        }
+    }
+    Some(n)
 }
 
 fn nested(s: &Stmt) -> Vec<&Stmt> {
@@ -407,11 +436,16 @@ pub fn analyze(
     let (b2, w2) = sync_counts(update);
     info.barriers = b1.zip(b2).map(|(a, b)| a + b);
     info.warp_syncs = w1.zip(w2).map(|(a, b)| a + b);
+    info.grid_barriers = grid_count(body).zip(grid_count(update)).map(|(a, b)| a + b);
+    for s in body.iter().chain(update) {
+        s.walk(&mut |x| info.has_grid_sync |= matches!(x.kind, StmtKind::SyncGrid));
+    }
     for s in body.iter().chain(update) {
         s.walk(&mut |x| {
             if matches!(
                 x.kind,
                 StmtKind::SyncThreads
+                    | StmtKind::SyncGrid
                     | StmtKind::SyncWarp { .. }
                     | StmtKind::Shuffle { .. }
                     | StmtKind::Vote { .. }

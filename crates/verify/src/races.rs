@@ -1,8 +1,9 @@
 //! Data races: for each pair of logged accesses to the same shared array or global buffer (one
 //! by each thread, at least one a write, not both atomic), can both happen at the same element
 //! without a barrier (same block, same barrier epoch, and — within one warp — the same
-//! warp-sync epoch) or from different blocks (global memory)? Race verdicts are about
-//! in-bounds accesses (out-of-bounds ones are the bounds property's findings).
+//! warp-sync epoch) or from different blocks (global memory) without a grid barrier between
+//! them (same grid epoch)? Race verdicts are about in-bounds accesses (out-of-bounds ones are
+//! the bounds property's findings).
 
 use crate::launch::Launch;
 use crate::obligation::{base, no_hazards, query, CexInfo, Obligation};
@@ -25,7 +26,7 @@ fn unordered(l: &Launch, a: &Access, b: &Access, lockstep: bool) -> Term {
     };
     let in_block = same_block.and(&a.epoch.eq(&b.epoch)).and(&warp_ok);
     match a.mem {
-        MemRef::Global(_) => same_block.not().or(&in_block),
+        MemRef::Global(_) => same_block.not().and(&a.gepoch.eq(&b.gepoch)).or(&in_block),
         _ => in_block,
     }
 }
@@ -92,7 +93,9 @@ pub fn obligations(
                     address: Some((name, a.flat.clone())),
                     core,
                     partial: false,
-                    epochs: [a, b].iter().any(|x| x.epoch.as_bv() != Some(0)),
+                    epochs: [a, b]
+                        .iter()
+                        .any(|x| x.epoch.as_bv() != Some(0) || x.gepoch.as_bv() != Some(0)),
                 },
             });
         }

@@ -34,6 +34,9 @@ pub struct Access {
     pub epoch: Term,
     /// Full-mask warp syncs executed before it (`u64`).
     pub wepoch: Term,
+    /// Grid barriers executed before it (`u64`): accesses of different blocks are ordered
+    /// when these differ.
+    pub gepoch: Term,
     /// Source position.
     pub span: Span,
     /// The enclosing loops, outermost first: their numbers and iteration symbols.
@@ -51,6 +54,8 @@ pub enum SyncKind {
     Block,
     /// A warp collective with a constant lane mask.
     Warp(u32),
+    /// `this_grid().sync()`: a barrier of every thread of the launch.
+    Grid,
 }
 
 /// A barrier or warp collective reached by the thread.
@@ -167,6 +172,7 @@ struct Exec<'a> {
     pc: Term,
     epoch: Term,
     wepoch: Term,
+    gepoch: Term,
     frames: Vec<Frame>,
     log: ThreadLog,
     n: u32,
@@ -186,6 +192,7 @@ pub fn execute(kernel: &Kernel, launch: &Launch, t: usize) -> ThreadLog {
         pc: Term::tt(),
         epoch: Term::bv(64, 0),
         wepoch: Term::bv(64, 0),
+        gepoch: Term::bv(64, 0),
         frames: vec![],
         log: ThreadLog::default(),
         n: 0,
@@ -395,6 +402,7 @@ impl Exec<'_> {
             pc: pc.clone(),
             epoch: self.epoch.clone(),
             wepoch: self.wepoch.clone(),
+            gepoch: self.gepoch.clone(),
             span,
             iters: self.frames.iter().map(|f| f.any_iter.clone()).collect(),
             value: None,
@@ -565,6 +573,12 @@ impl Exec<'_> {
                 self.sync(SyncKind::Block, s.span);
                 self.epoch = self.epoch.add(&Term::bv(64, 1));
             }
+            StmtKind::SyncGrid => {
+                // A barrier of the whole grid, so of the block too.
+                self.sync(SyncKind::Grid, s.span);
+                self.epoch = self.epoch.add(&Term::bv(64, 1));
+                self.gepoch = self.gepoch.add(&Term::bv(64, 1));
+            }
             StmtKind::SyncWarp { mask } => {
                 self.ev(mask);
                 self.warp_sync(mask, s.span);
@@ -665,12 +679,14 @@ impl Exec<'_> {
             self.epoch.clone(),
             self.wepoch.clone(),
         );
+        let g0 = self.gepoch.clone();
         self.pc = pc0.and(&c);
         self.block(then_body);
         let then_vars = std::mem::replace(&mut self.vars, vars0);
         let then_pc = std::mem::replace(&mut self.pc, pc0.and(&c.not()));
         let then_e = std::mem::replace(&mut self.epoch, e0);
         let then_w = std::mem::replace(&mut self.wepoch, w0);
+        let then_g = std::mem::replace(&mut self.gepoch, g0);
         self.block(else_body);
         for (i, tv) in then_vars.into_iter().enumerate() {
             let merged = match (tv, self.vars[i].take()) {
@@ -683,6 +699,7 @@ impl Exec<'_> {
         self.pc = if exits { then_pc.or(&self.pc) } else { pc0 };
         self.epoch = Term::ite(&c, &then_e, &self.epoch);
         self.wepoch = Term::ite(&c, &then_w, &self.wepoch);
+        self.gepoch = Term::ite(&c, &then_g, &self.gepoch);
     }
 
     /// Sets every variable the loop modifies to its value at the start of iteration `j`:
@@ -920,6 +937,21 @@ impl Exec<'_> {
                 span,
             );
         }
+        // Grid barriers per iteration, when the grid epoch has a closed form in `k`.
+        let g0 = self.gepoch.clone();
+        let grid_step = match info.grid_barriers {
+            Some(g) if epochs_ok => Some(g),
+            _ => None,
+        };
+        if info.has_grid_sync && grid_step.is_none() {
+            self.unsupported(
+                &[Property::Race],
+                "a loop with grid barriers must execute the same number of them in every \
+                 iteration, outside conditions and nested loops (no break/continue/return)"
+                    .into(),
+                span,
+            );
+        }
         let mut ivs = vec![];
         for iv in &info.ivs {
             let Some(SVal::Int { t: v0, ty, .. }) = self.vars[iv.var.0 as usize].clone() else {
@@ -983,6 +1015,9 @@ impl Exec<'_> {
                 self.epoch = self.sym("ep", Sort::Bv(64), SymKind::Havoc);
                 self.wepoch = self.sym("wep", Sort::Bv(64), SymKind::Havoc);
             }
+        }
+        if info.has_grid_sync {
+            self.gepoch = self.grid_epoch_at(&g0, grid_step, &kk);
         }
         let logged = self.log.accesses.len();
         self.loops += 1;
@@ -1130,6 +1165,20 @@ impl Exec<'_> {
         } else {
             self.epoch = e0;
             self.wepoch = w0;
+        }
+        self.gepoch = if info.has_grid_sync {
+            self.grid_epoch_at(&g0, grid_step, &kx)
+        } else {
+            g0
+        };
+    }
+
+    /// The grid epoch at iteration `j` of a loop entered at grid epoch `g0` that executes
+    /// `step` grid barriers per iteration (an unknown value when that is not a constant).
+    fn grid_epoch_at(&mut self, g0: &Term, step: Option<u32>, j: &Term) -> Term {
+        match step {
+            Some(g) => g0.add(&j.mul(&Term::bv(64, g as u128))),
+            None => self.sym("gep", Sort::Bv(64), SymKind::Havoc),
         }
     }
 }

@@ -16,6 +16,18 @@ pub fn is_block_uniform(t: &Term) -> bool {
     })
 }
 
+/// True when `t` is provably equal across any two threads of the launch in the same
+/// iterations: like [`is_block_uniform`] without `blockIdx`.
+pub fn is_grid_uniform(t: &Term) -> bool {
+    t.free_syms().iter().all(|s| {
+        (s.thread() == 0 && s.as_sym().is_some_and(|x| x.kind == SymKind::Shared))
+            || matches!(
+                s.as_sym().map(|s| s.kind),
+                Some(SymKind::Iter { sync: true })
+            )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -30,5 +42,14 @@ mod tests {
         assert!(is_block_uniform(&n.ult(&k.zext_to(32))));
         assert!(!is_block_uniform(&tid.ult(&n)));
         assert!(!is_block_uniform(&rd.ult(&n)));
+    }
+
+    #[test]
+    fn block_ids_are_block_uniform_but_not_grid_uniform() {
+        let n = Term::sym("n".into(), Sort::Bv(32), SymKind::Shared, 0);
+        let bid = Term::sym("bid1_x".into(), Sort::Bv(32), SymKind::Bid, 1);
+        assert!(is_block_uniform(&bid.ult(&n)));
+        assert!(!is_grid_uniform(&bid.ult(&n)));
+        assert!(is_grid_uniform(&n.ult(&Term::bv(32, 7))));
     }
 }

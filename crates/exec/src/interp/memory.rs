@@ -234,7 +234,7 @@ fn global_access(ctx: &Ctx, w: &mut Worker, info: &MemInfo, mem: MemId, idx: usi
             None => return,
         },
     };
-    if cell.refresh(w.gen) {
+    if cell.refresh(w.global_gen) {
         cell.touch = w.touched.len() as u32;
         w.touched.push(Touch {
             slot: info.base as u32,

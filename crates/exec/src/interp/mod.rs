@@ -4,6 +4,7 @@ mod alu;
 mod budget;
 pub(crate) mod collective;
 mod context;
+mod cooperative;
 mod findings;
 pub(crate) mod footprint;
 mod interblock;

@@ -3,6 +3,7 @@
 
 use super::budget::Budget;
 use super::context::{Ctx, MemInfo};
+use super::cooperative;
 use super::findings::Sink;
 use super::footprint;
 use super::interblock::{History, Touch};
@@ -10,7 +11,7 @@ use super::scheduler;
 use super::worker::Worker;
 use crate::launch::check_args;
 use crate::report::{Outcome, Stats};
-use crate::thread::code::{AllocSize, Space};
+use crate::thread::code::{AllocSize, Inst, Space};
 use crate::{compile, eval_contract_expr, Arg, Buffer, ExecError, LaunchConfig, Options, Program};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
@@ -77,6 +78,39 @@ fn parallelism(
     })
 }
 
+/// Checks that every block of a cooperative launch fits in memory at once (they all stay
+/// alive until the launch ends); returns how many blocks there are.
+fn cooperative_memory(
+    p: &Program,
+    cfg: &LaunchConfig,
+    dyn_bytes: u64,
+    args: &[Arg],
+    opts: &Options,
+) -> Result<u64, ExecError> {
+    let blocks = cfg.num_blocks();
+    let Some(limit) = opts.max_memory else {
+        return Ok(blocks);
+    };
+    let lens: Vec<u64> = args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::Buffer(b) => Some(b.len() as u64),
+            Arg::Scalar(_) => None,
+        })
+        .collect();
+    let est = footprint::estimate(p.code(), cfg, dyn_bytes, &lens, opts);
+    let needed = est.with_blocks(blocks);
+    if needed > limit {
+        return Err(ExecError::MemoryLimit {
+            needed,
+            launch_bytes: est.launch_bytes,
+            block_bytes: est.block_bytes,
+            limit,
+        });
+    }
+    Ok(blocks)
+}
+
 /// Runs a compiled kernel on a launch configuration and arguments. Buffers come back in
 /// [`Outcome::args`] as the kernel left them; bugs are findings, not errors.
 pub fn run_program(
@@ -99,7 +133,16 @@ pub fn run_program(
             limit: opts.max_total_instructions,
         });
     }
-    let at_once = parallelism(p, cfg, dyn_bytes, &args, opts)?;
+    let cooperative = p
+        .code()
+        .insts
+        .iter()
+        .any(|i| matches!(i, Inst::GridBarrier { .. }));
+    let at_once = if cooperative {
+        cooperative_memory(p, cfg, dyn_bytes, &args, opts)?
+    } else {
+        parallelism(p, cfg, dyn_bytes, &args, opts)?
+    };
     let ctx = build_ctx(p, cfg, &args, opts, dyn_bytes)?;
     let budget = Budget::new(ctx.max_block_instructions, opts.max_total_instructions);
 
@@ -113,10 +156,10 @@ pub fn run_program(
             .unwrap_or_else(|e| e.into_inner())
             .pop()
             .unwrap_or_else(|| Worker::new(&ctx));
-        let rng = opts
+        let mut rng = opts
             .schedule_seed
             .map(|s| scheduler::Rng::new(s ^ b.wrapping_mul(0xff51_afd7_ed55_8ccd)));
-        scheduler::run_block(&ctx, &mut w, ctx.block_idx(b), rng, &budget);
+        scheduler::run_block(&ctx, &mut w, ctx.block_idx(b), rng.as_mut(), &budget);
         let r = BlockResult {
             sink: w.sink.take(),
             touched: std::mem::take(&mut w.touched),
@@ -141,6 +184,10 @@ pub fn run_program(
     let mut stats = Stats::default();
     let mut widest_summary: Option<u64> = None;
     let mut lo = 0u64;
+    if cooperative {
+        cooperative::run(&ctx, opts, &budget, &mut sink, &mut stats)?;
+        lo = blocks;
+    }
     while lo < blocks {
         let chunk = footprint::next_chunk(at_once, widest_summary);
         let hi = lo.saturating_add(chunk).min(blocks);

@@ -31,31 +31,63 @@ impl Rng {
     }
 }
 
-/// Runs the block at `block` to completion (or until a divergence or the budget stops it), in
-/// the default schedule or, with `rng`, in a random legal one.
+/// How a block's run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BlockEnd {
+    /// Every thread exited.
+    Finished,
+    /// Every thread that has not exited waits at a grid barrier (resume with [`resume_block`]
+    /// after [`release_grid`]).
+    AtGrid,
+    /// A divergence, or the budget, stopped the block.
+    Stopped,
+}
+
+/// Runs the block at `block` to completion (or until a divergence or the budget stops it, or
+/// its threads wait at a grid barrier), in the default schedule or, with `rng`, in a random
+/// legal one.
 pub(crate) fn run_block(
     ctx: &Ctx,
     w: &mut Worker,
     block: [u32; 3],
-    mut rng: Option<Rng>,
+    rng: Option<&mut Rng>,
     budget: &Budget,
-) {
+) -> BlockEnd {
     w.start_block(ctx, block);
     w.next_check = budget.next_check(0);
-    run_warps(ctx, w, &mut rng, budget);
-    if !w.over_budget && !budget.check_in(block, w.instrs, &mut w.reported) {
+    resume_block(ctx, w, rng, budget)
+}
+
+/// Continues a started block (after [`release_grid`]) until it ends or waits at the next grid
+/// barrier.
+pub(crate) fn resume_block(
+    ctx: &Ctx,
+    w: &mut Worker,
+    mut rng: Option<&mut Rng>,
+    budget: &Budget,
+) -> BlockEnd {
+    let end = run_warps(ctx, w, &mut rng, budget);
+    if end != BlockEnd::AtGrid
+        && !w.over_budget
+        && !budget.check_in(w.block, w.instrs, &mut w.reported)
+    {
         w.over_budget = true;
+    }
+    if w.stopped {
+        BlockEnd::Stopped
+    } else {
+        end
     }
 }
 
-fn run_warps(ctx: &Ctx, w: &mut Worker, rng: &mut Option<Rng>, budget: &Budget) {
+fn run_warps(ctx: &Ctx, w: &mut Worker, rng: &mut Option<&mut Rng>, budget: &Budget) -> BlockEnd {
     loop {
-        match rng.as_mut() {
+        match rng.as_deref_mut() {
             None => {
                 for warp in 0..ctx.warps {
                     run_warp(ctx, w, warp, u64::MAX, None, budget);
                     if w.stopped {
-                        return;
+                        return BlockEnd::Stopped;
                     }
                 }
             }
@@ -68,7 +100,7 @@ fn run_warps(ctx: &Ctx, w: &mut Worker, rng: &mut Option<Rng>, budget: &Budget) 
                     let steps = 1 + r.below(48) as u64;
                     let blocked = run_warp(ctx, w, live[i], steps, Some(r), budget);
                     if w.stopped {
-                        return;
+                        return BlockEnd::Stopped;
                     }
                     if blocked {
                         live.swap_remove(i);
@@ -76,8 +108,11 @@ fn run_warps(ctx: &Ctx, w: &mut Worker, rng: &mut Option<Rng>, budget: &Budget) 
                 }
             }
         }
-        if !barrier_step(ctx, w) {
-            return;
+        match barrier_step(ctx, w) {
+            Step::Released => {}
+            Step::Ended => return BlockEnd::Finished,
+            Step::Diverged => return BlockEnd::Stopped,
+            Step::AtGrid => return BlockEnd::AtGrid,
         }
     }
 }
@@ -134,34 +169,51 @@ fn run_warp(
     }
 }
 
-/// Called when no warp can run: releases a complete barrier (true) or ends the block (false),
-/// reporting divergence when threads wait that can never be released.
-fn barrier_step(ctx: &Ctx, w: &mut Worker) -> bool {
+/// What [`barrier_step`] did.
+enum Step {
+    /// Released the threads waiting at a complete block barrier.
+    Released,
+    /// No thread waits: the block is done.
+    Ended,
+    /// Threads wait at barriers that can never release (reported).
+    Diverged,
+    /// Every waiting thread waits at a grid barrier: the launch releases it.
+    AtGrid,
+}
+
+/// Called when no warp can run: releases a complete barrier, ends the block, or leaves it
+/// waiting at a grid barrier, reporting divergence when threads wait that can never be
+/// released.
+fn barrier_step(ctx: &Ctx, w: &mut Worker) -> Step {
     let mut first: Option<(u32, u32)> = None; // (tid, pc) of the first waiting thread
     let mut other_barrier: Option<(u32, u32)> = None;
     let mut exited: Option<(u32, u32)> = None;
+    let mut at_grid = false;
     for warp in 0..ctx.warps {
         for lane in 0..32 {
             let tid = (warp * 32 + lane) as u32;
             let pc = w.wait_pc[warp][lane];
             match w.state[warp][lane] {
-                BARRIER => match first {
-                    None => first = Some((tid, pc)),
-                    Some((_, p0))
-                        if other_barrier.is_none()
-                            && barrier_id(ctx, pc) != barrier_id(ctx, p0) =>
-                    {
-                        other_barrier = Some((tid, pc))
+                BARRIER => {
+                    at_grid |= is_grid_barrier(ctx, pc);
+                    match first {
+                        None => first = Some((tid, pc)),
+                        Some((_, p0))
+                            if other_barrier.is_none()
+                                && barrier_id(ctx, pc) != barrier_id(ctx, p0) =>
+                        {
+                            other_barrier = Some((tid, pc))
+                        }
+                        _ => {}
                     }
-                    _ => {}
-                },
+                }
                 EXITED if exited.is_none() => exited = Some((tid, pc)),
                 _ => {}
             }
         }
     }
     let Some((tid, pc)) = first else {
-        return false;
+        return Step::Ended;
     };
     let problem = other_barrier
         .map(|o| (o, true))
@@ -169,9 +221,24 @@ fn barrier_step(ctx: &Ctx, w: &mut Worker) -> bool {
     if let Some(((otid, opc), at_barrier)) = problem {
         if ctx.checks.divergence {
             report(ctx, w, (tid, pc), (otid, opc), at_barrier);
-            return false;
+            return Step::Diverged;
         }
     }
+    if at_grid {
+        return Step::AtGrid;
+    }
+    release(ctx, w);
+    Step::Released
+}
+
+/// Releases every thread of the block waiting at a grid barrier, once all blocks arrived.
+pub(crate) fn release_grid(ctx: &Ctx, w: &mut Worker) {
+    release(ctx, w);
+}
+
+/// Releases the threads waiting at a barrier: a new epoch orders their accesses before and
+/// after it, and barrier reductions get their value.
+fn release(ctx: &Ctx, w: &mut Worker) {
     w.epoch += 1;
     w.barriers += 1;
     // `__syncthreads_count/_and/_or`: reduce the predicates of the threads waiting at the
@@ -219,13 +286,31 @@ fn barrier_step(ctx: &Ctx, w: &mut Worker) -> bool {
             }
         }
     }
-    true
 }
 
 fn barrier_id(ctx: &Ctx, pc: u32) -> Option<u32> {
     match ctx.insts.get(pc as usize) {
-        Some(Inst::Barrier { id } | Inst::BarrierVote { id, .. }) => Some(*id),
+        Some(Inst::Barrier { id } | Inst::BarrierVote { id, .. } | Inst::GridBarrier { id }) => {
+            Some(*id)
+        }
         _ => None,
+    }
+}
+
+/// True when the instruction at `pc` is a grid barrier.
+pub(crate) fn is_grid_barrier(ctx: &Ctx, pc: u32) -> bool {
+    matches!(ctx.insts.get(pc as usize), Some(Inst::GridBarrier { .. }))
+}
+
+/// How a barrier site is named in messages.
+pub(crate) fn barrier_name(ctx: &Ctx, pc: u32) -> String {
+    let id = barrier_id(ctx, pc)
+        .map(|i| format!(" #{i}"))
+        .unwrap_or_default();
+    if is_grid_barrier(ctx, pc) {
+        format!("grid barrier{id}")
+    } else {
+        format!("__syncthreads(){id}")
     }
 }
 
@@ -244,22 +329,21 @@ fn report(ctx: &Ctx, w: &mut Worker, at: (u32, u32), other: (u32, u32), at_barri
             pc: opc,
         }),
         || {
-            let id = |pc| barrier_id(ctx, pc).map(|i| format!("#{i}")).unwrap_or_default();
             let msg = if at_barrier {
                 format!(
-                    "barrier divergence in block {}: thread {} waits at __syncthreads() {} while thread {} waits at a different __syncthreads() {}; the block deadlocks",
+                    "barrier divergence in block {}: thread {} waits at {} while thread {} waits at a different {}; the block deadlocks",
                     coords(block),
                     ctx.thread_text(tid),
-                    id(pc),
+                    barrier_name(ctx, pc),
                     ctx.thread_text(otid),
-                    id(opc)
+                    barrier_name(ctx, opc)
                 )
             } else {
                 format!(
-                    "barrier divergence in block {}: thread {} waits at __syncthreads() {} but thread {} has already returned and never arrives",
+                    "barrier divergence in block {}: thread {} waits at {} but thread {} has already returned and never arrives",
                     coords(block),
                     ctx.thread_text(tid),
-                    id(pc),
+                    barrier_name(ctx, pc),
                     ctx.thread_text(otid)
                 )
             };

@@ -169,7 +169,7 @@ pub(crate) fn exec(ctx: &Ctx, w: &mut Worker, warp: usize, pc: u32, mask: u32) {
             }
             return;
         }
-        Inst::Barrier { .. } | Inst::BarrierVote { .. } => {
+        Inst::Barrier { .. } | Inst::BarrierVote { .. } | Inst::GridBarrier { .. } => {
             park(w, warp, pc, mask, BARRIER);
             return;
         }

@@ -29,6 +29,8 @@ pub(crate) const PARKED: u32 = u32::MAX;
 /// Reusable state for running one block at a time.
 pub(crate) struct Worker {
     pub gen: u32,
+    /// Generation of the global shadow cells: a new one at each block start and grid barrier.
+    pub global_gen: u32,
     /// Registers of warp `w` are `regs[w * nregs..][..nregs]`, each a 32-lane row.
     pub regs: Vec<[u64; 32]>,
     /// Per warp, the pc of each runnable lane, [`PARKED`] otherwise.
@@ -66,8 +68,15 @@ pub(crate) struct Worker {
 impl Worker {
     /// Allocates state sized for `ctx`'s launch.
     pub fn new(ctx: &Ctx) -> Worker {
+        Worker::with_sparse_global(ctx, false)
+    }
+
+    /// Allocates state sized for `ctx`'s launch; with `sparse`, the shadow of global memory
+    /// holds only the cells the block touches whatever the buffers' size (cooperative launches
+    /// keep every block's worker alive at once).
+    pub fn with_sparse_global(ctx: &Ctx, sparse: bool) -> Worker {
         let warps = ctx.warps;
-        let sparse = ctx.global.iter().map(Vec::len).sum::<usize>() > DENSE_GLOBAL_LIMIT;
+        let sparse = sparse || ctx.global.iter().map(Vec::len).sum::<usize>() > DENSE_GLOBAL_LIMIT;
         let global_cells = if ctx.checks.race && !sparse {
             ctx.global
                 .iter()
@@ -78,6 +87,7 @@ impl Worker {
         };
         Worker {
             gen: 0,
+            global_gen: 0,
             regs: vec![[0; 32]; warps * ctx.nregs],
             pcs: vec![[PARKED; 32]; warps],
             wait_pc: vec![[0; 32]; warps],
@@ -112,19 +122,13 @@ impl Worker {
             self.gen = 1;
             self.shared_cells.fill(Cell::default());
             self.local_gen.fill(0);
-            for g in &mut self.global_cells {
-                g.fill(Cell::default());
-            }
         }
+        self.new_global_phase();
         self.regs.fill([0; 32]);
         self.vc.fill([0; 32]);
         self.shared.fill(0);
         self.local.fill(0);
         self.side.clear();
-        if let Some(m) = &mut self.sparse_cells {
-            m.clear();
-        }
-        self.touched.clear();
         self.block = block;
         self.epoch = 0;
         self.instrs = 0;
@@ -141,6 +145,24 @@ impl Worker {
                 self.wait_mask[w][l] = 0;
             }
         }
+    }
+
+    /// Forgets the block's shadow of global memory and its summary of touched global cells:
+    /// at the block's start, and at each grid barrier (every global access before it is
+    /// ordered before every access after it, in every block).
+    pub fn new_global_phase(&mut self) {
+        self.global_gen = self.global_gen.wrapping_add(1);
+        if self.global_gen == 0 {
+            // Generation wrapped: stale records could look current, so clear them for real.
+            self.global_gen = 1;
+            for g in &mut self.global_cells {
+                g.fill(Cell::default());
+            }
+        }
+        if let Some(m) = &mut self.sparse_cells {
+            m.clear();
+        }
+        self.touched.clear();
     }
 
     /// Lanes of warp `w` that belong to the block.

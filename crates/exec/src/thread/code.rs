@@ -302,6 +302,12 @@ pub enum Inst {
         /// Static barrier site number.
         id: u32,
     },
+    /// `cooperative_groups::this_grid().sync()`: a barrier of every thread of every block of
+    /// the launch (site `id`, numbered with the `Barrier` sites).
+    GridBarrier {
+        /// Static barrier site number.
+        id: u32,
+    },
     /// `__syncwarp(mask)`.
     SyncWarp {
         /// `u32` lane mask.
@@ -453,7 +459,7 @@ impl Inst {
                 *dst = f(*dst);
                 *pred = f(*pred);
             }
-            Inst::Jump { .. } | Inst::Barrier { .. } | Inst::Exit => {}
+            Inst::Jump { .. } | Inst::Barrier { .. } | Inst::GridBarrier { .. } | Inst::Exit => {}
         }
     }
 
@@ -490,6 +496,7 @@ pub struct ThreadCode {
     pub num_regs: u32,
     /// Memory addressed by `MemId`.
     pub allocs: Vec<Alloc>,
-    /// Number of static barrier sites (`Barrier` ids are `0..num_barriers`).
+    /// Number of static barrier sites (`Barrier`, `BarrierVote` and `GridBarrier` ids are
+    /// `0..num_barriers`).
     pub num_barriers: u32,
 }

@@ -110,6 +110,7 @@ pub fn inst_text(inst: &Inst) -> String {
             format!("branch {}r{cond} -> {target}", if when { "" } else { "!" })
         }
         Inst::Barrier { id } => format!("barrier #{id}"),
+        Inst::GridBarrier { id } => format!("grid barrier #{id}"),
         Inst::SyncWarp { mask } => format!("syncwarp r{mask}"),
         Inst::Shuffle {
             kind,

@@ -439,6 +439,11 @@ impl<'k> Lowerer<'k> {
                 self.barriers += 1;
                 self.emit(Inst::Barrier { id }, span);
             }
+            StmtKind::SyncGrid => {
+                let id = self.barriers;
+                self.barriers += 1;
+                self.emit(Inst::GridBarrier { id }, span);
+            }
             StmtKind::SyncWarp { mask } => {
                 let m = self.expr(mask)?;
                 self.emit(Inst::SyncWarp { mask: m }, span);

@@ -111,6 +111,12 @@ impl Checker<'_> {
                     "`break`/`continue`, and `return` inside a loop, are not supported yet",
                 )
             }
+            StmtKind::SyncGrid => {
+                return self.unsupported(
+                    s.span,
+                    "grid barriers (`this_grid().sync()`) are not supported by permission checking",
+                )
+            }
             StmtKind::SyncWarp { .. }
             | StmtKind::Shuffle { .. }
             | StmtKind::Vote { .. }

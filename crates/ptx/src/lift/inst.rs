@@ -692,6 +692,7 @@ impl<'a> Lifter<'a> {
                 }
             }
             Inst::Barrier { .. } => out.push(self.stmt(StmtKind::SyncThreads, pc)),
+            Inst::GridBarrier { .. } => out.push(self.stmt(StmtKind::SyncGrid, pc)),
             Inst::SyncWarp { mask } => {
                 let mask = self.operand(mask, ScalarType::U32, pc)?;
                 out.push(self.stmt(StmtKind::SyncWarp { mask }, pc));
