@@ -211,6 +211,9 @@ impl Exec<'_> {
             StmtKind::SyncThreads | StmtKind::SyncWarp { .. } => {
                 return unsupported(s.span, "a barrier (barrier-phased algorithm)")
             }
+            StmtKind::SyncGrid => {
+                return unsupported(s.span, "a grid barrier (`this_grid().sync()`)")
+            }
             StmtKind::Shuffle { .. } => return unsupported(s.span, "a warp shuffle"),
             StmtKind::Vote { .. } | StmtKind::ActiveMask { .. } => {
                 return unsupported(s.span, "a warp vote")

@@ -214,6 +214,7 @@ pub fn visit_exprs(b: &[Stmt], f: &mut dyn FnMut(&warpsafe_ir::Expr)) {
             | StmtKind::Continue
             | StmtKind::Return
             | StmtKind::SyncThreads
+            | StmtKind::SyncGrid
             | StmtKind::ActiveMask { .. } => {}
         }
     }

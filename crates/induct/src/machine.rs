@@ -377,6 +377,9 @@ impl<'k> Machine<'k> {
                     }
                 }
             }
+            StmtKind::SyncGrid => {
+                return unsupported("grid barriers (`this_grid().sync()`)", s.span)
+            }
             StmtKind::SyncWarp { .. } => return unsupported("__syncwarp", s.span),
             StmtKind::Shuffle { .. } => return unsupported("warp shuffles", s.span),
             StmtKind::Vote { .. } | StmtKind::ActiveMask { .. } => {

@@ -239,6 +239,7 @@ pub fn native_support(kernel: &Kernel) -> Option<&'static str> {
         stmt.walk(&mut |s| {
             let w = match &s.kind {
                 StmtKind::SyncThreads => Some("it has a barrier (`sync_threads`)"),
+                StmtKind::SyncGrid => Some("it has a grid barrier (`this_grid().sync()`)"),
                 StmtKind::SyncWarp { .. } | StmtKind::Shuffle { .. } => {
                     Some("it uses warp collectives")
                 }

@@ -305,6 +305,7 @@ fn drop_barriers(b: &mut Block, cur: &mut Cursor) {
     while i < b.len() {
         let name = match &b[i].kind {
             StmtKind::SyncThreads => Some("__syncthreads()".to_string()),
+            StmtKind::SyncGrid => Some("this_grid().sync()".to_string()),
             StmtKind::SyncWarp { mask } => Some(format!("__syncwarp({})", cur.show(mask))),
             _ => None,
         };

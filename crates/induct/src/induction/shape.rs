@@ -54,6 +54,16 @@ fn assigned(stmts: &[Stmt], out: &mut Vec<VarId>, lets: &mut Vec<VarId>) {
 /// The phases of `k`, in the order Interval, Loop, (Interval, Loop)*, Final.
 pub fn phases(k: &Kernel) -> Result<Vec<Phase<'_>>, String> {
     let body = &k.body;
+    let mut grid = false;
+    for s in body {
+        s.walk(&mut |s| grid |= matches!(s.kind, StmtKind::SyncGrid));
+    }
+    if grid {
+        // Phases are barrier intervals of one block; a grid barrier also orders the blocks.
+        return Err(
+            "a grid barrier (`this_grid().sync()`): only block barriers are modelled".into(),
+        );
+    }
     let mut out = vec![];
     let mut start = 0;
     for (i, s) in body.iter().enumerate() {
