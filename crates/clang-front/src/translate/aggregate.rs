@@ -25,17 +25,6 @@ fn unsupported(span: Span, what: impl std::fmt::Display) -> FrontError {
     FrontError::new(span, format!("unsupported: {what}"))
 }
 
-/// The record name a type spelling names (`const struct float4 &` → `float4`).
-fn record_name(ty: &str) -> &str {
-    let mut t = ty.trim().trim_end_matches('&').trim();
-    for q in ["const ", "volatile ", "struct ", "class ", "union "] {
-        while let Some(r) = t.strip_prefix(q) {
-            t = r.trim_start();
-        }
-    }
-    t.rsplit("::").next().unwrap_or(t)
-}
-
 /// The name of `n`'s variable, for the per-field locals `name__field`.
 pub fn field_local(var: &str, field: &str) -> String {
     format!("{var}__{field}")
@@ -89,16 +78,7 @@ impl Unit<'_> {
     /// The fields of the record type `ty`, when it is one (through `const`, references and
     /// namespaces).
     pub fn record(&self, ty: &str) -> Option<&Fields> {
-        let t = ty.trim();
-        if t.contains('*') || t.contains('[') {
-            return None;
-        }
-        let name = record_name(t);
-        if matches!(types::scalar(name), Ok(Some(_))) {
-            // `__half` is a class in the headers and a scalar here.
-            return None;
-        }
-        self.records.get(name)
+        self.records.get(&self.record_key_of(ty)?)
     }
 
     /// The one scalar type of every field of `fields`, when they share it.
@@ -210,6 +190,9 @@ impl Unit<'_> {
             .record(ty)
             .ok_or_else(|| unsupported(span, format!("value of type `{ty}`")))?
             .clone();
+        if let Some(v) = self.record_fields_via_place(n, span)? {
+            return Ok(v);
+        }
         match n.kind.as_str() {
             "ImplicitCastExpr"
             | "ParenExpr"
@@ -275,7 +258,7 @@ impl Unit<'_> {
     }
 
     /// `base[offset + f]` for every field `f`.
-    fn elements(&self, s: Scalars, fields: &Fields, span: Span) -> Vec<Expr> {
+    pub(super) fn elements(&self, s: Scalars, fields: &Fields, span: Span) -> Vec<Expr> {
         (0..fields.len() as u64)
             .map(|f| {
                 let idx = add(
@@ -328,7 +311,11 @@ impl Unit<'_> {
 
     /// The scalars a pointer to records (or an array of records) points at, with the
     /// number of scalars per record.
-    fn record_scalars(&self, n: &Node, span: Span) -> Result<(Scalars, u64), FrontError> {
+    pub(super) fn record_scalars(
+        &self,
+        n: &Node,
+        span: Span,
+    ) -> Result<(Scalars, u64), FrontError> {
         let span = self.span(n, span);
         let ty = n.ty().unwrap_or("");
         let stride = if let Some((pointee, _)) = ty.rsplit_once('*') {
@@ -374,12 +361,16 @@ impl Unit<'_> {
                 Ok((self.scalars(inner, span)?, stride))
             }
             "DeclRefExpr" => {
-                let (_, _, name) = n
+                let (id, _, name) = n
                     .referenced()
                     .ok_or_else(|| unsupported(span, "reference"))?;
+                let base = match self.alias(id) {
+                    Some(super::place::Slot::Expr(e)) => e,
+                    _ => Expr::new(ExprKind::Ident(self.var_name(id, name)), span),
+                };
                 Ok((
                     Scalars {
-                        base: Expr::new(ExprKind::Ident(name.to_string()), span),
+                        base,
                         offset: zero(span),
                     },
                     stride,
@@ -464,7 +455,31 @@ impl Unit<'_> {
             return Ok(None);
         };
         let field = n.name().unwrap_or("");
-        let base_ty = strip_implicit(base).ty().unwrap_or("");
+        let b = strip_implicit(base);
+        let by_place = matches!(
+            b.kind.as_str(),
+            "CXXThisExpr"
+                | "DeclRefExpr"
+                | "MemberExpr"
+                | "CXXMemberCallExpr"
+                | "CXXOperatorCallExpr"
+                | "CXXConstructExpr"
+                | "CXXTemporaryObjectExpr"
+                | "MaterializeTemporaryExpr"
+        ) || b.kind == "CallExpr" && self.is_user_call(b);
+        if by_place && !(n.flag("isArrow") && b.kind != "CXXThisExpr") {
+            if self.record(b.ty().unwrap_or("")).is_none() && b.kind != "CXXThisExpr" {
+                return Ok(None);
+            }
+            return match self.member_slot(n, span)? {
+                super::place::Slot::Expr(e) => Ok(Some(Expr::new(e.kind, span))),
+                _ => Err(unsupported(
+                    span,
+                    format!("member `{field}` (a record) used as a value"),
+                )),
+            };
+        }
+        let base_ty = b.ty().unwrap_or("");
         let arrow = n.flag("isArrow");
         let fields = if arrow {
             base_ty.rsplit_once('*').and_then(|(p, _)| self.record(p))

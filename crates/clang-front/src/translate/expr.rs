@@ -95,6 +95,19 @@ impl Unit<'_> {
                     matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim")
                         .then_some(name)
                 });
+                let on_this = n
+                    .inner
+                    .first()
+                    .is_some_and(|b| strip_implicit(b).kind == "CXXThisExpr");
+                if on_this {
+                    return match self.member_slot(n, span)? {
+                        super::place::Slot::Expr(e) => Ok(Expr::new(e.kind, span)),
+                        _ => Err(unsupported(
+                            span,
+                            format!("member `{field}` (a record) used as a value"),
+                        )),
+                    };
+                }
                 if let (Some(var), false) = (launch_var, n.flag("isArrow")) {
                     ExprKind::Member(
                         Box::new(Expr::new(ExprKind::Ident(var.to_string()), span)),
@@ -112,19 +125,40 @@ impl Unit<'_> {
             ),
             "UnaryOperator" => self.unary(n, span)?,
             "BinaryOperator" | "CompoundAssignOperator" => self.binary(n, span)?,
-            "ConditionalOperator" => ExprKind::Cond(
-                Box::new(self.child(n, 0, span)?),
-                Box::new(self.child(n, 1, span)?),
-                Box::new(self.child(n, 2, span)?),
-            ),
-            "CallExpr" => self.call(n, span)?,
+            "ConditionalOperator" => {
+                let cond = self.child(n, 0, span)?;
+                let why = "in an arm of `?:`";
+                ExprKind::Cond(
+                    Box::new(cond),
+                    Box::new(self.guarded(why, || self.child(n, 1, span))?),
+                    Box::new(self.guarded(why, || self.child(n, 2, span))?),
+                )
+            }
+            "CallExpr" => match self.call_value(n, span)? {
+                Some(v) => return value_expr(v, span),
+                None => self.call(n, span)?,
+            },
             "CXXMemberCallExpr" => {
                 if let Some(e) = self.conversion_call(n, span)? {
                     return Ok(e);
                 }
+                if let Some(v) = self.call_value(n, span)? {
+                    return value_expr(v, span);
+                }
                 return self.group_call(n, span);
             }
-            "CXXOperatorCallExpr" => return self.operator_call(n, span),
+            "CXXOperatorCallExpr" => {
+                if let Some(v) = self.call_value(n, span)? {
+                    return value_expr(v, span);
+                }
+                return self.operator_call(n, span);
+            }
+            "CXXThisExpr" => {
+                return Err(unsupported(
+                    span,
+                    "`this` as a value (only its members are read)",
+                ))
+            }
             "CXXConstructExpr" | "CXXTemporaryObjectExpr" => return self.scalar_construct(n, span),
             "UnaryExprOrTypeTraitExpr" if n.str("name") == Some("sizeof") => {
                 let spelled = n
@@ -325,6 +359,25 @@ impl Unit<'_> {
         let (id, kind, name) = n
             .referenced()
             .ok_or_else(|| unsupported(span, "reference without a declaration"))?;
+        match self.alias(id) {
+            Some(super::place::Slot::Expr(e)) => return Ok(e.kind),
+            Some(_) => {
+                return Err(unsupported(
+                    span,
+                    format!("record `{name}` used as a value"),
+                ))
+            }
+            None => {}
+        }
+        if let Some(v) = self.static_vars.get(id) {
+            // A static data member: its (constant) initialiser.
+            let init = v.inner.iter().find(|c| is_expr(c)).ok_or_else(|| {
+                unsupported(span, format!("static member `{name}` without a value"))
+            })?;
+            return Ok(self.expr(init, span)?.kind);
+        }
+        let renamed = self.var_name(id, name);
+        let name = renamed.as_str();
         let is_ref = n
             .fields
             .get("referencedDecl")
@@ -390,7 +443,11 @@ impl Unit<'_> {
     fn binary(&self, n: &Node, span: Span) -> Result<ExprKind, FrontError> {
         let opcode = n.str("opcode").unwrap_or("");
         let a = Box::new(self.child(n, 0, span)?);
-        let b = Box::new(self.child(n, 1, span)?);
+        let b = Box::new(if matches!(opcode, "&&" | "||") {
+            self.guarded("on the right of `&&` or `||`", || self.child(n, 1, span))?
+        } else {
+            self.child(n, 1, span)?
+        });
         if opcode == "," {
             return Ok(ExprKind::Comma(a, b));
         }
@@ -490,6 +547,18 @@ impl Unit<'_> {
             }
         }
         Ok(ExprKind::Call(name, callee_span, args))
+    }
+}
+
+/// The expression of an inlined call's value (a scalar; a record or nothing is an error).
+fn value_expr(v: super::inline::Value, span: Span) -> Result<Expr, FrontError> {
+    match v {
+        super::inline::Value::Scalar(e) => Ok(e),
+        super::inline::Value::Void => Err(unsupported(span, "the value of a `void` call")),
+        super::inline::Value::Record(p) => Err(unsupported(
+            span,
+            format!("a record (`{}`) where a scalar is needed", p.key),
+        )),
     }
 }
 

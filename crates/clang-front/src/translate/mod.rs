@@ -10,8 +10,11 @@ pub mod aggregate;
 mod expr;
 pub mod globals;
 mod groups;
+mod inline;
 mod intrinsics;
 pub mod launches;
+mod place;
+mod records;
 mod stmt;
 mod switch;
 pub mod types;
@@ -58,6 +61,18 @@ pub struct Unit<'a> {
     /// Pointer-to-record parameters read as scalar buffers: (function, parameter, scalars
     /// per record), so that header lengths (in records) can be scaled to scalars.
     pub record_params: std::cell::RefCell<Vec<(String, String, u64)>>,
+    /// Record declarations by key (as [`Unit::records`]), for their constructors, methods
+    /// and default member initialisers.
+    pub record_decls: HashMap<String, &'a Node>,
+    /// Member functions and constructors with bodies, by declaration id (an out-of-line
+    /// definition also under its in-class declaration's id).
+    pub methods: HashMap<String, &'a Node>,
+    /// Static data members (`static constexpr int WARPS = …`), by declaration id.
+    pub static_vars: HashMap<String, &'a Node>,
+    /// Lambdas: closure type spelling → the captured declarations' ids, one per field.
+    pub captures: HashMap<String, Vec<Option<String>>>,
+    /// The state of member-function inlining (frames, hoisted statements).
+    inl: inline::State,
 }
 
 /// What a call names.
@@ -84,9 +99,16 @@ impl<'a> Unit<'a> {
             records: HashMap::new(),
             conversions: HashMap::new(),
             record_params: std::cell::RefCell::default(),
+            record_decls: HashMap::new(),
+            methods: HashMap::new(),
+            static_vars: HashMap::new(),
+            captures: HashMap::new(),
+            inl: inline::State::default(),
         };
         let mut found = vec![];
         unit.walk(root, &mut found, None);
+        unit.collect_lambdas(root);
+        unit.collect_file_vars(root);
         types::set_enums(unit.enum_types.clone());
         add_aliases(root);
         unit.add_record_aliases(root);
@@ -181,19 +203,15 @@ impl<'a> Unit<'a> {
             "CXXRecordDecl" | "ClassTemplateSpecializationDecl" | "RecordDecl"
                 if n.flag("completeDefinition") =>
             {
-                for m in n.inner.iter().filter(|c| c.kind == "CXXConversionDecl") {
-                    self.conversions.insert(m.id().to_string(), m);
-                }
-                let fields: aggregate::Fields = n
-                    .inner
-                    .iter()
-                    .filter(|c| c.kind == "FieldDecl")
-                    .filter_map(|c| Some((c.name()?.to_string(), c.ty()?.to_string())))
-                    .collect();
-                if let Some(name) = n.name() {
-                    if !fields.is_empty() {
-                        self.records.entry(name.to_string()).or_insert(fields);
-                    }
+                self.collect_record(n, None, found);
+            }
+            "CXXMethodDecl" | "CXXConstructorDecl"
+                if n.inner.iter().any(|c| c.kind == "CompoundStmt") =>
+            {
+                // An out-of-line member definition: calls name the in-class declaration.
+                self.methods.insert(n.id().to_string(), n);
+                if let Some(prev) = n.str("previousDecl") {
+                    self.methods.insert(prev.to_string(), n);
                 }
             }
             "EnumDecl" => {

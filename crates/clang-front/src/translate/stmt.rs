@@ -12,25 +12,48 @@ fn unsupported(span: Span, what: impl std::fmt::Display) -> FrontError {
 }
 
 impl Unit<'_> {
-    /// The subset statement for `n`.
+    /// The subset statement for `n`, with what its expressions hoist (inlined calls) in
+    /// a block before it.
     pub fn stmt(&self, n: &Node, outer: Span) -> Result<Stmt, FrontError> {
+        let (s, hoisted) = self.with_pending(|| self.stmt_here(n, outer));
+        let s = s?;
+        if hoisted.is_empty() {
+            return Ok(s);
+        }
+        let span = s.span;
+        let mut all = hoisted;
+        all.push(s);
+        Ok(Stmt {
+            kind: StmtKind::Block(all),
+            span,
+        })
+    }
+
+    /// `n` itself; what it hoists goes to the enclosing statement.
+    fn stmt_here(&self, n: &Node, outer: Span) -> Result<Stmt, FrontError> {
         let span = self.span(n, outer);
-        let kind = match n.kind.as_str() {
-            "CompoundStmt" => StmtKind::Block(self.stmts(&n.inner, span)?),
+        if matches!(
+            n.kind.as_str(),
             "DeclStmt" | "CXXOperatorCallExpr" | "ExprWithCleanups"
-                if self.record_stmts(n, span)?.is_some() =>
-            {
-                let many = self.record_stmts(n, span)?.unwrap_or_default();
+        ) {
+            if let Some(many) = self.record_stmts(n, span)? {
                 if n.kind == "DeclStmt" {
                     return Err(unsupported(
                         span,
                         "a record declared here (declare it in a block)",
                     ));
                 }
-                StmtKind::Block(many)
+                return Ok(Stmt {
+                    kind: StmtKind::Block(many),
+                    span,
+                });
             }
+        }
+        let kind = match n.kind.as_str() {
+            "CompoundStmt" => StmtKind::Block(self.stmts(&n.inner, span)?),
             "DeclStmt" => return self.decl_stmt(n, span),
             "NullStmt" => StmtKind::Empty,
+            "ReturnStmt" if self.in_frame() => return self.frame_return(n, span),
             "ReturnStmt" => StmtKind::Return(match n.inner.iter().find(|c| is_expr(c)) {
                 Some(e) => Some(self.expr(e, span)?),
                 None => None,
@@ -47,14 +70,16 @@ impl Unit<'_> {
                 let [cond, body] = parts[..] else {
                     return Err(unsupported(span, "malformed `while`"));
                 };
-                StmtKind::While(self.expr(cond, span)?, Box::new(self.stmt(body, span)?))
+                let cond = self.guarded("in a loop condition", || self.expr(cond, span))?;
+                StmtKind::While(cond, Box::new(self.stmt(body, span)?))
             }
             "DoStmt" => {
                 let parts: Vec<&Node> = n.inner.iter().collect();
                 let [body, cond] = parts[..] else {
                     return Err(unsupported(span, "malformed `do`"));
                 };
-                StmtKind::DoWhile(Box::new(self.stmt(body, span)?), self.expr(cond, span)?)
+                let cond = self.guarded("in a loop condition", || self.expr(cond, span))?;
+                StmtKind::DoWhile(Box::new(self.stmt(body, span)?), cond)
             }
             "AttributedStmt" => {
                 // `#pragma unroll` and `[[likely]]`: the statement is the last child.
@@ -72,7 +97,10 @@ impl Unit<'_> {
                     "inline PTX `asm` in a kernel (use `--via-ptx`)",
                 ))
             }
-            _ if is_expr(n) => StmtKind::Expr(self.expr(n, span)?),
+            _ if is_expr(n) => match self.void_call(n, span)? {
+                true => StmtKind::Empty,
+                false => StmtKind::Expr(self.expr(n, span)?),
+            },
             other => return Err(unsupported(span, describe(other))),
         };
         Ok(Stmt { kind, span })
@@ -115,7 +143,7 @@ impl Unit<'_> {
             return Ok(None);
         }
         let vspan = self.span(v, span);
-        let name = v.name().unwrap_or("").to_string();
+        let name = self.var_name(v.id(), v.name().unwrap_or(""));
         let ty = types::scalar_or_pointer(v.ty().unwrap_or(""), vspan)
             .map_err(|e| unsupported(vspan, format!("declaration of `{name}`: {e}")))?;
         if !ty.ptr {
@@ -177,7 +205,7 @@ impl Unit<'_> {
                 let Some(init) = v.inner.iter().find(|c| is_expr(c)) else {
                     return Ok(None);
                 };
-                let name = v.name().unwrap_or("");
+                let name = &self.var_name(v.id(), v.name().unwrap_or(""));
                 let Some(reduce) = self.group_reduce(name, init, self.span(v, span))? else {
                     return Ok(None);
                 };
@@ -208,24 +236,50 @@ impl Unit<'_> {
                     return Ok(None);
                 };
                 let lhs = super::expr::strip_implicit(lhs);
-                let Some((_, "VarDecl" | "ParmVarDecl", name)) = lhs.referenced() else {
+                let Some((id, "VarDecl" | "ParmVarDecl", name)) = lhs.referenced() else {
                     return Ok(None);
                 };
-                self.group_reduce(name, rhs, span)
+                if self.alias(id).is_some() {
+                    return Ok(None);
+                }
+                self.group_reduce(&self.var_name(id, name), rhs, span)
             }
             _ => Ok(None),
         }
     }
 
-    fn stmts(&self, nodes: &[Node], span: Span) -> Result<Vec<Stmt>, FrontError> {
+    /// The statements of a block; what each hoists comes right before it, in the block.
+    pub(super) fn stmts(&self, nodes: &[Node], span: Span) -> Result<Vec<Stmt>, FrontError> {
         let mut out = vec![];
         for c in nodes {
-            match self.record_stmts(c, span)? {
-                Some(many) => out.extend(many),
-                None => out.push(self.stmt(c, span)?),
-            }
+            let (r, hoisted) = self.with_pending(|| match self.record_stmts(c, span)? {
+                Some(many) => Ok(many),
+                None => Ok(vec![self.stmt_here(c, span)?]),
+            });
+            let r = r?;
+            out.extend(hoisted);
+            out.extend(r);
         }
         Ok(out)
+    }
+
+    /// A call statement inlined whole (a member function, a user operator, a function
+    /// over records): its statements are hoisted and nothing is left of it.
+    fn void_call(&self, n: &Node, span: Span) -> Result<bool, FrontError> {
+        let mut e = n;
+        while matches!(e.kind.as_str(), "ExprWithCleanups" | "CXXBindTemporaryExpr") {
+            match e.inner.first() {
+                Some(c) => e = c,
+                None => return Ok(false),
+            }
+        }
+        if !matches!(
+            e.kind.as_str(),
+            "CXXMemberCallExpr" | "CXXOperatorCallExpr" | "CallExpr"
+        ) {
+            return Ok(false);
+        }
+        Ok(self.call_value(e, span)?.is_some())
     }
 
     /// Statements about records, which become several statements in the enclosing block:
@@ -254,13 +308,17 @@ impl Unit<'_> {
                 let mut out = vec![];
                 for v in &n.inner {
                     let vspan = self.span(v, span);
+                    if let Some(many) = self.record_var_decl(v, vspan)? {
+                        out.extend(many);
+                        continue;
+                    }
                     let Some(fields) = v.ty().and_then(|t| self.record(t)).cloned() else {
                         return Err(unsupported(
                             vspan,
                             "a record declared beside other variables",
                         ));
                     };
-                    let name = v.name().unwrap_or("");
+                    let name = &self.var_name(v.id(), v.name().unwrap_or(""));
                     let init = match v.inner.iter().find(|c| is_expr(c)) {
                         Some(e) if !(e.kind == "CXXConstructExpr" && e.inner.is_empty()) => {
                             Some(self.record_fields(e, vspan)?)
@@ -302,6 +360,18 @@ impl Unit<'_> {
                     return Ok(None);
                 };
                 if lhs.ty().and_then(|t| self.record(t)).is_none() {
+                    return Ok(None);
+                }
+                let op_id = callee
+                    .and_then(|c| c.referenced())
+                    .map(|r| r.0)
+                    .unwrap_or("");
+                if self
+                    .methods
+                    .get(op_id)
+                    .is_some_and(|m| !m.flag("isImplicit"))
+                {
+                    // A user-defined assignment: inlined like any member function.
                     return Ok(None);
                 }
                 let to = self.record_fields(lhs, span)?;
@@ -368,7 +438,8 @@ impl Unit<'_> {
             if e.is_empty() {
                 Ok(None)
             } else {
-                self.expr(e, span).map(Some)
+                self.guarded("in a loop condition or update", || self.expr(e, span))
+                    .map(Some)
             }
         };
         Ok(Stmt {
@@ -478,7 +549,7 @@ impl Unit<'_> {
         v: &Node,
         span: Span,
     ) -> Result<(Storage, warpsafe_cuda_front::ast::Type, Declarator), FrontError> {
-        let name = v.name().unwrap_or("").to_string();
+        let name = self.var_name(v.id(), v.name().unwrap_or(""));
         let (spelled, is_ref) = types::strip_reference(v.ty().unwrap_or("int"));
         if !is_ref {
             if let Some((ty, _)) = self.record_pointer(spelled, span)? {

@@ -1,0 +1,284 @@
+//! Where a record object lives, field by field: a local record is one local per field, a
+//! record in memory one element per field, a member reference to another record (cub's
+//! `TempStorage& temp`) that record's place. Member functions are inlined over places, so
+//! what a method writes through `this` lands in the object itself.
+
+use super::aggregate::{field_local, Fields};
+use super::expr::strip_implicit;
+use super::Unit;
+use crate::node::Node;
+use warpsafe_cuda_front::ast::{Expr, ExprKind};
+use warpsafe_cuda_front::FrontError;
+use warpsafe_ir::Span;
+
+fn unsupported(span: Span, what: impl std::fmt::Display) -> FrontError {
+    FrontError::new(span, format!("unsupported: {what}"))
+}
+
+/// Where one field lives.
+#[derive(Debug, Clone)]
+pub enum Slot {
+    /// A scalar, pointer or array field: an lvalue expression (a local, an element, a
+    /// shared array's name).
+    Expr(Expr),
+    /// A record-typed field (by value, or a reference to another record).
+    Record(Place),
+    /// A reference member not bound yet (between a constructor's start and its initialiser).
+    Unbound,
+}
+
+/// A record object: its type's key and fields, and where each field lives.
+#[derive(Debug, Clone)]
+pub struct Place {
+    /// The record's key in [`Unit::records`].
+    pub key: String,
+    /// The record's fields (name and type spelling).
+    pub fields: Fields,
+    /// One slot per field, in declaration order.
+    pub slots: Vec<Slot>,
+}
+
+impl Place {
+    /// The slot of field `name`.
+    pub fn field(&self, name: &str, span: Span) -> Result<&Slot, FrontError> {
+        self.fields
+            .iter()
+            .position(|(f, _)| f == name)
+            .and_then(|i| self.slots.get(i))
+            .ok_or_else(|| unsupported(span, format!("field `{name}` of `{}`", self.key)))
+    }
+
+    /// Every field as one scalar expression (a record of scalars only).
+    pub fn scalars(&self, span: Span) -> Result<Vec<Expr>, FrontError> {
+        self.slots
+            .iter()
+            .zip(&self.fields)
+            .map(|(s, (f, ty))| match s {
+                Slot::Expr(e) => Ok(e.clone()),
+                Slot::Record(_) => Err(unsupported(
+                    span,
+                    format!("copying record `{}` with the record field `{f}`", self.key),
+                )),
+                Slot::Unbound => Err(unsupported(
+                    span,
+                    format!("reference member `{f}` (`{ty}`) used before it is bound"),
+                )),
+            })
+            .collect()
+    }
+}
+
+/// Strips the nodes that do not change which object an expression denotes.
+fn strip_object(mut n: &Node) -> &Node {
+    while matches!(
+        n.kind.as_str(),
+        "ImplicitCastExpr"
+            | "ParenExpr"
+            | "MaterializeTemporaryExpr"
+            | "ExprWithCleanups"
+            | "CXXBindTemporaryExpr"
+            | "ConstantExpr"
+            | "CXXStaticCastExpr"
+    ) && n
+        .str("castKind")
+        .is_none_or(|k| k == "NoOp" || k == "LValueToRValue")
+    {
+        match n.inner.iter().find(|c| super::expr::is_expr(c)) {
+            Some(c) => n = c,
+            None => break,
+        }
+    }
+    n
+}
+
+impl Unit<'_> {
+    /// The default place of record variable `var` (as the translation names it): one local
+    /// per field, `var__field`.
+    pub fn local_place(&self, key: &str, var: &str, span: Span) -> Result<Place, FrontError> {
+        let fields = self
+            .records
+            .get(key)
+            .cloned()
+            .ok_or_else(|| unsupported(span, format!("record `{key}`")))?;
+        let mut slots = vec![];
+        for (f, ty) in &fields {
+            let name = field_local(var, f);
+            slots.push(match self.record_key_of(ty) {
+                _ if super::types::strip_reference(ty).1 => Slot::Unbound,
+                Some(k) => Slot::Record(self.local_place(&k, &name, span)?),
+                None => Slot::Expr(Expr::new(ExprKind::Ident(name), span)),
+            });
+        }
+        Ok(Place {
+            key: key.to_string(),
+            fields,
+            slots,
+        })
+    }
+
+    /// The place of the record object `n` denotes (a variable, `*this`, a member, an element
+    /// in memory), or a temporary holding its value (a constructor, a call returning a
+    /// record) whose statements are hoisted before the enclosing statement.
+    pub fn place_of(&self, n: &Node, outer: Span) -> Result<Place, FrontError> {
+        let span = self.span(n, outer);
+        let n = strip_object(n);
+        let ty = n.ty().unwrap_or("");
+        let key = self
+            .record_key_of(ty)
+            .ok_or_else(|| unsupported(span, format!("value of type `{ty}` as a record")))?;
+        match n.kind.as_str() {
+            "DeclRefExpr" => {
+                let (id, _, name) = n
+                    .referenced()
+                    .ok_or_else(|| unsupported(span, "record reference"))?;
+                if let Some(slot) = self.alias(id) {
+                    return match slot {
+                        Slot::Record(p) => Ok(p),
+                        _ => Err(unsupported(span, format!("`{name}` as a record"))),
+                    };
+                }
+                if let Some(p) = self.record_var(id) {
+                    return Ok(p);
+                }
+                self.local_place(&key, &self.var_name(id, name), span)
+            }
+            "UnaryOperator" if n.str("opcode") == Some("*") => {
+                let inner = n
+                    .inner
+                    .first()
+                    .map(strip_implicit)
+                    .ok_or_else(|| unsupported(span, "malformed `*`"))?;
+                if inner.kind == "CXXThisExpr" {
+                    return self.this_place(span);
+                }
+                self.memory_place(n, &key, span)
+            }
+            "ArraySubscriptExpr" => self.memory_place(n, &key, span),
+            "MemberExpr" => match self.member_slot(n, span)? {
+                Slot::Record(p) => Ok(p),
+                _ => Err(unsupported(span, "member as a record")),
+            },
+            "CXXMemberCallExpr" | "CXXOperatorCallExpr" | "CallExpr" => {
+                match self.call_value(n, span)? {
+                    Some(super::inline::Value::Record(p)) => Ok(p),
+                    _ => Err(unsupported(
+                        span,
+                        format!("a record returned by a call (`{}`)", n.kind),
+                    )),
+                }
+            }
+            "CXXConstructExpr"
+            | "CXXTemporaryObjectExpr"
+            | "CXXFunctionalCastExpr"
+            | "InitListExpr"
+            | "LambdaExpr" => self.temporary(n, &key, span),
+            other => Err(unsupported(span, format!("a record from `{other}`"))),
+        }
+    }
+
+    /// A record in memory (`p[i]`, `*p`): one element per field.
+    fn memory_place(&self, n: &Node, key: &str, span: Span) -> Result<Place, FrontError> {
+        let fields = self
+            .records
+            .get(key)
+            .cloned()
+            .ok_or_else(|| unsupported(span, format!("record `{key}`")))?;
+        let slots = self
+            .record_fields(n, span)?
+            .into_iter()
+            .map(Slot::Expr)
+            .collect();
+        Ok(Place {
+            key: key.to_string(),
+            fields,
+            slots,
+        })
+    }
+
+    /// The slot a member expression (`obj.f`, `p->f`, `this->f`, implicit `f` in a method)
+    /// names.
+    pub fn member_slot(&self, n: &Node, span: Span) -> Result<Slot, FrontError> {
+        let field = n.name().unwrap_or("");
+        let base = n
+            .inner
+            .first()
+            .ok_or_else(|| unsupported(span, "malformed member access"))?;
+        let b = strip_implicit(base);
+        let place = if b.kind == "CXXThisExpr" {
+            self.this_place(span)?
+        } else if n.flag("isArrow") {
+            let ty = b.ty().unwrap_or("");
+            let key = ty
+                .rsplit_once('*')
+                .and_then(|(p, _)| self.record_key_of(p))
+                .ok_or_else(|| unsupported(span, format!("`->{field}` on `{ty}`")))?;
+            let fields = self
+                .records
+                .get(&key)
+                .cloned()
+                .ok_or_else(|| unsupported(span, format!("record `{key}`")))?;
+            let (at, _) = self.record_scalars(base, span)?;
+            let slots = self
+                .elements(at, &fields, span)
+                .into_iter()
+                .map(Slot::Expr)
+                .collect();
+            Place { key, fields, slots }
+        } else {
+            self.place_of(base, span)?
+        };
+        let name = if field.is_empty() {
+            // A lambda's capture: clang names the field by nothing; find it by id.
+            let id = n.str("referencedMemberDecl").unwrap_or("");
+            return self.capture_slot(&place, id, span);
+        } else {
+            field
+        };
+        place.field(name, span).cloned()
+    }
+
+    /// The slot of an unnamed closure field by its declaration id.
+    fn capture_slot(&self, place: &Place, id: &str, span: Span) -> Result<Slot, FrontError> {
+        let decl = self
+            .record_decls
+            .get(&place.key)
+            .ok_or_else(|| unsupported(span, "lambda capture"))?;
+        let i = decl
+            .inner
+            .iter()
+            .filter(|c| c.kind == "FieldDecl")
+            .position(|c| c.id() == id)
+            .ok_or_else(|| unsupported(span, "lambda capture"))?;
+        place
+            .slots
+            .get(i)
+            .cloned()
+            .ok_or_else(|| unsupported(span, "lambda capture"))
+    }
+
+    /// The field expressions of a record value, through [`Unit::place_of`], for the node
+    /// kinds member functions introduce (`None` for the others).
+    pub fn record_fields_via_place(
+        &self,
+        n: &Node,
+        span: Span,
+    ) -> Result<Option<Vec<Expr>>, FrontError> {
+        let s = strip_object(n);
+        let by_place = match s.kind.as_str() {
+            "DeclRefExpr" | "MemberExpr" | "CXXMemberCallExpr" | "LambdaExpr" => true,
+            "UnaryOperator" => s
+                .inner
+                .first()
+                .is_some_and(|i| strip_implicit(i).kind == "CXXThisExpr"),
+            "CXXOperatorCallExpr" => true,
+            "CallExpr" => self.is_user_call(s),
+            "CXXConstructExpr" | "CXXTemporaryObjectExpr" => self.user_constructor(s).is_some(),
+            "InitListExpr" => s.inner.iter().any(|c| c.kind == "CXXDefaultInitExpr"),
+            _ => false,
+        };
+        if !by_place {
+            return Ok(None);
+        }
+        Ok(Some(self.place_of(s, span)?.scalars(span)?))
+    }
+}
