@@ -742,12 +742,26 @@ impl SolverPool {
         if left.is_some_and(|l| l.is_zero()) {
             return Answer::Unknown("the time budget of the run (--timeout) is spent".into());
         }
-        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match left {
-            Some(l) if l < self.timeout => {
-                solver.with_timeout(l, |s| s.check(q, self.dump.as_ref()))
+        let ask = |solver: &mut Solver| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match left {
+                Some(l) if l < self.timeout => {
+                    solver.with_timeout(l, |s| s.check(q, self.dump.as_ref()))
+                }
+                _ => solver.check(q, self.dump.as_ref()),
+            }))
+        };
+        let mut checked = ask(&mut solver);
+        // A process that died mid-query (killed by its watchdog on a loaded machine, or
+        // crashed) says nothing about the query: it is asked once more, of a fresh process.
+        if matches!(checked, Ok(Err(_))) && solver.dead {
+            match Solver::new(self.timeout) {
+                Ok(s) => {
+                    solver = s;
+                    checked = ask(&mut solver);
+                }
+                Err(e) => return Answer::Unknown(format!("cannot restart z3: {e}")),
             }
-            _ => solver.check(q, self.dump.as_ref()),
-        }));
+        }
         let Ok(checked) = checked else {
             return Answer::Unknown("the solver interface failed on this query".into());
         };
