@@ -1,6 +1,7 @@
-//! Cooperative groups: handles of the thread block and of its static tiles are values fixed
-//! by their type, so a member call becomes the builtin it stands for (`block.sync()` is
-//! `__syncthreads()`, `tile.shfl_down(v, 1)` a width-`N` shuffle among the tile's lanes).
+//! Cooperative groups: handles of the grid, of the thread block and of its static tiles are
+//! values fixed by their type, so a member call becomes the builtin it stands for
+//! (`block.sync()` is `__syncthreads()`, `grid.sync()` the grid barrier, `tile.shfl_down(v, 1)`
+//! a width-`N` shuffle among the tile's lanes).
 
 use super::expr::strip_implicit;
 use super::Unit;
@@ -16,6 +17,8 @@ pub enum Group {
     Block,
     /// `thread_block_tile<N>` with `N` a power of two up to 32.
     Tile(u32),
+    /// `grid_group`: every thread of the launch.
+    Grid,
 }
 
 /// The group of a desugared type (`cooperative_groups::thread_block_tile<32>`), `Ok(None)`
@@ -32,6 +35,9 @@ pub fn group_of(ty: &str) -> Result<Option<Group>, String> {
     if name == "thread_block" {
         return Ok(Some(Group::Block));
     }
+    if name == "grid_group" {
+        return Ok(Some(Group::Grid));
+    }
     if let Some(n) = name
         .strip_prefix("thread_block_tile<")
         .and_then(|r| r.split([',', '>']).next())
@@ -46,7 +52,7 @@ pub fn group_of(ty: &str) -> Result<Option<Group>, String> {
         }
     }
     Err(format!(
-        "cooperative group `{ty}` (only `thread_block` and `thread_block_tile<N>` are modelled)"
+        "cooperative group `{ty}` (only `grid_group`, `thread_block` and `thread_block_tile<N>` are modelled)"
     ))
 }
 
@@ -124,6 +130,46 @@ fn call(name: &str, args: Vec<Expr>, span: Span) -> Expr {
     e(ExprKind::Call(name.into(), span, args), span)
 }
 
+/// The grid barrier, as the subset lowering spells it.
+const GRID_SYNC: &str = "__warpsafe_grid_sync";
+
+/// `(unsigned long long)e`: grid ranks and sizes are 64-bit (CUDA 11 and later).
+fn wide(x: Expr, span: Span) -> Expr {
+    super::expr::scalar_cast(ScalarType::U64, x, span)
+}
+
+/// `a + d * b` for the 64-bit mixed-radix ranks.
+fn rank_step(a: Expr, d: Expr, b: Expr, span: Span) -> Expr {
+    bin(BinaryOp::Add, a, bin(BinaryOp::Mul, d, b, span), span)
+}
+
+/// `grid_group::block_rank()`: the linear rank of the calling block in the grid, 64-bit.
+fn grid_block_rank(span: Span) -> Expr {
+    let w = |var: &str, f: &str| wide(builtin(var, f, span), span);
+    rank_step(
+        w("blockIdx", "x"),
+        w("gridDim", "x"),
+        rank_step(
+            w("blockIdx", "y"),
+            w("gridDim", "y"),
+            w("blockIdx", "z"),
+            span,
+        ),
+        span,
+    )
+}
+
+/// `grid_group::num_blocks()`, 64-bit.
+fn grid_blocks(span: Span) -> Expr {
+    let w = |f: &str| wide(builtin("gridDim", f, span), span);
+    bin(
+        BinaryOp::Mul,
+        bin(BinaryOp::Mul, w("x"), w("y"), span),
+        w("z"),
+        span,
+    )
+}
+
 impl Unit<'_> {
     /// `block.group_index().x` and its kin: the launch builtin's field. `None` when `n` is
     /// not a member of such a call.
@@ -154,18 +200,26 @@ impl Unit<'_> {
         let Some(base) = member.inner.first().map(strip_implicit) else {
             return Ok(None);
         };
-        if group_of(base.ty().unwrap_or("")) != Ok(Some(Group::Block)) {
-            return Ok(None);
-        }
-        let var = match member.name().unwrap_or("") {
-            "group_index" => "blockIdx",
-            "thread_index" => "threadIdx",
-            "group_dim" | "dim_threads" => "blockDim",
-            other => {
+        let group = match group_of(base.ty().unwrap_or("")) {
+            Ok(Some(g @ (Group::Block | Group::Grid))) => g,
+            _ => return Ok(None),
+        };
+        let var = match (group, member.name().unwrap_or("")) {
+            (Group::Block, "group_index") => "blockIdx",
+            (Group::Block, "thread_index") => "threadIdx",
+            (Group::Block, "group_dim" | "dim_threads") => "blockDim",
+            (Group::Grid, "block_index") => "blockIdx",
+            (Group::Grid, "group_dim" | "dim_blocks") => "gridDim",
+            (_, other) => {
+                let of = if group == Group::Grid {
+                    "the grid"
+                } else {
+                    "a thread block"
+                };
                 return Err(FrontError::new(
                     span,
-                    format!("unsupported: `{other}().{field}` of a thread block"),
-                ))
+                    format!("unsupported: `{other}().{field}` of {of}"),
+                ));
             }
         };
         if !matches!(field, "x" | "y" | "z") {
@@ -189,6 +243,7 @@ impl Unit<'_> {
         }
         let group = group_of(strip_implicit(&n.inner[1]).ty().unwrap_or("")).ok()??;
         Some(Ok(match group {
+            Group::Grid => ExprKind::Call(GRID_SYNC.into(), span, vec![]),
             Group::Block => ExprKind::Call("__syncthreads".into(), span, vec![]),
             Group::Tile(32) => ExprKind::Call("__syncwarp".into(), span, vec![]),
             Group::Tile(t) => ExprKind::Call("__syncwarp".into(), span, vec![tile_mask(t, span)]),
@@ -228,6 +283,24 @@ impl Unit<'_> {
             (Group::Block, "sync") => call("__syncthreads", vec![], span),
             (Group::Block, "thread_rank") => block_rank(span),
             (Group::Block, "size" | "num_threads") => block_size(span),
+            (Group::Grid, "sync") => call(GRID_SYNC, vec![], span),
+            (Group::Grid, "thread_rank") => rank_step(
+                wide(block_rank(span), span),
+                grid_block_rank(span),
+                wide(block_size(span), span),
+                span,
+            ),
+            (Group::Grid, "size" | "num_threads") => bin(
+                BinaryOp::Mul,
+                grid_blocks(span),
+                wide(block_size(span), span),
+                span,
+            ),
+            (Group::Grid, "block_rank") => grid_block_rank(span),
+            (Group::Grid, "num_blocks") => grid_blocks(span),
+            // Every launch we run or check is one in which the grid is valid: the interpreter
+            // and the GPU runner launch kernels with a grid barrier cooperatively.
+            (Group::Grid, "is_valid") => e(ExprKind::Bool(true), span),
             (Group::Tile(32), "sync") => call("__syncwarp", vec![], span),
             (Group::Tile(t), "sync") => call("__syncwarp", vec![tile_mask(t, span)], span),
             (Group::Tile(t), "thread_rank") => bin(
@@ -411,7 +484,11 @@ mod tests {
             Ok(Some(Group::Tile(16)))
         );
         assert_eq!(group_of("float"), Ok(None));
-        assert!(group_of("cooperative_groups::grid_group").is_err());
+        assert_eq!(
+            group_of("cooperative_groups::grid_group"),
+            Ok(Some(Group::Grid))
+        );
+        assert!(group_of("cooperative_groups::multi_grid_group").is_err());
         assert!(group_of("cooperative_groups::thread_block_tile<64>").is_err());
     }
 }

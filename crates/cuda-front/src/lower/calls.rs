@@ -239,6 +239,12 @@ impl Lowerer<'_> {
                 push(out, StmtKind::SyncThreads);
                 return Ok(Val::Void);
             }
+            // `this_grid().sync()` (written by the clang frontend's cooperative groups).
+            "__warpsafe_grid_sync" => {
+                arity(name, args, 0..=0, span)?;
+                push(out, StmtKind::SyncGrid);
+                return Ok(Val::Void);
+            }
             "__syncwarp" => {
                 arity(name, args, 0..=1, span)?;
                 let mask = match args.first() {
