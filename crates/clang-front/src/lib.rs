@@ -112,7 +112,8 @@ fn lower(
     main: &str,
     clang_errors: &[driver::Diagnostic],
 ) -> Result<Compiled, Vec<FrontError>> {
-    let unit = Unit::collect(root, source.len());
+    let mut unit = Unit::collect(root, source.len());
+    unit.textures = translate::texture::Textures::read(root, source);
     let mut host_errors = vec![];
     let mut errors_at: Vec<FrontError> = vec![];
     for d in clang_errors {
@@ -205,7 +206,9 @@ fn lower(
                     .any(|h| reach.contains(&h.name) && translate::globals::mentions(h, &g.name));
             if used {
                 k.params.push(g.param.clone());
-                added.push((k.name.clone(), g.name.clone(), g.extent));
+                if let Some(extent) = g.extent {
+                    added.push((k.name.clone(), g.name.clone(), extent));
+                }
             }
         }
     }

@@ -22,6 +22,9 @@ enum Directive {
     SharedBytes(ast::Expr),
     Deny(Category),
     Expect(Category),
+    /// `address(t) = …` or `normalized(t)`: read by the clang frontend's texture fetches;
+    /// here only checked to name a buffer.
+    Texture(String, Span),
 }
 
 /// Fills the contracts of `kernels` from the header lines of `source`.
@@ -138,6 +141,17 @@ fn directive(text: &str, base: usize, macros: &Macros) -> Result<Directive> {
     };
     let rest = |i: usize| toks.get(i..).unwrap_or(&[]);
     match head.text.as_str() {
+        word if crate::texture_decl::is_texture_directive(word) => {
+            Ok(match crate::texture_decl::parse(&toks, line, macros)? {
+                crate::texture_decl::Parsed::Extent(name, span, extents) => {
+                    Directive::Len(name, span, crate::texture_decl::length(&extents, line))
+                }
+                other => {
+                    let (name, span) = other.name();
+                    Directive::Texture(name.to_string(), span)
+                }
+            })
+        }
         "arg" => {
             let name = expect(1, T::Ident, "a parameter name")?;
             expect(2, T::Assign, "`=`")?;
@@ -227,6 +241,20 @@ fn apply(d: Directive, globals: &HashMap<String, Binding>, kernels: &mut [Kernel
                 }
             }
             return Ok(());
+        }
+        Directive::Texture(name, span) => {
+            let is_buffer = |k: &Kernel| {
+                k.param_named(name)
+                    .and_then(|p| k.params.get(p.0 as usize))
+                    .is_some_and(|p| matches!(p.kind, ParamKind::Buffer { .. }))
+            };
+            if kernels.is_empty() || kernels.iter().any(is_buffer) {
+                return Ok(());
+            }
+            return err(
+                *span,
+                format!("`{name}` is not a texture, surface or buffer of any kernel in this file"),
+            );
         }
         Directive::Arg(n, s, e) | Directive::Len(n, s, e) => (vec![(n.clone(), *s)], e),
         Directive::Requires(e) | Directive::SharedBytes(e) => (vec![], e),
@@ -326,7 +354,7 @@ fn apply_to(
             }
             k.contract.dynamic_shared_bytes = Some(convert(v, ScalarType::U64));
         }
-        Directive::Deny(_) | Directive::Expect(_) => {}
+        Directive::Deny(_) | Directive::Expect(_) | Directive::Texture(..) => {}
     }
     Ok(())
 }

@@ -32,9 +32,11 @@ mod lexer;
 mod lower;
 mod parser;
 mod preprocess;
+mod texture_decl;
 mod types;
 
 pub use error::FrontError;
+pub use texture_decl::{texture_decls, Address, TextureDecl};
 
 use warpsafe_ir::{check_kernel, Module};
 

@@ -511,6 +511,9 @@ impl Unit<'_> {
                 }
                 _ => {}
             }
+            if let Some(e) = self.texture_call(&name, n, span) {
+                return e;
+            }
         }
         let mut args = vec![];
         for (i, a) in n.inner.iter().skip(1).enumerate() {

@@ -1,7 +1,9 @@
 //! `__constant__` and `__device__` arrays at file scope: kernels see them as buffers, so each
 //! kernel that uses one gets it as an extra parameter (read-only for `__constant__`) whose
 //! length is the declared extent. Their contents are inputs set by the host
-//! (`cudaMemcpyToSymbol`), unknown to the analysis like any other input buffer.
+//! (`cudaMemcpyToSymbol`), unknown to the analysis like any other input buffer. A legacy
+//! texture reference (`texture<float, 1> tex;`) is a read-only buffer of its texels, whose
+//! length comes from the launch or the header (see `texture.rs`).
 
 use super::{types, Unit};
 use crate::node::Node;
@@ -15,8 +17,9 @@ pub struct GlobalArray {
     pub name: String,
     /// The parameter that stands for it (`const float*` for `__constant__ float[…]`).
     pub param: ast::ParamDecl,
-    /// Its extent in elements (1 for a scalar).
-    pub extent: u64,
+    /// Its extent in elements (1 for a scalar); `None` for a texture reference, whose
+    /// texels the host binds.
+    pub extent: Option<u64>,
     /// The declaration's id, for the references to it.
     pub id: String,
     /// True for a scalar (`__constant__ float scale;`), read as element 0 of its buffer.
@@ -27,6 +30,27 @@ impl Unit<'_> {
     /// The global array `v` declares, when it is a `__constant__` or `__device__` scalar or
     /// one-dimensional array of scalars with a known extent.
     pub(super) fn global_array(&self, v: &Node) -> Option<GlobalArray> {
+        if let Some(texels) = texture_reference(v.ty()?) {
+            let span = self.span(v, Span::DUMMY);
+            let name = v.name()?.to_string();
+            return Some(GlobalArray {
+                param: ast::ParamDecl {
+                    name: name.clone(),
+                    ty: ast::Type {
+                        base: Some(texels),
+                        ptr: true,
+                        konst: true,
+                        volatile: false,
+                        span,
+                    },
+                    span,
+                },
+                name,
+                extent: None,
+                id: v.id().to_string(),
+                scalar: false,
+            });
+        }
         let explicit = |k: &str| v.inner.iter().any(|c| c.kind == k && !c.flag("implicit"));
         let constant = explicit("CUDAConstantAttr");
         if !constant && !explicit("CUDADeviceAttr") {
@@ -54,11 +78,25 @@ impl Unit<'_> {
                 span,
             },
             name,
-            extent,
+            extent: Some(extent),
             id: v.id().to_string(),
             scalar,
         })
     }
+}
+
+/// The texel type of a legacy texture reference type (`texture<float, 1,
+/// cudaReadModeElementType>`); a texel type we do not model gives `u8`, and its fetches
+/// are rejected where they name it.
+fn texture_reference(ty: &str) -> Option<warpsafe_ir::ScalarType> {
+    let args = ty.trim().strip_prefix("texture<")?;
+    let texel = args.split([',', '>']).next()?.trim();
+    Some(
+        types::scalar(texel)
+            .ok()
+            .flatten()
+            .unwrap_or(warpsafe_ir::ScalarType::U8),
+    )
 }
 
 /// True when `f` mentions the name `name` anywhere (as a variable).

@@ -17,6 +17,7 @@ mod place;
 mod records;
 mod stmt;
 mod switch;
+pub mod texture;
 pub mod types;
 
 use crate::headers;
@@ -73,6 +74,8 @@ pub struct Unit<'a> {
     pub captures: HashMap<String, Vec<Option<String>>>,
     /// The state of member-function inlining (frames, hoisted statements).
     inl: inline::State,
+    /// Textures and surfaces: the header's extents and modes, host code's settings.
+    pub textures: texture::Textures,
 }
 
 /// What a call names.
@@ -104,6 +107,7 @@ impl<'a> Unit<'a> {
             static_vars: HashMap::new(),
             captures: HashMap::new(),
             inl: inline::State::default(),
+            textures: texture::Textures::default(),
         };
         let mut found = vec![];
         unit.walk(root, &mut found, None);
@@ -332,6 +336,10 @@ impl<'a> Unit<'a> {
             let ty = p.ty().unwrap_or("int");
             if groups::group_of(ty).ok().flatten().is_some() {
                 // A cooperative-groups handle: callers pass nothing (see `Unit::call`).
+                continue;
+            }
+            if let Some(texels) = self.texture_param(f, p, pspan)? {
+                params.push(texels);
                 continue;
             }
             if let Some(fields) = self.record(ty).cloned() {

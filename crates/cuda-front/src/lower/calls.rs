@@ -234,6 +234,24 @@ impl Lowerer<'_> {
                     _ => err(args[0].span, "`len` takes a buffer parameter"),
                 };
             }
+            // The length of a texture's buffer, which an out-of-range `tex1Dfetch` tests
+            // when no `//@ extent` gives it (written by the clang frontend's textures).
+            "__warpsafe_buffer_len" => {
+                arity(name, args, 1..=1, span)?;
+                return match self.expr(&args[0], out)? {
+                    Val::Ptr(PtrVal {
+                        mem: MemRef::Global(id),
+                        off: None,
+                        ..
+                    }) => Ok(Val::Scalar(
+                        Expr::new(IK::BufferLen(id), ScalarType::U64).with_span(span),
+                    )),
+                    _ => err(
+                        args[0].span,
+                        "a texture must be a whole buffer parameter (not an offset into one)",
+                    ),
+                };
+            }
             "__syncthreads" => {
                 arity(name, args, 0..=0, span)?;
                 push(out, StmtKind::SyncThreads);

@@ -1,0 +1,945 @@
+//! Textures and surfaces as global memory with bounds.
+//!
+//! A `cudaTextureObject_t` kernel parameter becomes a read-only buffer (`const T*`) of the
+//! texel type its fetches name (`tex1Dfetch<float>` → `const float*`), a
+//! `cudaSurfaceObject_t` a read-write one (`T*`), and a file-scope legacy reference
+//! `texture<T, dim, cudaReadModeElementType> ref;` a read-only buffer parameter named `ref`
+//! of the kernels that use it (`globals.rs`). Each fetch is then written as C over that
+//! buffer, so every engine checks it like any other access:
+//!
+//! - `tex1Dfetch(t, i)` (linear memory, integer coordinate): `t[i]` in range, 0 outside.
+//!   The Programming Guide ("Texture Functions", `tex1Dfetch()`) says it takes
+//!   non-normalized coordinates, so only the border and clamp modes apply, and the Runtime
+//!   API (`cudaTextureDesc::addressMode`) that the mode is ignored for
+//!   `cudaResourceTypeLinear`; neither states the value returned out of range. We return 0
+//!   (border), what the hardware does; no access outside the buffer happens either way.
+//! - `tex1D(t, x)`, `tex2D(t, x, y)`: point sampling, texel `floor(x)` (`floor(x * w)` for
+//!   normalized coordinates), row-major `t[y * w + x]`, with the extents of
+//!   `//@ extent(t) = w, h` and the mode of `//@ address(t) = …`: clamp (the default) takes
+//!   the nearest edge texel, border returns 0, wrap (normalized coordinates only: CUDA
+//!   switches it to clamp for unnormalized ones) takes the texel index modulo the extent.
+//!   Linear filtering, mirror addressing and normalized-float reads are rejected; since
+//!   they are host settings, a file whose host code selects one has its sampled fetches
+//!   rejected, naming where.
+//! - `surf1Dread`/`surf2Dread`/`surf1Dwrite`/`surf2Dwrite`: the x coordinate is in bytes, so
+//!   it is divided by `sizeof(T)` after an assertion that it is a multiple. Out of range
+//!   is an out-of-bounds access of the buffer under `cudaBoundaryModeTrap` (the default),
+//!   0 (reads) or nothing (writes) under `cudaBoundaryModeZero`, the edge under
+//!   `cudaBoundaryModeClamp`.
+
+use super::expr::strip_implicit;
+use super::{types, FoundFn, Unit};
+use crate::headers;
+use crate::node::Node;
+use warpsafe_cuda_front::ast::{self, BinaryOp, Expr, ExprKind, UnaryOp};
+use warpsafe_cuda_front::{Address, FrontError, TextureDecl};
+use warpsafe_ir::{ScalarType, Span};
+
+/// What the file says about its textures: the header's extents and modes, and the sampling
+/// settings its host code selects.
+#[derive(Default)]
+pub struct Textures {
+    decls: Vec<TextureDecl>,
+    host: Vec<(Host, Span)>,
+}
+
+/// A sampling setting of host code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Host {
+    LinearFilter,
+    NormalizedRead,
+    Mirror,
+    Wrap,
+    Border,
+    NormalizedCoords,
+}
+
+impl Host {
+    fn describe(self) -> &'static str {
+        match self {
+            Host::LinearFilter => "linear filtering (`cudaFilterModeLinear`)",
+            Host::NormalizedRead => "normalized-float reads (`cudaReadModeNormalizedFloat`)",
+            Host::Mirror => "mirror addressing (`cudaAddressModeMirror`)",
+            Host::Wrap => "wrap addressing (`cudaAddressModeWrap`)",
+            Host::Border => "border addressing (`cudaAddressModeBorder`)",
+            Host::NormalizedCoords => "normalized coordinates",
+        }
+    }
+}
+
+impl Textures {
+    /// Reads the texture directives of `source` and the settings host code in `root` makes.
+    pub fn read(root: &Node, source: &str) -> Textures {
+        let mut host = vec![];
+        host_settings(root, source.len(), &mut host);
+        Textures {
+            decls: warpsafe_cuda_front::texture_decls(source),
+            host,
+        }
+    }
+
+    fn decl(&self, name: &str) -> Option<&TextureDecl> {
+        self.decls.iter().find(|d| d.name == name)
+    }
+
+    fn host(&self, h: Host) -> Option<Span> {
+        self.host.iter().find(|(k, _)| *k == h).map(|(_, s)| *s)
+    }
+}
+
+/// Collects the texture settings host code selects (outside our headers).
+fn host_settings(n: &Node, source_len: usize, out: &mut Vec<(Host, Span)>) {
+    if headers::is_ours(&n.file) {
+        return;
+    }
+    let span = n
+        .span
+        .filter(|s| (s.hi as usize) <= source_len)
+        .unwrap_or(Span::DUMMY);
+    if n.kind == "DeclRefExpr" {
+        let setting = match n.referenced().map(|r| r.2) {
+            Some("cudaFilterModeLinear") => Some(Host::LinearFilter),
+            Some("cudaReadModeNormalizedFloat") => Some(Host::NormalizedRead),
+            Some("cudaAddressModeMirror") => Some(Host::Mirror),
+            Some("cudaAddressModeWrap") => Some(Host::Wrap),
+            Some("cudaAddressModeBorder") => Some(Host::Border),
+            _ => None,
+        };
+        if let Some(s) = setting {
+            out.push((s, span));
+        }
+    }
+    if n.kind == "BinaryOperator" && n.str("opcode") == Some("=") {
+        let target = n.inner.first().map(strip_implicit);
+        let value = n.inner.get(1).map(strip_implicit);
+        let normalized = target.is_some_and(|t| {
+            t.kind == "MemberExpr" && matches!(t.name(), Some("normalizedCoords" | "normalized"))
+        });
+        let zero = value.is_some_and(|v| {
+            matches!(v.kind.as_str(), "IntegerLiteral" | "CXXBoolLiteralExpr")
+                && (v.str("value") == Some("0")
+                    || v.kind == "CXXBoolLiteralExpr" && !v.flag("value"))
+        });
+        if normalized && !zero {
+            out.push((Host::NormalizedCoords, span));
+        }
+    }
+    for c in &n.inner {
+        host_settings(c, source_len, out);
+    }
+}
+
+/// A texture object, a surface object, or neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Handle {
+    Texture,
+    Surface,
+}
+
+fn handle_of(written: &str) -> Option<Handle> {
+    match written
+        .trim()
+        .trim_start_matches("const ")
+        .trim_end_matches(" const")
+    {
+        "cudaTextureObject_t" => Some(Handle::Texture),
+        "cudaSurfaceObject_t" => Some(Handle::Surface),
+        _ => None,
+    }
+}
+
+/// The fetch and store functions, by family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    /// `tex1Dfetch`: integer coordinate on linear memory.
+    Fetch,
+    /// `tex1D`/`tex2D`: float coordinates, point sampled.
+    Sample(usize),
+    /// `surf1Dread`/`surf2Dread`.
+    Read(usize),
+    /// `surf1Dwrite`/`surf2Dwrite`.
+    Write(usize),
+}
+
+fn op_of(name: &str) -> Option<Result<Op, String>> {
+    Some(Ok(match name {
+        "tex1Dfetch" => Op::Fetch,
+        "tex1D" => Op::Sample(1),
+        "tex2D" => Op::Sample(2),
+        "surf1Dread" => Op::Read(1),
+        "surf2Dread" => Op::Read(2),
+        "surf1Dwrite" => Op::Write(1),
+        "surf2Dwrite" => Op::Write(2),
+        "tex3D" | "surf3Dread" | "surf3Dwrite" => {
+            return Some(Err(format!(
+                "`{name}`: three-dimensional textures and surfaces are not supported"
+            )))
+        }
+        "tex1DLayered" | "tex2DLayered" | "texCubemap" | "surf1DLayeredread"
+        | "surf2DLayeredread" | "surf1DLayeredwrite" | "surf2DLayeredwrite" => {
+            return Some(Err(format!(
+                "`{name}`: layered and cubemap textures are not supported"
+            )))
+        }
+        "tex1DLod" | "tex2DLod" | "tex1DGrad" | "tex2DGrad" => {
+            return Some(Err(format!(
+                "`{name}`: mipmapped textures are not supported"
+            )))
+        }
+        "tex2Dgather" => return Some(Err(format!("`{name}`: texture gathers are not supported"))),
+        _ => return None,
+    }))
+}
+
+/// The legacy texture reference the argument `a` copies, by name.
+fn reference_named(a: &Node) -> Option<&str> {
+    let mut n = a;
+    loop {
+        if n.kind == "DeclRefExpr" {
+            let (_, kind, name) = n.referenced()?;
+            let is_texture = n.ty().is_some_and(|t| t.trim().starts_with("texture<"));
+            return (kind == "VarDecl" && is_texture).then_some(name);
+        }
+        let copies = matches!(
+            n.kind.as_str(),
+            "CXXConstructExpr" | "ImplicitCastExpr" | "MaterializeTemporaryExpr" | "ParenExpr"
+        );
+        if !copies || n.inner.len() != 1 {
+            return None;
+        }
+        n = &n.inner[0];
+    }
+}
+
+/// A fetch function's clang signature `R (A, B, …)`: the return type and the parameters.
+fn signature(callee_ty: &str) -> Option<(String, Vec<String>)> {
+    let open = callee_ty.find('(')?;
+    let close = callee_ty.rfind(')')?;
+    let ret = callee_ty[..open].trim().to_string();
+    let mut params = vec![];
+    let (mut depth, mut start) = (0i32, open + 1);
+    for (i, c) in callee_ty[open + 1..close].char_indices() {
+        let at = open + 1 + i;
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                params.push(callee_ty[start..at].trim().to_string());
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = callee_ty[start..close].trim();
+    if !last.is_empty() {
+        params.push(last.to_string());
+    }
+    Some((ret, params))
+}
+
+/// Which argument is the texture or surface, and the texel type the call names (the
+/// result, the pointee of the output pointer, or the value written).
+fn texel_spelling(op: Op, ret: &str, params: &[String]) -> (usize, String) {
+    let pointer_form = params.first().is_some_and(|p| p.ends_with('*'));
+    match op {
+        Op::Write(_) => (1, params.first().cloned().unwrap_or_default()),
+        _ if pointer_form => {
+            let p = params.first().map(String::as_str).unwrap_or("");
+            (1, p.trim_end_matches('*').trim().to_string())
+        }
+        _ => (0, ret.to_string()),
+    }
+}
+
+/// The texel type named `spelling`, or why it is not one we model.
+fn texel(spelling: &str) -> Result<ScalarType, String> {
+    let s = spelling.trim().trim_start_matches("const ").trim();
+    match types::scalar(s) {
+        Ok(Some(t)) => Ok(t),
+        _ => Err(format!(
+            "texel type `{s}`: only scalar texels are supported (not vector types)"
+        )),
+    }
+}
+
+/// The callee name, its clang signature and the arguments of a call to a fetch function.
+fn fetch_call(n: &Node) -> Option<(Op, String, Vec<&Node>)> {
+    if n.kind != "CallExpr" {
+        return None;
+    }
+    let callee = strip_implicit(n.inner.first()?);
+    let (_, kind, name) = callee.referenced()?;
+    if kind != "FunctionDecl" {
+        return None;
+    }
+    let op = op_of(name)?.ok()?;
+    let ty = callee.ty()?.to_string();
+    Some((op, ty, n.inner.iter().skip(1).collect()))
+}
+
+impl Unit<'_> {
+    /// The buffer parameter a `cudaTextureObject_t` (read-only) or `cudaSurfaceObject_t`
+    /// (read-write) parameter `p` of `f` stands for, `None` for other parameters.
+    pub fn texture_param(
+        &self,
+        f: &FoundFn,
+        p: &Node,
+        span: Span,
+    ) -> Result<Option<ast::ParamDecl>, FrontError> {
+        let Some(handle) = p.written_ty().and_then(handle_of) else {
+            return Ok(None);
+        };
+        let name = p.name().unwrap_or("").to_string();
+        let mut found: Option<(ScalarType, Span)> = None;
+        self.texel_uses(f.node, p.id(), &name, span, 0, &mut found)?;
+        let base = found.map(|(t, _)| t).unwrap_or(ScalarType::U8);
+        Ok(Some(ast::ParamDecl {
+            name,
+            ty: ast::Type {
+                base: Some(base),
+                ptr: true,
+                konst: handle == Handle::Texture,
+                volatile: false,
+                span,
+            },
+            span,
+        }))
+    }
+
+    /// Finds the texel type of every fetch in `n` through the parameter `id` (named `name`),
+    /// following it into the user functions it is passed to.
+    fn texel_uses(
+        &self,
+        n: &Node,
+        id: &str,
+        name: &str,
+        outer: Span,
+        depth: usize,
+        found: &mut Option<(ScalarType, Span)>,
+    ) -> Result<(), FrontError> {
+        let span = self.span(n, outer);
+        let refers = |a: &Node| {
+            let a = strip_implicit(a);
+            a.kind == "DeclRefExpr" && a.referenced().is_some_and(|r| r.0 == id)
+        };
+        if let Some((op, ty, args)) = fetch_call(n) {
+            let (ret, params) = signature(&ty).unwrap_or_default();
+            let (at, spelling) = texel_spelling(op, &ret, &params);
+            if args.get(at).is_some_and(|a| refers(a)) {
+                let t = texel(&spelling).map_err(|m| FrontError::new(span, m))?;
+                match *found {
+                    Some((prev, at)) if prev != t => {
+                        return Err(FrontError::new(
+                            span,
+                            format!(
+                                "`{name}` is read as `{}` here and as `{}` at bytes {}..{}: \
+                                 one texel type per texture",
+                                t.c_name(),
+                                prev.c_name(),
+                                at.lo,
+                                at.hi
+                            ),
+                        ))
+                    }
+                    Some(_) => {}
+                    None => *found = Some((t, span)),
+                }
+            }
+        } else if n.kind == "CallExpr" && depth < 8 {
+            // Passed on to a helper: its parameter's fetches decide.
+            let callee = n.inner.first().map(strip_implicit);
+            let decl = callee.and_then(|c| c.referenced()).and_then(|(cid, _, _)| {
+                match self.callee.get(cid) {
+                    Some(super::Callee::User(_, d)) => Some(*d),
+                    _ => None,
+                }
+            });
+            if let Some(d) = decl {
+                let params: Vec<&Node> =
+                    d.inner.iter().filter(|c| c.kind == "ParmVarDecl").collect();
+                for (i, a) in n.inner.iter().skip(1).enumerate() {
+                    if let (true, Some(q)) = (refers(a), params.get(i)) {
+                        if q.written_ty().and_then(handle_of).is_some() {
+                            let qname = q.name().unwrap_or("");
+                            self.texel_uses(d, q.id(), qname, span, depth + 1, found)?;
+                        }
+                    }
+                }
+            }
+        }
+        for c in &n.inner {
+            self.texel_uses(c, id, name, span, depth, found)?;
+        }
+        Ok(())
+    }
+
+    /// The C a call to a texture or surface function `name` (declared in our headers)
+    /// stands for, `None` when `name` is not one; `args` are the translated arguments of the
+    /// call `n`.
+    pub fn texture_call(
+        &self,
+        name: &str,
+        n: &Node,
+        span: Span,
+    ) -> Option<Result<ExprKind, FrontError>> {
+        let op = match op_of(name)? {
+            Ok(op) => op,
+            Err(m) => return Some(Err(FrontError::new(span, format!("unsupported: {m}")))),
+        };
+        let mut args = vec![];
+        for a in n.inner.iter().skip(1) {
+            if a.kind == "CXXDefaultArgExpr" {
+                continue;
+            }
+            // A texture reference is passed by value: its copy, not a value we model.
+            if let Some(r) = reference_named(a) {
+                args.push(Expr::new(
+                    ExprKind::Ident(r.to_string()),
+                    self.span(a, span),
+                ));
+                continue;
+            }
+            match self.expr(a, span) {
+                Ok(e) => args.push(e),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        Some(
+            self.texture_call_of(op, name, n, &args, span)
+                .map_err(|m| FrontError::new(span, format!("unsupported: {m}"))),
+        )
+    }
+
+    fn texture_call_of(
+        &self,
+        op: Op,
+        name: &str,
+        n: &Node,
+        args: &[Expr],
+        span: Span,
+    ) -> Result<ExprKind, String> {
+        let callee_ty = n
+            .inner
+            .first()
+            .map(strip_implicit)
+            .and_then(|c| c.ty())
+            .unwrap_or("");
+        let (ret, params) =
+            signature(callee_ty).ok_or_else(|| format!("`{name}` without a signature"))?;
+        let (at, spelling) = texel_spelling(op, &ret, &params);
+        let ty = texel(&spelling)?;
+        // A legacy reference carries its read mode in its type.
+        let source_ty = n.inner.get(1 + at).map(strip_implicit).and_then(|a| a.ty());
+        if source_ty.is_some_and(|t| t.contains("cudaReadModeNormalizedFloat")) {
+            return Err(format!(
+                "`{name}` of a `cudaReadModeNormalizedFloat` texture (converted texels)"
+            ));
+        }
+        let Some(ExprKind::Ident(tex)) = args.get(at).map(|a| &a.kind) else {
+            return Err(format!(
+                "`{name}` of a texture or surface that is not a parameter or texture reference"
+            ));
+        };
+        let b = Build { span, ty };
+        let coords = args.get(at + 1..).unwrap_or(&[]);
+        for c in coords {
+            if !pure(c) {
+                return Err(format!(
+                    "`{name}` with a coordinate that has effects or calls a helper \
+                     (assign it to a variable first)"
+                ));
+            }
+        }
+        let decl = self.textures.decl(tex);
+        let tex_e = b.ident(tex);
+        match op {
+            Op::Fetch => {
+                if let Some(s) = self.textures.host(Host::NormalizedRead) {
+                    return Err(host_message(name, Host::NormalizedRead, s));
+                }
+                let [x] = coords else {
+                    return Err(format!("`{name}` takes one coordinate"));
+                };
+                let bound = match self.usable_extents(tex, decl, span) {
+                    Ok(Some(e)) => extent_product(&e, span),
+                    // Without a usable extent the header's length bounds the fetch.
+                    _ => b.call("__warpsafe_buffer_len", vec![tex_e.clone()]),
+                };
+                let inside = b.and(
+                    b.bin(BinaryOp::Ge, x.clone(), b.int(0)),
+                    b.bin(
+                        BinaryOp::Lt,
+                        b.cast(ScalarType::I64, x.clone()),
+                        b.cast(ScalarType::I64, bound),
+                    ),
+                );
+                let value = b.cond(inside, b.index(tex_e, x.clone()), b.zero());
+                Ok(self.deliver(op, at, args, value, &b))
+            }
+            Op::Sample(dims) => {
+                self.sampling_allowed(name, tex, decl)?;
+                let extents = self.usable_extents(tex, decl, span)?;
+                let (Some(d), Some(extents)) = (decl, extents.filter(|e| e.len() == dims)) else {
+                    let want = if dims == 1 { "width" } else { "width, height" };
+                    return Err(format!(
+                        "`{name}` of `{tex}` needs its extents: `//@ extent({tex}) = {want}`"
+                    ));
+                };
+                if coords.len() != dims {
+                    return Err(format!("`{name}` takes {dims} coordinate(s)"));
+                }
+                let mode = d.address.map(|a| a.0).unwrap_or_default();
+                if mode == Address::Wrap && !d.normalized {
+                    return Err(format!(
+                        "wrap addressing of `{tex}` with unnormalized coordinates (CUDA \
+                         switches it to clamp): declare `//@ normalized({tex})` or another mode"
+                    ));
+                }
+                let mut index = vec![];
+                let mut inside: Option<Expr> = None;
+                for (c, e) in coords.iter().zip(&extents) {
+                    let (i, ok) = b.texel_index(c, e, mode, d.normalized);
+                    index.push(i);
+                    if let Some(ok) = ok {
+                        inside = Some(match inside {
+                            Some(prev) => b.and(prev, ok),
+                            None => ok,
+                        });
+                    }
+                }
+                let linear = b.linear(&index, &extents);
+                let load = b.index(tex_e, linear);
+                let value = match inside {
+                    Some(ok) => b.cond(ok, load, b.zero()),
+                    None => load,
+                };
+                Ok(self.deliver(op, at, args, value, &b))
+            }
+            Op::Read(dims) | Op::Write(dims) => {
+                let mode = match coords.get(dims).map(|m| &m.kind) {
+                    None => 2,
+                    Some(ExprKind::Int(m, _)) if *m <= 2 => *m,
+                    Some(_) => {
+                        return Err(format!(
+                            "`{name}` with a boundary mode that is not a constant"
+                        ))
+                    }
+                };
+                if coords.len() < dims || coords.len() > dims + 1 {
+                    return Err(format!("`{name}` takes {dims} coordinate(s)"));
+                }
+                let extents: Vec<Expr> = match self.usable_extents(tex, decl, span) {
+                    Ok(Some(e)) if e.len() == dims => e,
+                    _ if dims == 1 => {
+                        vec![b.call("__warpsafe_buffer_len", vec![tex_e.clone()])]
+                    }
+                    Err(m) => return Err(m),
+                    _ => {
+                        let want = if dims == 1 { "width" } else { "width, height" };
+                        return Err(format!(
+                            "`{name}` of `{tex}` needs its extents: `//@ extent({tex}) = {want}`"
+                        ));
+                    }
+                };
+                let size = u64::from(ty.bits() / 8).max(1);
+                let xb = coords[0].clone();
+                let aligned = b.bin(
+                    BinaryOp::Eq,
+                    b.bin(BinaryOp::Rem, xb.clone(), b.int(size)),
+                    b.int(0),
+                );
+                let x = b.bin(BinaryOp::Div, xb, b.int(size));
+                let mut index: Vec<Expr> = vec![x];
+                index.extend(coords[1..dims].iter().cloned());
+                let (linear, inside) = b.surface_index(&index, &extents, mode);
+                let access = b.index(tex_e, linear);
+                let done = match op {
+                    Op::Write(_) => {
+                        let v = args
+                            .first()
+                            .cloned()
+                            .ok_or("`surf2Dwrite` without a value")?;
+                        let store = b.assign(access, v.clone());
+                        match inside {
+                            Some(ok) => b.cond(ok, store, v),
+                            None => store,
+                        }
+                    }
+                    _ => {
+                        let value = match inside {
+                            Some(ok) => b.cond(ok, access, b.zero()),
+                            None => access,
+                        };
+                        Expr::new(self.deliver(op, at, args, value, &b), span)
+                    }
+                };
+                let check = b.call("__assert", vec![aligned]);
+                Ok(ExprKind::Comma(Box::new(check), Box::new(done)))
+            }
+        }
+    }
+
+    /// The call's result: the value, or its store through the output pointer.
+    fn deliver(&self, _op: Op, at: usize, args: &[Expr], value: Expr, b: &Build) -> ExprKind {
+        if at == 1 {
+            if let Some(out) = args.first() {
+                let target = match &out.kind {
+                    ExprKind::Unary(UnaryOp::AddrOf, x) => (**x).clone(),
+                    _ => Expr::new(
+                        ExprKind::Unary(UnaryOp::Deref, Box::new(out.clone())),
+                        b.span,
+                    ),
+                };
+                return b.assign(target, value).kind;
+            }
+        }
+        value.kind
+    }
+
+    /// The extents of `tex` as expressions valid at the call at `span`: the header's, when
+    /// they name only constants, or kernel parameters no local variable of the kernel
+    /// shadows. `None` without extents; an error when the call is in a helper (whose names
+    /// are not the kernel's) or a local shadows a name.
+    fn usable_extents(
+        &self,
+        tex: &str,
+        decl: Option<&TextureDecl>,
+        span: Span,
+    ) -> Result<Option<Vec<Expr>>, String> {
+        let Some(d) = decl.filter(|d| !d.extents.is_empty()) else {
+            return Ok(None);
+        };
+        let mut names = vec![];
+        for e in &d.extents {
+            ast::visit_subexprs(e, &mut |e| {
+                if let ExprKind::Ident(n) = &e.kind {
+                    names.push(n.clone());
+                }
+            });
+        }
+        if names.is_empty() {
+            return Ok(Some(d.extents.clone()));
+        }
+        let within = |f: &&FoundFn| {
+            let s = self.span(f.node, Span::DUMMY);
+            !s.is_dummy() && s.lo <= span.lo && span.hi <= s.hi
+        };
+        let Some(f) = self.functions.iter().find(within) else {
+            return Err(format!("the extents of `{tex}` outside a kernel"));
+        };
+        if f.kind != ast::FnKind::Kernel {
+            return Err(format!(
+                "the extents of `{tex}` name `{}`, a name of the kernel, but this fetch is in \
+                 the helper `{}`: fetch in the kernel, or give constant extents",
+                names[0], f.name
+            ));
+        }
+        let mut locals = vec![];
+        local_names(f.node, &mut locals);
+        if let Some(n) = names.iter().find(|n| locals.contains(n)) {
+            return Err(format!(
+                "the extents of `{tex}` name `{n}`, which a local variable of `{}` also \
+                 names (rename the local)",
+                f.name
+            ));
+        }
+        Ok(Some(d.extents.clone()))
+    }
+
+    /// Rejects a sampled fetch of `tex` that host code configures beyond what we model.
+    fn sampling_allowed(
+        &self,
+        name: &str,
+        tex: &str,
+        decl: Option<&TextureDecl>,
+    ) -> Result<(), String> {
+        for h in [Host::LinearFilter, Host::NormalizedRead, Host::Mirror] {
+            if let Some(s) = self.textures.host(h) {
+                return Err(host_message(name, h, s));
+            }
+        }
+        let declared = |want: Address| {
+            self.textures
+                .decls
+                .iter()
+                .any(|d| d.address.is_some_and(|a| a.0 == want))
+        };
+        for (h, mode, word) in [
+            (Host::Wrap, Address::Wrap, "wrap"),
+            (Host::Border, Address::Border, "border"),
+        ] {
+            if let (Some(s), false) = (self.textures.host(h), declared(mode)) {
+                return Err(format!(
+                    "{} selected by host code at bytes {}..{} but no texture declares it: \
+                     add `//@ address({tex}) = {word}` if `{name}` reads `{tex}` that way",
+                    h.describe(),
+                    s.lo,
+                    s.hi
+                ));
+            }
+        }
+        let normalized_somewhere = self.textures.decls.iter().any(|d| d.normalized);
+        if let (Some(s), false) = (
+            self.textures.host(Host::NormalizedCoords),
+            normalized_somewhere || decl.is_some_and(|d| d.normalized),
+        ) {
+            return Err(format!(
+                "normalized coordinates set by host code at bytes {}..{} but no texture \
+                 declares them: add `//@ normalized({tex})` if `{name}` reads `{tex}` that way",
+                s.lo, s.hi
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The names of the variables declared in `n` (not its parameters).
+fn local_names(n: &Node, out: &mut Vec<String>) {
+    if n.kind == "VarDecl" {
+        if let Some(name) = n.name() {
+            out.push(name.to_string());
+        }
+    }
+    for c in &n.inner {
+        local_names(c, out);
+    }
+}
+
+fn host_message(name: &str, h: Host, s: Span) -> String {
+    format!(
+        "`{name}` in a file whose host code selects {} (bytes {}..{}), which is not modelled",
+        h.describe(),
+        s.lo,
+        s.hi
+    )
+}
+
+fn extent_product(extents: &[Expr], span: Span) -> Expr {
+    let b = Build {
+        span,
+        ty: ScalarType::I64,
+    };
+    let mut it = extents.iter();
+    let first = it.next().cloned().unwrap_or_else(|| b.int(0));
+    it.fold(b.cast(ScalarType::I64, first), |acc, e| {
+        b.bin(BinaryOp::Mul, acc, b.cast(ScalarType::I64, e.clone()))
+    })
+}
+
+/// True for an expression that may be evaluated more than once: no effects, and calls only
+/// of math functions.
+fn pure(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(..)
+        | ExprKind::Float(..)
+        | ExprKind::Bool(_)
+        | ExprKind::Ident(_)
+        | ExprKind::SizeOf(_) => true,
+        ExprKind::Member(b, _) | ExprKind::Cast(_, b) | ExprKind::Unary(_, b) => pure(b),
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => pure(a) && pure(b),
+        ExprKind::Cond(c, a, b) => pure(c) && pure(a) && pure(b),
+        ExprKind::Call(f, _, args) => {
+            matches!(
+                f.as_str(),
+                "floorf"
+                    | "ceilf"
+                    | "roundf"
+                    | "truncf"
+                    | "fminf"
+                    | "fmaxf"
+                    | "min"
+                    | "max"
+                    | "fabsf"
+                    | "abs"
+                    | "rintf"
+                    | "__float2int_rn"
+                    | "__float2int_rz"
+                    | "__int2float_rn"
+            ) && args.iter().all(pure)
+        }
+        ExprKind::IncDec { .. } | ExprKind::Assign(..) | ExprKind::Comma(..) => false,
+    }
+}
+
+/// Builds subset expressions at one span, for texels of type `ty`.
+struct Build {
+    span: Span,
+    ty: ScalarType,
+}
+
+impl Build {
+    fn e(&self, kind: ExprKind) -> Expr {
+        Expr::new(kind, self.span)
+    }
+    fn ident(&self, n: &str) -> Expr {
+        self.e(ExprKind::Ident(n.to_string()))
+    }
+    fn int(&self, v: u64) -> Expr {
+        self.e(ExprKind::Int(v, ScalarType::I32))
+    }
+    fn float(&self, v: f64) -> Expr {
+        self.e(ExprKind::Float(v, ScalarType::F32))
+    }
+    fn zero(&self) -> Expr {
+        self.cast(self.ty, self.int(0))
+    }
+    fn cast(&self, to: ScalarType, e: Expr) -> Expr {
+        super::expr::scalar_cast(to, e, self.span)
+    }
+    fn bin(&self, op: BinaryOp, a: Expr, b: Expr) -> Expr {
+        self.e(ExprKind::Binary(op, Box::new(a), Box::new(b)))
+    }
+    fn and(&self, a: Expr, b: Expr) -> Expr {
+        self.bin(BinaryOp::And, a, b)
+    }
+    fn cond(&self, c: Expr, a: Expr, b: Expr) -> Expr {
+        self.e(ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)))
+    }
+    fn call(&self, f: &str, args: Vec<Expr>) -> Expr {
+        self.e(ExprKind::Call(f.to_string(), self.span, args))
+    }
+    fn index(&self, a: Expr, i: Expr) -> Expr {
+        self.e(ExprKind::Index(Box::new(a), Box::new(i)))
+    }
+    fn assign(&self, target: Expr, value: Expr) -> Expr {
+        self.e(ExprKind::Assign(None, Box::new(target), Box::new(value)))
+    }
+    /// `min(max(i, 0), n - 1)` in `int`.
+    fn clamp_int(&self, i: Expr, n: &Expr) -> Expr {
+        let last = self.bin(
+            BinaryOp::Sub,
+            self.cast(ScalarType::I32, n.clone()),
+            self.int(1),
+        );
+        let low = self.call("max", vec![i, self.int(0)]);
+        self.call("min", vec![low, last])
+    }
+
+    /// The texel index along one axis of a sampled fetch at coordinate `c` of extent `n`,
+    /// and, for border addressing, the condition that it is inside.
+    fn texel_index(
+        &self,
+        c: &Expr,
+        n: &Expr,
+        mode: Address,
+        normalized: bool,
+    ) -> (Expr, Option<Expr>) {
+        let nf = self.cast(ScalarType::F32, n.clone());
+        let x = self.cast(ScalarType::F32, c.clone());
+        let scaled = if normalized {
+            self.bin(BinaryOp::Mul, x, nf.clone())
+        } else {
+            x
+        };
+        let mut f = self.call("floorf", vec![scaled]);
+        if mode == Address::Wrap {
+            // f - n * floor(f / n): the texel index modulo the extent, in [0, n).
+            let turns = self.call(
+                "floorf",
+                vec![self.bin(BinaryOp::Div, f.clone(), nf.clone())],
+            );
+            f = self.bin(BinaryOp::Sub, f, self.bin(BinaryOp::Mul, nf.clone(), turns));
+        }
+        let inside = (mode == Address::Border).then(|| {
+            self.and(
+                self.bin(BinaryOp::Ge, f.clone(), self.float(0.0)),
+                self.bin(BinaryOp::Lt, f.clone(), nf.clone()),
+            )
+        });
+        // Clamped as a float first (the conversion of an out-of-range float to int is
+        // undefined), then as an int (so that bounds are evident without float reasoning).
+        let last = self.bin(BinaryOp::Sub, nf, self.float(1.0));
+        let held = self.call(
+            "fminf",
+            vec![self.call("fmaxf", vec![f, self.float(0.0)]), last],
+        );
+        (self.clamp_int(self.cast(ScalarType::I32, held), n), inside)
+    }
+
+    /// Row-major `y * w + x` (or `x`).
+    fn linear(&self, index: &[Expr], extents: &[Expr]) -> Expr {
+        match (index, extents) {
+            ([x, y], [w, _]) => self.bin(
+                BinaryOp::Add,
+                self.bin(
+                    BinaryOp::Mul,
+                    y.clone(),
+                    self.cast(ScalarType::I32, w.clone()),
+                ),
+                x.clone(),
+            ),
+            _ => index.first().cloned().unwrap_or_else(|| self.int(0)),
+        }
+    }
+
+    /// The element a surface access at texel coordinates `index` touches under boundary
+    /// mode `mode` (0 zero, 1 clamp, 2 trap), and the condition of being inside for zero.
+    /// Under trap, a coordinate outside its extent gives an index outside the buffer.
+    fn surface_index(&self, index: &[Expr], extents: &[Expr], mode: u64) -> (Expr, Option<Expr>) {
+        let inside_axis = |i: &Expr, n: &Expr| {
+            self.and(
+                self.bin(BinaryOp::Ge, i.clone(), self.int(0)),
+                self.bin(
+                    BinaryOp::Lt,
+                    self.cast(ScalarType::I64, i.clone()),
+                    self.cast(ScalarType::I64, n.clone()),
+                ),
+            )
+        };
+        match mode {
+            1 => {
+                let clamped: Vec<Expr> = index
+                    .iter()
+                    .zip(extents)
+                    .map(|(i, n)| self.clamp_int(i.clone(), n))
+                    .collect();
+                (self.linear(&clamped, extents), None)
+            }
+            0 => {
+                let mut ok = inside_axis(&index[0], &extents[0]);
+                for (i, n) in index.iter().zip(extents).skip(1) {
+                    ok = self.and(ok, inside_axis(i, n));
+                }
+                (self.linear(index, extents), Some(ok))
+            }
+            _ => match (index, extents) {
+                // x past its row must not land in the next row: send it out of the buffer.
+                ([x, _], [w, _]) => {
+                    let ok = inside_axis(x, w);
+                    let minus_one = self.e(ExprKind::Unary(UnaryOp::Neg, Box::new(self.int(1))));
+                    (self.cond(ok, self.linear(index, extents), minus_one), None)
+                }
+                _ => (self.linear(index, extents), None),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_split_at_top_level_commas() {
+        let (r, p) = signature("float (texture<float, 1, cudaReadModeElementType>, int)")
+            .expect("signature");
+        assert_eq!(r, "float");
+        assert_eq!(p, vec!["texture<float, 1, cudaReadModeElementType>", "int"]);
+        let (_, p) = signature(
+            "void (float *, cudaSurfaceObject_t, int, int, enum cudaSurfaceBoundaryMode)",
+        )
+        .expect("signature");
+        assert_eq!(
+            texel_spelling(Op::Read(2), "void", &p),
+            (1, "float".to_string())
+        );
+        assert_eq!(texel_spelling(Op::Write(2), "void", &["int".into()]).0, 1);
+    }
+
+    #[test]
+    fn vector_texels_are_named() {
+        let e = texel("float4").unwrap_err();
+        assert!(e.contains("`float4`"), "{e}");
+        assert_eq!(texel("const unsigned char"), Ok(ScalarType::U8));
+    }
+}

@@ -1,0 +1,487 @@
+//! Textures and surfaces read through clang are buffers with the addressing CUDA documents:
+//! kernels that fetch through texture objects, legacy texture references and surfaces run
+//! in the interpreter and every output is compared with the value computed here in Rust
+//! (in range, out of range → 0, clamp / border / wrap for `tex2D`, surface byte
+//! coordinates); the verifier proves the correct kernels and refutes their buggy twins; what
+//! we do not model is rejected naming the construct.
+
+use std::path::PathBuf;
+use warpsafe_clang_front::{compile_file, Compiled, Options};
+use warpsafe_exec::{run, Arg, Buffer, LaunchConfig, Options as RunOptions};
+use warpsafe_ir::{Kernel, ParamKind, ScalarType};
+use warpsafe_verify::{verify, Config, DimSpec, Property, Verdict};
+
+/// Writes `source` to a fresh file and reads it through clang.
+fn clang(name: &str, source: &str) -> Compiled {
+    let dir = std::env::temp_dir().join(format!("warpsafe-tex-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path: PathBuf = dir.join(name);
+    std::fs::write(&path, source).expect("writes");
+    compile_file(&path, source, &Options::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+}
+
+fn kernel<'a>(c: &'a Compiled, name: &str) -> &'a Kernel {
+    c.module
+        .kernel(name)
+        .unwrap_or_else(|| panic!("no kernel `{name}`; rejected: {:?}", c.rejected))
+}
+
+/// Runs `k` on one block of `threads` threads; returns the buffers after the run and the
+/// findings' texts.
+fn run_block(k: &Kernel, threads: u32, args: Vec<Arg>) -> (Vec<Arg>, Vec<String>) {
+    let out = run(
+        k,
+        &LaunchConfig::linear(1, threads),
+        args,
+        &RunOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", k.name));
+    let findings = out.findings.iter().map(|f| format!("{f:?}")).collect();
+    (out.args, findings)
+}
+
+fn f32s(a: &Arg) -> Vec<f32> {
+    match a {
+        Arg::Buffer(b) => b.to_f32(),
+        other => panic!("not a buffer: {other:?}"),
+    }
+}
+
+/// The verdict of `p` for `k` at its header's launch.
+fn verdict(k: &Kernel, p: Property) -> Verdict {
+    let cfg = Config {
+        block: DimSpec::Fixed(k.contract.block_dim.expect("block")),
+        grid: DimSpec::Fixed(k.contract.grid_dim.unwrap_or([1, 1, 1])),
+        properties: vec![p],
+        timeout: std::time::Duration::from_secs(60),
+        ..Config::default()
+    };
+    let report = verify(k, &cfg);
+    report.result(p).expect("checked").verdict.clone()
+}
+
+fn z3_missing(v: &Verdict) -> bool {
+    matches!(v, Verdict::Unknown { reason, .. } if reason.contains("z3"))
+}
+
+const FETCH: &str = r#"//--blockDim=64 --gridDim=1
+#include <cuda_runtime.h>
+//@ len(tex) = 48
+//@ len(out) = 64
+texture<float, 1, cudaReadModeElementType> lut;
+
+__global__ void fetch_object(cudaTextureObject_t tex, float* out)
+{
+    int i = threadIdx.x;
+    out[i] = tex1Dfetch<float>(tex, i - 8);
+}
+
+__global__ void fetch_reference(float* out)
+{
+    int i = threadIdx.x;
+    float v;
+    out[i] = tex1Dfetch(lut, 2 * i) + 0.5f;
+}
+"#;
+
+#[test]
+fn tex1dfetch_reads_in_range_and_zero_outside() {
+    let c = clang("fetch.cu", FETCH);
+    assert!(c.rejected.is_empty(), "{:?}", c.rejected);
+    let texels: Vec<f32> = (0..48).map(|i| 1.0 + i as f32 * 0.25).collect();
+
+    let k = kernel(&c, "fetch_object");
+    let (args, findings) = run_block(
+        k,
+        64,
+        vec![
+            Arg::Buffer(Buffer::from_f32(&texels)),
+            Arg::Buffer(Buffer::from_f32(&[0.0; 64])),
+        ],
+    );
+    assert!(findings.is_empty(), "{findings:?}");
+    let want: Vec<f32> = (0..64i32)
+        .map(|i| {
+            let x = i - 8;
+            if (0..48).contains(&x) {
+                texels[x as usize]
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    assert_eq!(f32s(&args[1]), want);
+
+    // The legacy reference is an extra read-only buffer parameter named after it, whose
+    // length is the launch's (no header length here).
+    let k = kernel(&c, "fetch_reference");
+    let lut = k.param_named("lut").expect("the reference is a parameter");
+    assert_eq!(k.params.len(), 2);
+    let lut_at = lut.0 as usize;
+    let short: Vec<f32> = (0..40).map(|i| i as f32 * 3.0).collect();
+    let mut args = vec![Arg::Buffer(Buffer::from_f32(&[0.0; 64]))];
+    args.insert(lut_at, Arg::Buffer(Buffer::from_f32(&short)));
+    let (args, findings) = run_block(k, 64, args);
+    assert!(findings.is_empty(), "{findings:?}");
+    let out = f32s(&args[1 - lut_at]);
+    for (i, got) in out.iter().enumerate() {
+        let want = short.get(2 * i).copied().unwrap_or(0.0) + 0.5;
+        assert_eq!(*got, want, "out[{i}]");
+    }
+
+    for name in ["fetch_object", "fetch_reference"] {
+        let k = kernel(&c, name);
+        for p in [Property::Race, Property::Bounds] {
+            let v = verdict(k, p);
+            if z3_missing(&v) {
+                return;
+            }
+            assert!(matches!(v, Verdict::Verified), "{name} {p:?}: {v:?}");
+        }
+    }
+}
+
+const SAMPLE: &str = r#"//--blockDim=[12,9] --gridDim=1
+#include <cuda_runtime.h>
+//@ extent(clamped) = 8, 5
+//@ extent(bordered) = 8, 5
+//@ address(bordered) = border
+//@ extent(wrapped) = 8, 5
+//@ address(wrapped) = wrap
+//@ normalized(wrapped)
+//@ len(out) = 108
+
+__device__ int slot() { return threadIdx.y * 12 + threadIdx.x; }
+
+__global__ void sample_clamp(cudaTextureObject_t clamped, float* out)
+{
+    float x = threadIdx.x - 2.0f + 0.5f, y = threadIdx.y - 2.0f + 0.5f;
+    out[slot()] = tex2D<float>(clamped, x, y);
+}
+
+__global__ void sample_border(cudaTextureObject_t bordered, float* out)
+{
+    float x = threadIdx.x - 2.0f + 0.5f, y = threadIdx.y - 2.0f + 0.5f;
+    out[slot()] = tex2D<float>(bordered, x, y);
+}
+
+__global__ void sample_wrap(cudaTextureObject_t wrapped, float* out)
+{
+    float u = (threadIdx.x - 2.0f + 0.5f) / 8.0f, v = (threadIdx.y - 2.0f + 0.5f) / 5.0f;
+    float r;
+    tex2D(&r, wrapped, u, v);
+    out[slot()] = r;
+}
+"#;
+
+#[derive(Clone, Copy)]
+enum Mode {
+    Clamp,
+    Border,
+    Wrap,
+}
+
+/// What CUDA's point sampling returns at texel coordinates (tx, ty) (already floored).
+fn sampled(img: &[f32], tx: i64, ty: i64, mode: Mode) -> f32 {
+    let (w, h) = (8i64, 5i64);
+    let (x, y) = match mode {
+        Mode::Clamp => (tx.clamp(0, w - 1), ty.clamp(0, h - 1)),
+        Mode::Border if !(0..w).contains(&tx) || !(0..h).contains(&ty) => return 0.0,
+        Mode::Border => (tx, ty),
+        Mode::Wrap => (tx.rem_euclid(w), ty.rem_euclid(h)),
+    };
+    img[(y * w + x) as usize]
+}
+
+#[test]
+fn tex2d_samples_points_with_clamp_border_and_wrap() {
+    let c = clang("sample.cu", SAMPLE);
+    assert!(c.rejected.is_empty(), "{:?}", c.rejected);
+    let img: Vec<f32> = (0..40).map(|i| 100.0 + i as f32).collect();
+    for (name, mode) in [
+        ("sample_clamp", Mode::Clamp),
+        ("sample_border", Mode::Border),
+        ("sample_wrap", Mode::Wrap),
+    ] {
+        let k = kernel(&c, name);
+        let cfg = LaunchConfig {
+            grid: [1, 1, 1],
+            block: [12, 9, 1],
+            dynamic_shared_bytes: 0,
+        };
+        let args = vec![
+            Arg::Buffer(Buffer::from_f32(&img)),
+            Arg::Buffer(Buffer::from_f32(&[-1.0; 108])),
+        ];
+        let out = run(k, &cfg, args, &RunOptions::default()).expect("runs");
+        assert!(out.findings.is_empty(), "{name}: {:?}", out.findings);
+        let got = f32s(&out.args[1]);
+        for ty in 0..9i64 {
+            for tx in 0..12i64 {
+                let want = sampled(&img, tx - 2, ty - 2, mode);
+                assert_eq!(got[(ty * 12 + tx) as usize], want, "{name} at ({tx}, {ty})");
+            }
+        }
+        let v = verdict(k, Property::Bounds);
+        if z3_missing(&v) {
+            return;
+        }
+        assert!(matches!(v, Verdict::Verified), "{name} bounds: {v:?}");
+    }
+}
+
+const SURFACES: &str = r#"//--blockDim=[8,4] --gridDim=1
+#include <cuda_runtime.h>
+//@ extent(src) = 8, 4
+//@ extent(dst) = 4, 8
+//@ extent(img) = 8, 4
+
+__global__ void transpose(cudaSurfaceObject_t src, cudaSurfaceObject_t dst)
+{
+    int x = threadIdx.x, y = threadIdx.y;
+    float v = surf2Dread<float>(src, x * 4, y);
+    surf2Dwrite(v * 2.0f, dst, y * 4, x);
+}
+
+__global__ void misaligned(cudaSurfaceObject_t img)
+{
+    int x = threadIdx.x, y = threadIdx.y;
+    float v;
+    surf2Dread(&v, img, x * 4 + 2, y);
+    surf2Dwrite(v + 1.0f, img, x * 4, y);
+}
+
+__global__ void past_the_row(cudaSurfaceObject_t img)
+{
+    int x = threadIdx.x, y = threadIdx.y;
+    surf2Dwrite(1.0f, img, (x + 1) * 4, y);
+}
+
+__global__ void zero_and_clamp(cudaSurfaceObject_t src, cudaSurfaceObject_t dst)
+{
+    int x = threadIdx.x, y = threadIdx.y;
+    float a = surf2Dread<float>(src, (x + 5) * 4, y, cudaBoundaryModeZero);
+    float b = surf2Dread<float>(src, (x + 5) * 4, y, cudaBoundaryModeClamp);
+    surf2Dwrite(a + b, dst, y * 4, x);
+}
+"#;
+
+#[test]
+fn surfaces_are_read_write_buffers_with_byte_x_coordinates() {
+    let c = clang("surfaces.cu", SURFACES);
+    assert!(c.rejected.is_empty(), "{:?}", c.rejected);
+    let src: Vec<f32> = (0..32).map(|i| i as f32 + 0.5).collect();
+    let cfg = LaunchConfig {
+        grid: [1, 1, 1],
+        block: [8, 4, 1],
+        dynamic_shared_bytes: 0,
+    };
+    let surfaces = |a: &[f32], b: &[f32]| {
+        vec![
+            Arg::Buffer(Buffer::from_f32(a)),
+            Arg::Buffer(Buffer::from_f32(b)),
+        ]
+    };
+
+    let k = kernel(&c, "transpose");
+    let out = run(k, &cfg, surfaces(&src, &[0.0; 32]), &RunOptions::default()).expect("runs");
+    assert!(out.findings.is_empty(), "{:?}", out.findings);
+    let dst = f32s(&out.args[1]);
+    for y in 0..4 {
+        for x in 0..8 {
+            assert_eq!(dst[x * 4 + y], src[y * 8 + x] * 2.0, "dst({y}, {x})");
+        }
+    }
+
+    let k = kernel(&c, "zero_and_clamp");
+    let out = run(k, &cfg, surfaces(&src, &[0.0; 32]), &RunOptions::default()).expect("runs");
+    assert!(out.findings.is_empty(), "{:?}", out.findings);
+    let dst = f32s(&out.args[1]);
+    for y in 0..4 {
+        for x in 0..8 {
+            let zero = if x + 5 < 8 { src[y * 8 + x + 5] } else { 0.0 };
+            let clamp = src[y * 8 + (x + 5).min(7)];
+            assert_eq!(dst[x * 4 + y], zero + clamp, "dst({y}, {x})");
+        }
+    }
+
+    // A byte coordinate that is not a multiple of the texel size fails an assertion.
+    let k = kernel(&c, "misaligned");
+    let out = run(
+        k,
+        &cfg,
+        vec![Arg::Buffer(Buffer::from_f32(&src))],
+        &RunOptions::default(),
+    )
+    .expect("runs");
+    assert!(
+        out.findings
+            .iter()
+            .any(|f| format!("{f:?}").to_lowercase().contains("assert")),
+        "{:?}",
+        out.findings
+    );
+    // Past the end of a row traps (cudaBoundaryModeTrap): out of bounds, even though the
+    // next row's first texel is inside the buffer.
+    let k = kernel(&c, "past_the_row");
+    let out = run(
+        k,
+        &cfg,
+        vec![Arg::Buffer(Buffer::from_f32(&src))],
+        &RunOptions::default(),
+    )
+    .expect("runs");
+    assert!(
+        out.findings
+            .iter()
+            .any(|f| format!("{f:?}").to_lowercase().contains("bounds")),
+        "{:?}",
+        out.findings
+    );
+
+    let checks = [
+        ("transpose", Property::Race, true),
+        ("transpose", Property::Bounds, true),
+        ("transpose", Property::Assert, true),
+        ("zero_and_clamp", Property::Bounds, true),
+        ("misaligned", Property::Assert, false),
+        ("past_the_row", Property::Bounds, false),
+    ];
+    for (name, p, holds) in checks {
+        let v = verdict(kernel(&c, name), p);
+        if z3_missing(&v) {
+            return;
+        }
+        if holds {
+            assert!(matches!(v, Verdict::Verified), "{name} {p:?}: {v:?}");
+        } else {
+            assert!(matches!(v, Verdict::Violated(_)), "{name} {p:?}: {v:?}");
+        }
+    }
+}
+
+/// The one rejection of kernel `name`, as text.
+fn rejection(c: &Compiled, name: &str) -> String {
+    let r = c
+        .rejected
+        .iter()
+        .find(|r| r.kernel == name)
+        .unwrap_or_else(|| panic!("`{name}` is not rejected"));
+    format!("{:?}", r.errors)
+}
+
+#[test]
+fn what_we_do_not_model_is_rejected_by_name() {
+    let src = r#"//--blockDim=32 --gridDim=1
+#include <cuda_runtime.h>
+//@ extent(t) = 16, 16
+//@ extent(w) = 16, 16
+//@ address(w) = wrap
+__global__ void volume(cudaTextureObject_t t, float* out)
+{
+    out[threadIdx.x] = tex3D<float>(t, 0.5f, 0.5f, 0.5f);
+}
+__global__ void vector_texels(cudaTextureObject_t t, float* out)
+{
+    float4 v = tex1Dfetch<float4>(t, threadIdx.x);
+    out[threadIdx.x] = v.x;
+}
+__global__ void two_types(cudaTextureObject_t t, float* out)
+{
+    out[threadIdx.x] = tex1Dfetch<float>(t, threadIdx.x) + tex1Dfetch<int>(t, 0);
+}
+__global__ void no_extent(cudaTextureObject_t img, float* out)
+{
+    out[threadIdx.x] = tex2D<float>(img, 0.5f, 0.5f);
+}
+__global__ void wrap_unnormalized(cudaTextureObject_t w, float* out)
+{
+    out[threadIdx.x] = tex2D<float>(w, 0.5f, 0.5f);
+}
+//@ extent(h) = n, m
+__device__ float pick(cudaTextureObject_t h, int n, int m) { return tex2D<float>(h, 0.5f, 0.5f); }
+__global__ void in_helper(cudaTextureObject_t h, float* out, int n, int m)
+{
+    out[threadIdx.x] = pick(h, m, n);
+}
+__global__ void shadowed(cudaTextureObject_t h, float* out, int n, int m)
+{
+    for (int m = 0; m < 2; ++m) out[threadIdx.x] = tex2D<float>(h, 0.5f, 0.5f);
+}
+"#;
+    let c = clang("rejects.cu", src);
+    assert!(rejection(&c, "volume").contains("`tex3D`"));
+    assert!(rejection(&c, "vector_texels").contains("`float4`"));
+    let two = rejection(&c, "two_types");
+    assert!(two.contains("`int`") && two.contains("`float`"), "{two}");
+    assert!(rejection(&c, "no_extent").contains("//@ extent(img) = width, height"));
+    assert!(rejection(&c, "wrap_unnormalized").contains("normalized(w)"));
+    // Extents name the kernel's parameters: a helper's names or a shadowing local are not
+    // them.
+    assert!(rejection(&c, "in_helper").contains("helper `pick`"));
+    assert!(rejection(&c, "shadowed").contains("local variable of `shadowed`"));
+
+    // Linear filtering is a host setting: the file's sampled fetches are rejected, its
+    // integer fetches (which never filter) are not.
+    let src = r#"//--blockDim=32 --gridDim=1
+#include <cuda_runtime.h>
+#include <cstring>
+//@ extent(t) = 32, 1
+__global__ void smooth(cudaTextureObject_t t, float* out)
+{
+    out[threadIdx.x] = tex2D<float>(t, threadIdx.x + 0.25f, 0.5f);
+}
+__global__ void exact(cudaTextureObject_t t, float* out)
+{
+    out[threadIdx.x] = tex1Dfetch<float>(t, threadIdx.x);
+}
+void setup(cudaTextureObject_t* t, const cudaResourceDesc* res)
+{
+    cudaTextureDesc d;
+    memset(&d, 0, sizeof(d));
+    d.filterMode = cudaFilterModeLinear;
+    cudaCreateTextureObject(t, res, &d, nullptr);
+}
+"#;
+    let c = clang("linear.cu", src);
+    assert!(rejection(&c, "smooth").contains("cudaFilterModeLinear"));
+    assert!(c.module.kernel("exact").is_some(), "{:?}", c.rejected);
+}
+
+#[test]
+fn texture_parameters_are_read_only_buffers_of_the_fetched_type() {
+    let src = r#"//--blockDim=32 --gridDim=1
+#include <cuda_runtime.h>
+__device__ int load(cudaTextureObject_t t, int i) { return tex1Dfetch<int>(t, i); }
+__global__ void via_helper(cudaTextureObject_t codes, cudaSurfaceObject_t s, int* out)
+{
+    out[threadIdx.x] = load(codes, threadIdx.x);
+    surf1Dwrite((unsigned char)1, s, threadIdx.x);
+}
+"#;
+    let c = clang("helper.cu", src);
+    let k = kernel(&c, "via_helper");
+    let text = k.to_string();
+    let codes = k.param_named("codes").expect("codes");
+    let s = k.param_named("s").expect("s");
+    assert!(
+        matches!(
+            k.param(codes).kind,
+            ParamKind::Buffer {
+                elem: ScalarType::I32,
+                writable: false
+            }
+        ),
+        "{text}"
+    );
+    assert!(
+        matches!(
+            k.param(s).kind,
+            ParamKind::Buffer {
+                elem: ScalarType::U8,
+                writable: true
+            }
+        ),
+        "{text}"
+    );
+}
