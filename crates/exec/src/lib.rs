@@ -3,7 +3,9 @@
 //! A [`Kernel`](warpsafe_ir::Kernel) is lowered ([`compile`]) to thread code — flat
 //! per-thread instructions over typed registers, the form every frontend shares — and run
 //! ([`run`], [`run_program`]) on a launch configuration and arguments. Warps execute in SIMT
-//! lock-step with min-pc reconvergence; blocks run in parallel. While running, the interpreter
+//! lock-step with min-pc reconvergence; blocks run in parallel. A kernel with a grid barrier
+//! (`this_grid().sync()`) runs as a cooperative launch: every block stays alive and runs up to
+//! each grid barrier before any block goes past it. While running, the interpreter
 //! checks for data races (happens-before over barriers and warp syncs, within and between
 //! blocks), barrier divergence, out-of-bounds accesses, uninitialised shared/local reads,
 //! division by zero, signed overflow and failed assertions, and reports them as [`Finding`]s.
