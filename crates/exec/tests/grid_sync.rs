@@ -259,3 +259,35 @@ fn thread_code_names_the_grid_barrier() {
     let text = warpsafe_exec::thread_code_text(&p);
     assert!(text.contains("grid barrier #0"), "{text}");
 }
+
+#[test]
+fn a_cooperative_launch_must_hold_every_block_at_once() {
+    let opts = Options {
+        max_memory: Some(64 << 20),
+        ..Options::default()
+    };
+    let n = 4096 * 32;
+    let args = || {
+        vec![
+            Arg::Buffer(Buffer::from_f32(&vec![0.0; n])),
+            Arg::Buffer(Buffer::from_f32(&vec![0.0; n])),
+            Arg::Scalar(Value::U32(n as u32)),
+        ]
+    };
+    let cfg = LaunchConfig::linear(4096, 32);
+    let err = run(&exchange(Sync::Grid), &cfg, args(), &opts).expect_err("too big");
+    let warpsafe_exec::ExecError::MemoryLimit {
+        needed,
+        launch_bytes,
+        block_bytes,
+        limit,
+    } = err
+    else {
+        panic!("{err}");
+    };
+    assert_eq!(limit, 64 << 20);
+    assert_eq!(needed, launch_bytes + 4096 * block_bytes);
+    // Without the grid barrier, blocks run a few at a time within the same limit.
+    let out = run(&exchange(Sync::None), &cfg, args(), &opts).expect("fits");
+    assert_eq!(out.stats.blocks, 4096);
+}

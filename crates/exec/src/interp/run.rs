@@ -79,7 +79,8 @@ fn parallelism(
 }
 
 /// Checks that every block of a cooperative launch fits in memory at once (they all stay
-/// alive until the launch ends); returns how many blocks there are.
+/// alive until the launch ends), under [`Options::max_memory`] or else the default limit;
+/// returns how many blocks there are.
 fn cooperative_memory(
     p: &Program,
     cfg: &LaunchConfig,
@@ -88,9 +89,9 @@ fn cooperative_memory(
     opts: &Options,
 ) -> Result<u64, ExecError> {
     let blocks = cfg.num_blocks();
-    let Some(limit) = opts.max_memory else {
-        return Ok(blocks);
-    };
+    let limit = opts
+        .max_memory
+        .unwrap_or_else(crate::limits::default_memory_limit);
     let lens: Vec<u64> = args
         .iter()
         .filter_map(|a| match a {
