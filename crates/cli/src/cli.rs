@@ -487,9 +487,9 @@ pub struct LaunchArgs {
     /// Scalar argument value, `name=value` (repeatable).
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     pub args: Vec<String>,
-    /// Buffer contents: `name=random:N`, `name=zeros:N`, `name=ones:N`, `name=iota:N`, or
-    /// `name=FILE.bin` (raw little-endian elements). N may be omitted when the header gives
-    /// `len(name)` (`name=zeros`).
+    /// Buffer contents: `name=N` (N random elements), `name=random:N`, `name=zeros:N`,
+    /// `name=ones:N`, `name=iota:N`, or `name=FILE.bin` (raw little-endian elements). N may be
+    /// omitted when the header gives `len(name)` (`name=zeros`).
     #[arg(long = "buf", value_name = "NAME=SPEC")]
     pub bufs: Vec<String>,
     /// Dynamic shared memory in bytes (for `extern __shared__` arrays).
@@ -742,4 +742,34 @@ pub enum BenchKind {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::Parser;
+
+    /// Every `$W …` command of the README (`bench` ones included, which the end-to-end test
+    /// `readme_commands` does not run) parses: subcommand, flags and values as written.
+    #[test]
+    fn readme_commands_parse() {
+        let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
+        let text = std::fs::read_to_string(readme).expect("README.md");
+        let mut checked = 0;
+        for line in text.lines().filter(|l| l.starts_with("$W ")) {
+            let command = line.split(" #").next().unwrap_or(line);
+            for part in command.split("&&") {
+                let part = part.split('>').next().unwrap_or(part).trim();
+                let Some(args) = part.strip_prefix("$W") else {
+                    continue;
+                };
+                let argv = std::iter::once("warpsafe").chain(args.split_whitespace());
+                if let Err(e) = Cli::try_parse_from(argv) {
+                    panic!("README command `{part}` does not parse:\n{e}");
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 35, "checked only {checked} README commands");
+    }
 }

@@ -29,11 +29,18 @@ pub struct BufSpec {
     pub len: Option<u64>,
 }
 
-/// Parses the part after `name=` of `--buf`: `FILL[:N]` for a known fill, else a file path.
+/// Parses the part after `name=` of `--buf`: `N` (N random elements), `FILL[:N]` for a known
+/// fill, else a file path.
 pub fn parse_spec(spec: &str) -> Result<BufSpec, CliError> {
-    const FILLS: &str = "random:N, zeros:N, ones:N, iota:N, or a file of raw elements";
+    const FILLS: &str = "N, random:N, zeros:N, ones:N, iota:N, or a file of raw elements";
     if spec.trim().is_empty() {
         return Err(CliError::usage(format!("empty buffer spec: want {FILLS}")));
+    }
+    if let Ok(n) = spec.trim().parse::<u64>() {
+        return Ok(BufSpec {
+            fill: Fill::Random,
+            len: Some(n),
+        });
     }
     let (kind, len) = match spec.split_once(':') {
         Some((k, n)) => (k, Some(n)),
@@ -207,6 +214,13 @@ mod tests {
             }
         );
         assert_eq!(parse_spec("zeros").unwrap().len, None);
+        assert_eq!(
+            parse_spec("4000").unwrap(),
+            BufSpec {
+                fill: Fill::Random,
+                len: Some(4000)
+            }
+        );
         assert_eq!(
             parse_spec("data.bin").unwrap().fill,
             Fill::File("data.bin".into())

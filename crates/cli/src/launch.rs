@@ -59,14 +59,33 @@ fn named_values(
             .ok_or_else(|| CliError::usage(format!("--{what} `{item}`: want NAME=VALUE")))?;
         let p = kernel.param_named(name.trim()).ok_or_else(|| {
             CliError::usage(format!(
-                "--{what} `{item}`: kernel `{}` has no parameter `{}`",
+                "--{what} `{item}`: kernel `{}` has no parameter `{}`; its parameters: {}",
                 kernel.name,
-                name.trim()
+                name.trim(),
+                param_list(kernel)
             ))
         })?;
         out.insert(p, value.trim().to_string());
     }
     Ok(out)
+}
+
+/// The kernel's parameters as `name (type)`, for error messages; a PTX kernel's names are its
+/// `.param` names unless a sibling `.cu` file supplied the source names.
+fn param_list(kernel: &Kernel) -> String {
+    let list: Vec<String> = kernel
+        .params
+        .iter()
+        .map(|p| match p.kind {
+            warpsafe_ir::ParamKind::Scalar(t) => format!("{} ({t})", p.name),
+            warpsafe_ir::ParamKind::Buffer { elem, .. } => format!("{} ({elem}*)", p.name),
+        })
+        .collect();
+    if list.is_empty() {
+        "none".into()
+    } else {
+        list.join(", ")
+    }
 }
 
 /// The launch dimensions and where each came from (`--grid 4` or the header's line).
