@@ -76,6 +76,9 @@ pub(crate) fn run(
         if let Some(e) = budget.reason() {
             return Err(e);
         }
+        // Every block's accesses since its last grid barrier: those of a block that finished
+        // without reaching the barrier (divergence checks off) stay unordered with later
+        // phases, so they are compared again.
         let mut history = ctx.checks.race.then(|| History::new(ctx));
         for (b, r) in runs.iter_mut().enumerate() {
             sink.merge(r.w.sink.take(), ctx.max_findings);
