@@ -551,9 +551,9 @@ pub struct RunArgs {
     /// Directory to write every writable buffer to, as `NAME.bin`.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Output format.
+    /// Output format (SARIF: one file's findings, for code-scanning annotations).
     #[arg(long, value_enum, default_value_t)]
-    pub format: Format,
+    pub format: VerifyFormat,
     /// Compare each file's findings with its `//@ expect` lines (exit 0 when all match).
     #[arg(long)]
     pub check_expect: bool,

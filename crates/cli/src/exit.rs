@@ -22,12 +22,12 @@ pub enum CliError {
     #[error("{0}")]
     Usage(String),
     /// A source file failed to parse; the diagnostics were already rendered to stderr.
-    #[error("{file}: {count} error(s)")]
+    #[error("{file}: {} error(s)", errors.len())]
     Parse {
         /// The file.
         file: String,
-        /// How many diagnostics were printed.
-        count: usize,
+        /// Each diagnostic, located.
+        errors: Vec<Located>,
     },
     /// Reading or writing a file failed.
     #[error("{path}: {source}")]
@@ -37,6 +37,30 @@ pub enum CliError {
         /// The underlying error.
         source: std::io::Error,
     },
+}
+
+/// One front-end diagnostic with its place in the file, for JSON error reports.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Located {
+    /// What is wrong.
+    pub message: String,
+    /// 1-based line of the span's start (0 when the error has no place in the file).
+    pub line: usize,
+    /// 1-based column of the span's start.
+    pub column: usize,
+    /// Byte offsets of the span in the file.
+    pub span: Option<ByteSpan>,
+    /// A further note, when the front end gave one.
+    pub note: Option<String>,
+}
+
+/// A byte range of a source file.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct ByteSpan {
+    /// First byte.
+    pub lo: u32,
+    /// One past the last byte.
+    pub hi: u32,
 }
 
 impl CliError {
@@ -54,14 +78,90 @@ impl CliError {
     }
 }
 
-/// Turns a command result into the process exit code, printing errors to stderr.
-pub fn finish(result: Result<u8, CliError>) -> ExitCode {
-    match result {
-        Ok(code) => ExitCode::from(code),
-        Err(CliError::Parse { .. }) => ExitCode::from(USAGE),
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(USAGE)
-        }
+/// True when the command line asks for `--format json` or `--format sarif`: errors are then
+/// also reported as JSON on stdout, so a script that parses the output always gets JSON.
+pub fn json_requested(args: &[String]) -> bool {
+    let machine = |v: &str| matches!(v, "json" | "sarif");
+    args.iter().enumerate().any(|(i, a)| {
+        a.strip_prefix("--format=").is_some_and(machine)
+            || (a == "--format" && args.get(i + 1).is_some_and(|v| machine(v)))
+    })
+}
+
+/// Turns a command result into the process exit code, printing errors to stderr (rendered)
+/// and, when `json`, as `{"error": …, "span": …}` on stdout.
+pub fn finish(result: Result<u8, CliError>, json: bool) -> ExitCode {
+    let Err(e) = result else {
+        return ExitCode::from(result.unwrap_or(USAGE));
+    };
+    if !matches!(e, CliError::Parse { .. }) {
+        eprintln!("error: {e}");
+    }
+    if json {
+        println!("{}", error_json(&e));
+    }
+    ExitCode::from(USAGE)
+}
+
+/// The JSON form of an error: `error` (the message), `span` (the first diagnostic's byte
+/// range, or null), and for parse errors `file` and every diagnostic under `errors`.
+pub fn error_json(e: &CliError) -> String {
+    let v = match e {
+        CliError::Parse { file, errors } => serde_json::json!({
+            "error": e.to_string(),
+            "file": file,
+            "span": errors.first().and_then(|d| d.span),
+            "errors": errors,
+        }),
+        CliError::Io { path, .. } => serde_json::json!({
+            "error": e.to_string(),
+            "file": path,
+            "span": null,
+        }),
+        CliError::Usage(_) => serde_json::json!({ "error": e.to_string(), "span": null }),
+    };
+    v.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn json_is_requested_by_either_spelling() {
+        assert!(json_requested(&args(&[
+            "verify", "k.cu", "--format", "json"
+        ])));
+        assert!(json_requested(&args(&["verify", "--format=sarif", "k.cu"])));
+        assert!(!json_requested(&args(&[
+            "verify", "k.cu", "--format", "human"
+        ])));
+        assert!(!json_requested(&args(&["run", "json"])));
+    }
+
+    #[test]
+    fn errors_become_json_with_their_spans() {
+        let e = CliError::Parse {
+            file: "k.cu".into(),
+            errors: vec![Located {
+                message: "unknown function `f`".into(),
+                line: 3,
+                column: 5,
+                span: Some(ByteSpan { lo: 40, hi: 41 }),
+                note: None,
+            }],
+        };
+        let v: serde_json::Value = serde_json::from_str(&error_json(&e)).unwrap();
+        assert_eq!(v["error"], "k.cu: 1 error(s)");
+        assert_eq!(v["span"]["lo"], 40);
+        assert_eq!(v["errors"][0]["line"], 3);
+        let u: serde_json::Value =
+            serde_json::from_str(&error_json(&CliError::usage("bad --grid"))).unwrap();
+        assert_eq!(u["error"], "bad --grid");
+        assert!(u["span"].is_null());
     }
 }

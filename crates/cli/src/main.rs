@@ -33,11 +33,24 @@ use cli::{BenchKind, Cli, Command};
 
 fn main() -> std::process::ExitCode {
     restore_sigpipe();
-    let cli = Cli::parse();
+    let argv: Vec<String> = std::env::args().collect();
+    let json = exit::json_requested(&argv);
+    let cli = match Cli::try_parse_from(&argv) {
+        Ok(cli) => cli,
+        Err(e) if json && e.use_stderr() => {
+            let _ = e.print();
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or_default();
+            let msg = exit::CliError::usage(first.trim_start_matches("error: "));
+            println!("{}", exit::error_json(&msg));
+            return std::process::ExitCode::from(exit::USAGE);
+        }
+        Err(e) => e.exit(),
+    };
     source::configure(&cli.front);
     if solver::needed_by(&cli.command) {
         if let Err(e) = solver::require_z3() {
-            return exit::finish(Err(e));
+            return exit::finish(Err(e), json);
         }
     }
     let result = match cli.command {
@@ -108,7 +121,7 @@ fn main() -> std::process::ExitCode {
             }),
         },
     };
-    exit::finish(result)
+    exit::finish(result, json)
 }
 
 /// Lets a closed pipe (`warpsafe … | head`) end the process quietly, as for any Unix tool,

@@ -10,12 +10,17 @@ pub fn run(args: &PermArgs) -> Result<u8, CliError> {
     let mut reports = vec![];
     let mut rows = vec![];
     let mut parse_error = false;
+    let mut failed = vec![];
     for path in &args.files {
         let started = std::time::Instant::now();
         let report = check_file(path)?;
         let seconds = started.elapsed().as_secs_f64();
         match report {
-            None => {
+            Err(e) => {
+                if args.files.len() == 1 {
+                    return Err(e);
+                }
+                failed.push(crate::exit::error_json(&e));
                 parse_error = true;
                 rows.push((
                     path.display().to_string(),
@@ -26,7 +31,7 @@ pub fn run(args: &PermArgs) -> Result<u8, CliError> {
                     seconds,
                 ));
             }
-            Some(r) => {
+            Ok(r) => {
                 let count = |v: Verdict| r.obligations.iter().filter(|o| o.verdict == v).count();
                 rows.push((
                     path.display().to_string(),
@@ -46,7 +51,19 @@ pub fn run(args: &PermArgs) -> Result<u8, CliError> {
     if args.format == Format::Json {
         match reports.as_slice() {
             [one] if args.files.len() == 1 => crate::report::print_json(one)?,
-            all => crate::report::print_json(all)?,
+            all => {
+                // Files that do not parse appear as `{"error": …, "file": …, "span": …}`.
+                let mut items: Vec<serde_json::Value> = vec![];
+                for r in all {
+                    items.push(serde_json::to_value(r).map_err(|e| {
+                        CliError::usage(format!("cannot serialise the report: {e}"))
+                    })?);
+                }
+                for f in &failed {
+                    items.push(serde_json::from_str(f).unwrap_or(serde_json::Value::Null));
+                }
+                crate::report::print_json(&items)?
+            }
         }
     } else if args.files.len() > 1 {
         println!();
@@ -70,22 +87,31 @@ pub fn run(args: &PermArgs) -> Result<u8, CliError> {
     })
 }
 
-/// The report of one file, or `None` after printing why its annotations or code do not
-/// parse.
-fn check_file(path: &std::path::Path) -> Result<Option<warpsafe_perm::Report>, CliError> {
+/// The report of one file, or (after printing it) why its annotations or code do not parse.
+fn check_file(path: &std::path::Path) -> Result<Result<warpsafe_perm::Report, CliError>, CliError> {
     let src = std::fs::read_to_string(path).map_err(|e| CliError::io(path, e))?;
     let file = path.display().to_string();
     match warpsafe_perm::check(&src) {
-        Ok(r) => Ok(Some(r)),
+        Ok(r) => Ok(Ok(r)),
         Err(e) => {
-            let at = e
-                .span()
-                .map(|s| warpsafe_ir::SourceFile::new(file.clone(), src.clone()).line(s));
-            match at {
-                Some(line) if line > 0 => eprintln!("{file}:{line}: error: {e}"),
-                _ => eprintln!("{file}: error: {e}"),
+            let text = warpsafe_ir::SourceFile::new(file.clone(), src.clone());
+            let span = e.span().filter(|s| !s.is_dummy());
+            let (line, column) = span.map_or((0, 0), |s| text.line_col(s.lo));
+            if line > 0 {
+                eprintln!("{file}:{line}: error: {e}");
+            } else {
+                eprintln!("{file}: error: {e}");
             }
-            Ok(None)
+            Ok(Err(CliError::Parse {
+                file,
+                errors: vec![crate::exit::Located {
+                    message: e.to_string(),
+                    line,
+                    column,
+                    span: span.map(|s| crate::exit::ByteSpan { lo: s.lo, hi: s.hi }),
+                    note: None,
+                }],
+            }))
         }
     }
 }

@@ -1,6 +1,6 @@
 //! `warpsafe run`: one kernel in detail, or many in a summary table.
 
-use crate::cli::{BackendChoice, CheckArgs, Format, RunArgs};
+use crate::cli::{BackendChoice, CheckArgs, RunArgs, VerifyFormat as Format};
 use crate::exit::{CliError, CLEAN, FINDINGS, UNKNOWN, USAGE};
 use crate::report::{self, OutputJson, RunJson};
 use crate::summary::Table;
@@ -335,6 +335,10 @@ fn one(path: &Path, args: &RunArgs) -> Result<u8, CliError> {
             };
             println!("{}", to_json(&json));
         }
+        Format::Sarif => println!(
+            "{}",
+            crate::sarif::render_run(&loaded.file, &kernel.name, &outcome.findings)
+        ),
         Format::Human => {
             let s = &outcome.stats;
             println!(
@@ -391,7 +395,7 @@ fn print_unknown(
     format: Format,
 ) {
     match format {
-        Format::Json => println!(
+        Format::Json | Format::Sarif => println!(
             "{}",
             to_json(&UnknownJson {
                 file,
@@ -581,6 +585,11 @@ fn many(files: &[std::path::PathBuf], args: &RunArgs) -> Result<u8, CliError> {
     if args.out.is_some() {
         return Err(CliError::usage("--out needs exactly one file"));
     }
+    if args.format == Format::Sarif {
+        return Err(CliError::usage(
+            "--format sarif reports one file: run each file, or use --format json for several",
+        ));
+    }
     let rows: Vec<Row> = files.iter().flat_map(|f| rows_for(f, args)).collect();
     let any_error = rows.iter().any(|r| r.error.is_some());
     let any_unknown = rows.iter().any(|r| r.unknown.is_some());
@@ -602,7 +611,7 @@ fn many(files: &[std::path::PathBuf], args: &RunArgs) -> Result<u8, CliError> {
         CLEAN
     };
     match args.format {
-        Format::Json => println!("{}", to_json(&rows)),
+        Format::Json | Format::Sarif => println!("{}", to_json(&rows)),
         Format::Human => {
             let mut t = Table::new(&[
                 "file", "kernel", "threads", "found", "warnings", "expected", "ok", "seconds",

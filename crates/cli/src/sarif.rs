@@ -73,7 +73,45 @@ fn run(file: &SourceFile, r: &Report) -> Value {
             }
         }
     }
-    let rules: Vec<Value> = [
+    tool_run(rules(), &format!("warpsafe/verify/{}", r.kernel), results)
+}
+
+/// The SARIF log of one interpreter run: one result per finding (errors and warnings), at
+/// the later access or event, with the other party's site as a related location.
+pub fn render_run(file: &SourceFile, kernel: &str, findings: &[warpsafe_exec::Finding]) -> String {
+    let results: Vec<Value> = findings
+        .iter()
+        .map(|f| {
+            let level = match f.severity {
+                warpsafe_exec::Severity::Error => "error",
+                warpsafe_exec::Severity::Warning => "warning",
+            };
+            let related: Vec<Value> = f
+                .other
+                .iter()
+                .filter_map(|o| location(file, o.span))
+                .collect();
+            json!({
+                "ruleId": f.category.name(),
+                "level": level,
+                "message": { "text": format!("{} (kernel `{kernel}`, {} occurrence(s))", f.message, f.count) },
+                "locations": location(file, f.at.span).into_iter().collect::<Vec<_>>(),
+                "relatedLocations": related,
+            })
+        })
+        .collect();
+    let run = tool_run(rules(), &format!("warpsafe/run/{kernel}"), results);
+    let log = json!({
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [run],
+    });
+    serde_json::to_string_pretty(&log).unwrap_or_default()
+}
+
+/// The rules every warpsafe SARIF run declares.
+fn rules() -> Vec<Value> {
+    [
         ("race", "Data race"),
         ("divergence", "Barrier divergence"),
         ("oob", "Out-of-bounds access"),
@@ -85,14 +123,18 @@ fn run(file: &SourceFile, r: &Report) -> Value {
     ]
     .iter()
     .map(|(id, text)| json!({ "id": id, "shortDescription": { "text": text } }))
-    .collect();
+    .collect()
+}
+
+/// One SARIF run of the warpsafe tool.
+fn tool_run(rules: Vec<Value>, id: &str, results: Vec<Value>) -> Value {
     json!({
         "tool": { "driver": {
             "name": "warpsafe",
             "version": env!("CARGO_PKG_VERSION"),
             "rules": rules,
         }},
-        "automationDetails": { "id": format!("warpsafe/verify/{}", r.kernel) },
+        "automationDetails": { "id": id },
         "results": results,
     })
 }

@@ -133,9 +133,30 @@ pub fn clang_options() -> warpsafe_clang_front::Options {
 /// Renders `errors` and returns the parse error.
 fn parse_error(file: &SourceFile, errors: &[FrontError]) -> CliError {
     diagnostics::front_errors(file, errors);
+    let errors = errors
+        .iter()
+        .map(|e| {
+            let placed = !e.span.is_dummy();
+            let (line, column) = if placed {
+                file.line_col(e.span.lo)
+            } else {
+                (0, 0)
+            };
+            crate::exit::Located {
+                message: e.message.clone(),
+                line,
+                column,
+                span: placed.then_some(crate::exit::ByteSpan {
+                    lo: e.span.lo,
+                    hi: e.span.hi,
+                }),
+                note: e.note.clone(),
+            }
+        })
+        .collect();
     CliError::Parse {
         file: file.name.clone(),
-        count: errors.len(),
+        errors,
     }
 }
 
