@@ -717,7 +717,7 @@ impl Unit<'_> {
     ) -> Result<(Vec<Stmt>, Place), FrontError> {
         let place = self.local_place(key, base, span)?;
         let mut out = vec![];
-        self.declare_place(&place, shared, &mut vec![], &mut out, span)?;
+        self.declare_place(&place, shared, &mut [], &mut out, span)?;
         Ok((out, place))
     }
 
@@ -725,7 +725,7 @@ impl Unit<'_> {
         &self,
         place: &Place,
         shared: bool,
-        inits: &mut Vec<Option<Expr>>,
+        inits: &mut [Option<Expr>],
         out: &mut Vec<Stmt>,
         span: Span,
     ) -> Result<(), FrontError> {
@@ -738,7 +738,7 @@ impl Unit<'_> {
                     let init = inits.get_mut(i).and_then(Option::take);
                     out.push(self.field_decl(n, ty, shared, init, span)?);
                 }
-                Slot::Record(p) => self.declare_place(p, shared, &mut vec![], out, span)?,
+                Slot::Record(p) => self.declare_place(p, shared, &mut [], out, span)?,
                 _ => {}
             }
         }
@@ -927,7 +927,7 @@ impl Unit<'_> {
                 }
                 (Slot::Record(p), init) => {
                     let mut decls = vec![];
-                    self.declare_place(&p, shared, &mut vec![], &mut decls, span)?;
+                    self.declare_place(&p, shared, &mut [], &mut decls, span)?;
                     out.extend(decls);
                     if let Some(e) = init {
                         let src = self.place_of(e, span)?;

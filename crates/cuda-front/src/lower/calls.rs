@@ -124,6 +124,40 @@ fn atomic_op(name: &str) -> Option<AtomicOp> {
     })
 }
 
+/// A warp match or reduction (`__match_any_sync`, `__reduce_add_sync`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Collective {
+    MatchAny,
+    MatchAll,
+    Reduce(BinOp),
+}
+
+fn warp_collective(name: &str) -> Option<Collective> {
+    Some(match name {
+        "__match_any_sync" => Collective::MatchAny,
+        "__match_all_sync" => Collective::MatchAll,
+        "__reduce_add_sync" => Collective::Reduce(BinOp::Add),
+        "__reduce_min_sync" => Collective::Reduce(BinOp::Min),
+        "__reduce_max_sync" => Collective::Reduce(BinOp::Max),
+        "__reduce_and_sync" => Collective::Reduce(BinOp::BitAnd),
+        "__reduce_or_sync" => Collective::Reduce(BinOp::BitOr),
+        "__reduce_xor_sync" => Collective::Reduce(BinOp::BitXor),
+        _ => return None,
+    })
+}
+
+/// The value a reduction starts from (`x op identity == x`).
+fn reduce_identity(op: BinOp, ty: ScalarType) -> Expr {
+    let signed = ty == ScalarType::I32;
+    match (op, signed) {
+        (BinOp::Min, true) => Expr::i32(i32::MAX),
+        (BinOp::Min, false) | (BinOp::BitAnd, _) => Expr::u32(u32::MAX),
+        (BinOp::Max, true) => Expr::i32(i32::MIN),
+        (_, true) => Expr::i32(0),
+        _ => Expr::u32(0),
+    }
+}
+
 fn shuffle_kind(name: &str) -> Option<ShuffleKind> {
     Some(match name {
         "__shfl_sync" => ShuffleKind::Idx,
@@ -412,6 +446,9 @@ impl Lowerer<'_> {
             out.push(Stmt::new(stmt).with_span(span));
             return Ok(Val::Scalar(self.var_expr(dst, span)));
         }
+        if let Some(op) = warp_collective(name) {
+            return self.warp_collective(op, name, args, span, out);
+        }
         if name == "__activemask" {
             arity(name, args, 0..=0, span)?;
             let dst = self.result_var("active", ScalarType::U32, span, out)?;
@@ -445,6 +482,176 @@ impl Lowerer<'_> {
             _ => format!("unknown function `{name}` (only `__device__` helpers of this file and the supported CUDA intrinsics can be called)"),
         };
         err(name_span, hint)
+    }
+
+    /// `__reduce_*_sync(mask, v)` and `__match_{any,all}_sync(mask, v[, &pred])`, exactly:
+    /// every lane reads each lane of `mask` with an indexed shuffle (a loop over the 32
+    /// lanes, uniform across the warp) and folds the values, or collects the lanes holding
+    /// its own value. `__match_all_sync` gives `mask` when that is every lane (else 0) and
+    /// stores whether it is in `*pred`. Floating values are rejected by `__match_*` (CUDA
+    /// compares their bits, which `==` does not).
+    fn warp_collective(
+        &mut self,
+        op: Collective,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Val> {
+        let n = if op == Collective::MatchAll { 3 } else { 2 };
+        arity(name, args, n..=n, span)?;
+        let mask = convert(self.rvalue(&args[0], out)?, ScalarType::U32);
+        // A constant mask stays a constant (the verifier reads it); the full warp needs no
+        // test of each lane.
+        let full = mask.as_const().and_then(|v| v.as_i128()) == Some(i128::from(u32::MAX));
+        let mask = if mask.as_const().is_some() {
+            mask
+        } else {
+            self.temp("mask", mask, out)?
+        };
+        let value = promoted(self.rvalue(&args[1], out)?);
+        let ty = match op {
+            Collective::Reduce(BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor) => ScalarType::U32,
+            Collective::Reduce(_) if value.ty.is_signed() && value.ty.is_int() => ScalarType::I32,
+            Collective::Reduce(_) => ScalarType::U32,
+            _ if value.ty.is_float() => {
+                return err(
+                    args[1].span,
+                    format!("`{name}` on a floating value (CUDA compares its bits; not modelled)"),
+                )
+            }
+            _ if value.ty.is_int() => value.ty,
+            _ => return err(args[1].span, format!("`{name}` takes an integer")),
+        };
+        let value = self.temp("mine", convert(value, ty), out)?;
+        let init = match op {
+            Collective::Reduce(o) => reduce_identity(o, ty),
+            _ => Expr::u32(0),
+        };
+        let acc = self.let_var("warp", init.with_span(span), span, out)?;
+        let acc_e = self.var_expr(acc, span);
+        let lane = self.new_var("lane", ScalarType::U32, span)?;
+        let lane_e = self.var_expr(lane, span);
+        let got = self.new_var("shfl", ty, span)?;
+        let got_e = self.var_expr(got, span);
+        let st = |k: StmtKind| Stmt::new(k).with_span(span);
+        let combine = match op {
+            Collective::Reduce(o) => st(StmtKind::Assign {
+                var: acc,
+                value: Expr::binary(o, acc_e.clone(), got_e.clone()).with_span(span),
+            }),
+            _ => {
+                let bit = Expr::binary(BinOp::Shl, Expr::u32(1), lane_e.clone());
+                st(StmtKind::If {
+                    cond: Expr::binary(BinOp::Eq, got_e.clone(), value.clone()).with_span(span),
+                    then_body: vec![st(StmtKind::Assign {
+                        var: acc,
+                        value: Expr::binary(BinOp::BitOr, acc_e.clone(), bit).with_span(span),
+                    })],
+                    else_body: vec![],
+                })
+            }
+        };
+        let in_mask = Expr::binary(
+            BinOp::Ne,
+            Expr::binary(
+                BinOp::BitAnd,
+                Expr::binary(BinOp::Shr, mask.clone(), lane_e.clone()),
+                Expr::u32(1),
+            ),
+            Expr::u32(0),
+        )
+        .with_span(span);
+        let read = vec![
+            st(StmtKind::Let {
+                var: got,
+                init: None,
+            }),
+            st(StmtKind::Shuffle {
+                dst: got,
+                kind: ShuffleKind::Idx,
+                mask: mask.clone(),
+                value: value.clone(),
+                lane: lane_e.clone(),
+                width: Expr::u32(32),
+            }),
+            combine,
+        ];
+        let body = if full {
+            read
+        } else {
+            vec![st(StmtKind::If {
+                cond: in_mask,
+                then_body: read,
+                else_body: vec![],
+            })]
+        };
+        out.push(st(StmtKind::For {
+            init: vec![st(StmtKind::Let {
+                var: lane,
+                init: Some(Expr::u32(0)),
+            })],
+            cond: Some(Expr::binary(BinOp::Lt, lane_e.clone(), Expr::u32(32)).with_span(span)),
+            update: vec![st(StmtKind::Assign {
+                var: lane,
+                value: Expr::binary(BinOp::Add, lane_e, Expr::u32(1)).with_span(span),
+            })],
+            body,
+        }));
+        if op != Collective::MatchAll {
+            return Ok(Val::Scalar(acc_e));
+        }
+        // Every lane of the mask holds this lane's value: the mask, and `*pred = 1`.
+        let all = Expr::binary(BinOp::Eq, acc_e, mask.clone()).with_span(span);
+        let all = self.temp("all", all, out)?;
+        let flag = Expr::new(
+            IK::Select(
+                Box::new(all.clone()),
+                Box::new(Expr::i32(1)),
+                Box::new(Expr::i32(0)),
+            ),
+            ScalarType::I32,
+        )
+        .with_span(span);
+        let flag = self.temp("pred", flag, out)?;
+        let result = Expr::new(
+            IK::Select(Box::new(all), Box::new(mask), Box::new(Expr::u32(0))),
+            ScalarType::U32,
+        )
+        .with_span(span);
+        let result = self.temp("match", result, out)?;
+        // `*pred = flag`, through the assignment lowering (`&x` names `x` itself).
+        let target = match &args[2].kind {
+            ast::ExprKind::Unary(ast::UnaryOp::AddrOf, inner) => (**inner).clone(),
+            _ => ast::Expr::new(
+                ast::ExprKind::Unary(ast::UnaryOp::Deref, Box::new(args[2].clone())),
+                args[2].span,
+            ),
+        };
+        let IK::Var(flag_var) = flag.kind else {
+            return err(span, "internal: `__match_all_sync` flag");
+        };
+        let bound = format!("__match_pred{}", flag_var.0);
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(
+                bound.clone(),
+                super::Binding::Var {
+                    id: flag_var,
+                    ty: ScalarType::I32,
+                    konst: None,
+                },
+            );
+        }
+        let store = ast::Expr::new(
+            ast::ExprKind::Assign(
+                None,
+                Box::new(target),
+                Box::new(ast::Expr::new(ast::ExprKind::Ident(bound), span)),
+            ),
+            span,
+        );
+        self.expr(&store, out)?;
+        Ok(Val::Scalar(result))
     }
 
     /// Declares the fresh variable a collective writes its result to.
