@@ -32,6 +32,9 @@ pub struct Diagnostic {
     pub col: usize,
     /// The message.
     pub message: String,
+    /// A fatal error (a header not found): clang stops reporting errors after it, so the
+    /// AST from there on may silently lack what it could not parse.
+    pub fatal: bool,
 }
 
 /// The clang to run: `$WARPSAFE_CLANG`, else the first of `clang-14` … `clang-19`, `clang`
@@ -98,6 +101,7 @@ pub fn run(clang: &Path, file: &Path, opts: &Options) -> Result<ClangOutput, Str
 
 /// `file:line:col: error: message` (or `fatal error:`), else `None`.
 fn diagnostic(line: &str) -> Option<Diagnostic> {
+    let fatal = line.contains(": fatal error: ");
     let (loc, message) = line
         .split_once(": error: ")
         .or_else(|| line.split_once(": fatal error: "))?;
@@ -110,6 +114,7 @@ fn diagnostic(line: &str) -> Option<Diagnostic> {
         line: line_no,
         col,
         message: message.to_string(),
+        fatal,
     })
 }
 
@@ -122,6 +127,9 @@ mod tests {
         let d = diagnostic("k.cu:12:7: error: use of undeclared identifier 'q'").unwrap();
         assert_eq!((d.file.as_str(), d.line, d.col), ("k.cu", 12, 7));
         assert_eq!(d.message, "use of undeclared identifier 'q'");
+        assert!(!d.fatal);
+        let f = diagnostic("k.cu:2:10: fatal error: 'cfg.h' file not found").unwrap();
+        assert!(f.fatal && f.message == "'cfg.h' file not found");
         assert!(diagnostic("k.cu:1:1: warning: unused").is_none());
     }
 }

@@ -129,6 +129,37 @@ fn lower(
         };
         errors_at.push(err);
     }
+    // After a fatal error clang reports nothing more and its AST may silently lack what
+    // it could not parse (a statement using a macro from a header not found is dropped):
+    // no kernel of the file can be trusted.
+    if let Some(i) = clang_errors.iter().position(|d| d.fatal) {
+        const WHY: &str = "clang stops at a fatal error, so nothing of this file is checked \
+                           (a header's directory is given with -I)";
+        let cause = errors_at[i].clone();
+        let note = match &cause.note {
+            Some(n) => format!("{n}; {WHY}"),
+            None => WHY.to_string(),
+        };
+        let cause = cause.with_note(note);
+        let rejected: Vec<Rejection> = unit
+            .functions
+            .iter()
+            .filter(|f| f.kind == FnKind::Kernel)
+            .map(|f| Rejection {
+                kernel: f.name.clone(),
+                errors: vec![cause.clone()],
+            })
+            .collect();
+        if rejected.is_empty() {
+            return Err(vec![cause]);
+        }
+        return Ok(Compiled {
+            module: Module { kernels: vec![] },
+            rejected,
+            host_errors: vec![],
+            launch_notes: vec![],
+        });
+    }
     // Translate every function; a helper that fails costs the kernels that call it.
     let mut helpers = vec![];
     let mut kernels = vec![];
@@ -163,6 +194,21 @@ fn lower(
         });
         if !in_function {
             host_errors.push(e.clone());
+        }
+    }
+    // An expression clang could not type is the echo of an earlier error outside the
+    // function (a header not found, a macro the file expects from `-D`): name that cause.
+    if let Some(cause) = host_errors.first() {
+        let cause = describe_cause(cause, source);
+        let rejected_errors = rejected.iter_mut().flat_map(|r| r.errors.iter_mut());
+        let helper_errors = helpers
+            .iter_mut()
+            .filter_map(|(_, r)| r.as_mut().err())
+            .flat_map(|errs| errs.iter_mut());
+        for e in rejected_errors.chain(helper_errors) {
+            if e.message == translate::UNTYPED && e.note.is_none() {
+                e.note = Some(format!("clang's first error: {cause}"));
+            }
         }
     }
     // Kernels whose helpers failed are rejected with the helper's error.
@@ -279,6 +325,24 @@ fn lower(
                 }
             }
         }
+    }
+}
+
+/// A clang error as `message (line N)`, or with the header position its note gives.
+fn describe_cause(e: &FrontError, source: &str) -> String {
+    if e.span.is_dummy() {
+        match &e.note {
+            Some(n) => format!("{} ({n})", e.message),
+            None => e.message.clone(),
+        }
+    } else {
+        let upto = (e.span.lo as usize).min(source.len());
+        let line = source.as_bytes()[..upto]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1;
+        format!("{} (line {line})", e.message)
     }
 }
 

@@ -176,12 +176,7 @@ impl Unit<'_> {
             "CXXDefaultArgExpr" => {
                 return Err(unsupported(span, "default argument outside a call"));
             }
-            "RecoveryExpr" => {
-                return Err(FrontError::new(
-                    span,
-                    "clang could not type this expression",
-                ))
-            }
+            "RecoveryExpr" => return Err(FrontError::new(span, super::UNTYPED)),
             other => return Err(unsupported(span, describe(other))),
         };
         Ok(Expr::new(kind, span))

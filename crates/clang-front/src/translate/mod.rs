@@ -20,6 +20,9 @@ mod switch;
 pub mod texture;
 pub mod types;
 
+/// The error for an expression clang could not type (its `RecoveryExpr`).
+pub const UNTYPED: &str = "clang could not type this expression";
+
 use crate::headers;
 use crate::node::Node;
 use std::collections::HashMap;
