@@ -83,6 +83,15 @@ pub fn load_ptx(path: &Path, entry: Option<&str>) -> Result<PtxKernel, CliError>
 /// with the kernel as its signature.
 pub fn via_ptx(file_name: &str, kernel: &Kernel) -> Result<PtxKernel, CliError> {
     let fail = |e: String| CliError::usage(format!("{file_name} (`{}` via PTX): {e}", kernel.name));
+    if has_grid_barrier(kernel) {
+        // The generated barrier is a spin on module globals, which the PTX lowering does not
+        // model: say what stops the road instead of the globals it trips on.
+        return Err(fail(
+            "a grid barrier (this_grid().sync()): the PTX road does not model grid barriers; \
+             drop --via-ptx to check the kernel from its source"
+                .into(),
+        ));
+    }
     let cuda = warpsafe_cuda::generate(kernel).map_err(|e| fail(e.to_string()))?;
     let ptx = warpsafe_cuda::compile_ptx(&cuda, &Default::default())
         .map_err(|e| fail(e.to_string()))?
@@ -101,6 +110,15 @@ pub fn via_ptx(file_name: &str, kernel: &Kernel) -> Result<PtxKernel, CliError> 
         file: SourceFile::new(format!("{file_name} (PTX of `{}`)", kernel.name), ptx),
         program,
     })
+}
+
+/// True when the kernel holds a grid barrier.
+fn has_grid_barrier(kernel: &Kernel) -> bool {
+    let mut found = false;
+    for s in &kernel.body {
+        s.walk(&mut |x| found |= matches!(x.kind, warpsafe_ir::StmtKind::SyncGrid));
+    }
+    found
 }
 
 #[cfg(test)]

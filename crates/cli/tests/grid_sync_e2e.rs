@@ -245,3 +245,20 @@ fn generated_cuda_has_the_grid_barrier_and_compiles() {
         "{t}"
     );
 }
+
+#[test]
+fn the_ptx_road_names_the_grid_barrier_it_does_not_model() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/real/grid_sync_sum.cu");
+    let file = file.to_str().expect("utf-8 path");
+    let out = warpsafe(&["verify", file, "--via-ptx", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    let results = v["kernels"][0]["results"].as_array().expect("results");
+    assert!(!results.is_empty());
+    for r in results {
+        let reason = r["verdict"]["unknown"]["reason"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(reason.contains("grid barrier"), "{r}");
+    }
+}
