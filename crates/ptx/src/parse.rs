@@ -403,6 +403,23 @@ impl Parser {
                     items.push(Item::Var(v));
                 }
                 Tok::Dir(d) => return self.err(format!("unsupported directive `{d}`")),
+                Tok::Ident(_)
+                    if self.peek_at(1).is_some_and(|t| t.tok == Tok::Punct(':'))
+                        && self
+                            .peek_at(2)
+                            .is_some_and(|t| t.tok == Tok::Dir(".callprototype".into())) =>
+                {
+                    // `proto : .callprototype (...) _ (...);` only types an indirect `call`;
+                    // the call is checked against the functions it may reach when lowered.
+                    self.pos += 3;
+                    while !self.is_punct(';') {
+                        if self.peek().is_none() {
+                            return self.err("missing `;` after `.callprototype`");
+                        }
+                        self.pos += 1;
+                    }
+                    self.pos += 1;
+                }
                 Tok::Ident(name) if self.peek_at(1).is_some_and(|t| t.tok == Tok::Punct(':')) => {
                     self.pos += 2;
                     items.push(Item::Label(name));

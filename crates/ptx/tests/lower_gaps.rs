@@ -704,3 +704,91 @@ fn by_value_aggregates_under_a_signature_are_rejected_clearly() {
     assert!(e.message.contains("by_value_param_0"), "{e}");
     assert!(e.message.contains("by-value aggregate"), "{e}");
 }
+
+const POINTERS: &str = r#"
+typedef float (*unary)(float);
+__device__ __noinline__ float twice(float x) { return 2.0f * x; }
+__device__ __noinline__ float plus1(float x) { return x + 1.0f; }
+__device__ __noinline__ float square(float x) { return x * x; }
+extern "C" __global__ void apply(const float* in, float* out, int which) {
+    int i = threadIdx.x;
+    unary f = which ? twice : plus1;
+    out[i] = f(in[i]);
+}
+extern "C" __global__ void table(const float* in, float* out) {
+    __shared__ unary ops[3];
+    if (threadIdx.x == 0) { ops[0] = twice; ops[1] = plus1; ops[2] = square; }
+    __syncthreads();
+    int i = threadIdx.x;
+    out[i] = ops[i % 3](in[i]);
+}
+extern "C" __global__ void wild(const float* in, float* out, unsigned long long bits) {
+    unary f = bits ? (unary)bits : twice;
+    out[threadIdx.x] = f(in[threadIdx.x]);
+}
+"#;
+
+#[test]
+fn calls_through_function_pointers_dispatch_over_the_functions_whose_address_is_taken() {
+    let Some(ptx) = nvrtc(POINTERS) else { return };
+    assert!(
+        ptx.contains(".callprototype"),
+        "NVRTC made no indirect call"
+    );
+    let n = 12usize;
+    let xs: Vec<f32> = (0..n).map(|i| i as f32 * 0.75 - 2.0).collect();
+    let apply = lower(&ptx, "apply").expect("lowers");
+    for which in [0u64, 1] {
+        let o = run(
+            &apply,
+            n as u32,
+            vec![
+                Arg::Buffer(Buffer::from_f32(&xs)),
+                Arg::Buffer(Buffer::from_f32(&vec![0.0; n])),
+                scalar(&apply, 2, which),
+            ],
+        );
+        assert!(o.findings.is_empty(), "{:?}", o.findings);
+        let got = out_bits(&o, 1);
+        for i in 0..n {
+            let want = if which == 1 { 2.0 * xs[i] } else { xs[i] + 1.0 };
+            assert_eq!(
+                f32::from_bits(got[i] as u32),
+                want,
+                "which={which} out[{i}]"
+            );
+        }
+    }
+    let table = lower(&ptx, "table").expect("lowers");
+    let o = run(
+        &table,
+        n as u32,
+        vec![
+            Arg::Buffer(Buffer::from_f32(&xs)),
+            Arg::Buffer(Buffer::from_f32(&vec![0.0; n])),
+        ],
+    );
+    assert!(o.findings.is_empty(), "{:?}", o.findings);
+    let got = out_bits(&o, 1);
+    for i in 0..n {
+        let x = xs[i];
+        let want = [2.0 * x, x + 1.0, x * x][i % 3];
+        assert_eq!(f32::from_bits(got[i] as u32), want, "table out[{i}]");
+    }
+    // A pointer to no function of the module: the call fails an assertion, never runs one.
+    let wild = lower(&ptx, "wild").expect("lowers");
+    let o = run(
+        &wild,
+        4,
+        vec![
+            Arg::Buffer(Buffer::from_f32(&xs[..4])),
+            Arg::Buffer(Buffer::from_f32(&[0.0; 4])),
+            scalar(&wild, 2, 0xdead_beef),
+        ],
+    );
+    assert!(
+        categories(&o).contains(&Category::Assert),
+        "{:?}",
+        o.findings
+    );
+}

@@ -13,7 +13,9 @@
 
 use super::types::{Kind, PtxType};
 use super::LowerError;
-use crate::ast::{Function, Instruction, Item, Module, Operand, Pred, RegDecl, Space, VarDecl};
+use crate::ast::{
+    Function, Immediate, Instruction, Item, Module, Operand, Pred, RegDecl, Space, VarDecl,
+};
 use std::collections::{HashMap, HashSet};
 
 /// Most registers a function may declare: NVRTC's largest bundled kernel declares under 2000,
@@ -388,7 +390,20 @@ impl Flattener<'_> {
                 }
                 _ => self.push(Step::Instr(scope.instr(i))),
             },
+            "call" if matches!(i.operands.get(call_target(i)), Some(Operand::Reg(_))) => {
+                self.indirect_call(i, scope)
+            }
             "call" => self.call(i, scope),
+            "mov" if matches!(i.operands.get(1), Some(Operand::Symbol(f)) if self.function_address(f).is_some()) =>
+            {
+                // The address of a device function: a constant that indirect calls dispatch on.
+                let mut j = scope.instr(i);
+                if let Some(Operand::Symbol(f)) = i.operands.get(1) {
+                    let addr = self.function_address(f).unwrap_or(0);
+                    j.operands[1] = Operand::Imm(Immediate::Int(addr as i128));
+                }
+                self.push(Step::Instr(j))
+            }
             "ret" => match &scope.ret_label {
                 Some(l) => {
                     let mut j = synth("bra", vec![], vec![Operand::Symbol(l.clone())], i.line);
@@ -716,6 +731,153 @@ impl Flattener<'_> {
             self.push(Step::Label(l))?;
         }
         Ok(())
+    }
+}
+
+/// Where a `call`'s target sits among its operands (after the result list, if any).
+fn call_target(i: &Instruction) -> usize {
+    usize::from(matches!(i.operands.first(), Some(Operand::List(_))))
+}
+
+/// The lowest address given to a device function whose address is taken: far from null, so
+/// `if (f)` tests hold, and 16 apart.
+const FUNCTION_ADDRESS_BASE: u64 = 0x7f00_0000_0000;
+
+impl Flattener<'_> {
+    /// The constant address of device function `name` (defined in the module, not an entry).
+    fn function_address(&self, name: &str) -> Option<u64> {
+        self.module
+            .functions
+            .iter()
+            .filter(|f| !f.is_declaration && !f.is_entry)
+            .position(|f| f.name == name)
+            .map(|k| FUNCTION_ADDRESS_BASE + 16 * k as u64)
+    }
+
+    /// The device functions whose address the module takes (`mov.u64 %rd, f`): the only ones
+    /// a call through a pointer can reach.
+    fn address_taken(&self) -> Vec<String> {
+        fn scan(items: &[Item], out: &mut Vec<String>) {
+            for it in items {
+                match it {
+                    Item::Instr(i) if i.opcode == "mov" => {
+                        if let Some(Operand::Symbol(s)) = i.operands.get(1) {
+                            out.push(s.clone());
+                        }
+                    }
+                    Item::Block(b) => scan(b, out),
+                    _ => {}
+                }
+            }
+        }
+        let mut named = vec![];
+        for f in &self.module.functions {
+            scan(&f.body, &mut named);
+        }
+        let mut out: Vec<String> = self
+            .module
+            .functions
+            .iter()
+            .filter(|f| !f.is_declaration && !f.is_entry && named.contains(&f.name))
+            .map(|f| f.name.clone())
+            .collect();
+        out.dedup();
+        out
+    }
+
+    /// `call (r), %rd, (a), prototype;`: a dispatch on the pointer's value over the functions
+    /// whose address the module takes and whose signature fits the call, each inlined; a
+    /// pointer to none of them fails an assertion (`trap`).
+    fn indirect_call(&mut self, i: &Instruction, scope: &Scope) -> Result<(), LowerError> {
+        let at = call_target(i);
+        let Some(Operand::Reg(target)) = i.operands.get(at) else {
+            return Err(LowerError::at(i, "`call` needs a function name"));
+        };
+        let target = scope.reg(target);
+        let results = match i.operands.first() {
+            Some(Operand::List(r)) if at == 1 => r.len(),
+            _ => 0,
+        };
+        let args = match i.operands.get(at + 1) {
+            Some(Operand::List(a)) => a.len(),
+            _ => 0,
+        };
+        let candidates: Vec<String> = self
+            .address_taken()
+            .into_iter()
+            .filter(|name| {
+                self.module.functions.iter().any(|f| {
+                    &f.name == name && f.params.len() == args && f.returns.len() == results
+                })
+            })
+            .collect();
+        if candidates.is_empty() {
+            return Err(LowerError::at(
+                i,
+                format!("indirect `call` through `{target}`: the module takes the address of no device function with {args} parameter(s) and {results} result(s)"),
+            ));
+        }
+        self.instances += 1;
+        let tag = format!("$ind{}", self.instances);
+        let done = format!("$Ldone{tag}");
+        let hit = format!("%p{tag}");
+        self.out.regs.insert(
+            hit.clone(),
+            PtxType {
+                kind: Kind::Pred,
+                bits: 1,
+            },
+        );
+        if let Some(p) = &i.pred {
+            let mut j = synth("bra", vec![], vec![Operand::Symbol(done.clone())], i.line);
+            j.pred = Some(Pred {
+                negated: !p.negated,
+                reg: scope.reg(&p.reg),
+            });
+            self.push(Step::Instr(j))?;
+        }
+        for (k, name) in candidates.iter().enumerate() {
+            let next = format!("$Lnext{tag}_{k}");
+            let addr = self.function_address(name).unwrap_or(0);
+            let mut test = synth(
+                "setp",
+                vec!["u64".into()],
+                vec![
+                    Operand::Reg(hit.clone()),
+                    Operand::Reg(target.clone()),
+                    Operand::Imm(Immediate::Int(addr as i128)),
+                ],
+                i.line,
+            );
+            test.modifiers = vec!["ne".into()];
+            self.push(Step::Instr(test))?;
+            let mut skip = synth("bra", vec![], vec![Operand::Symbol(next.clone())], i.line);
+            skip.pred = Some(Pred {
+                negated: false,
+                reg: hit.clone(),
+            });
+            self.push(Step::Instr(skip))?;
+            // The same call, direct: inlined in the caller's scope.
+            let mut direct = i.clone();
+            direct.pred = None;
+            let keep = if matches!(i.operands.get(at + 1), Some(Operand::List(_))) {
+                at + 2
+            } else {
+                at + 1
+            };
+            direct.operands.truncate(keep);
+            direct.operands[at] = Operand::Symbol(name.clone());
+            self.call(&direct, scope)?;
+            self.push(Step::Instr(synth(
+                "bra",
+                vec![],
+                vec![Operand::Symbol(done.clone())],
+                i.line,
+            )))?;
+            self.push(Step::Label(next))?;
+        }
+        self.push(Step::Instr(synth("trap", vec![], vec![], i.line)))?;
+        self.push(Step::Label(done))
     }
 }
 
