@@ -37,6 +37,9 @@ pub fn check_size(k: &Kernel, spec: Option<&Spec>, block: u32, grid: u32) -> Siz
 /// [`check_size`] with `n` elements (fewer than `block * grid` leaves the last block
 /// partial).
 pub fn check_launch(k: &Kernel, spec: Option<&Spec>, block: u32, grid: u32, n: i64) -> SizeVerdict {
+    if let Some(v) = crate::inputs::check(k, spec) {
+        return v;
+    }
     let launch = AbsLaunch { block, grid, n };
     let expected = match spec.map(|s| expectations(s, k, &launch)).transpose() {
         Ok(e) => e.unwrap_or_default(),

@@ -68,6 +68,13 @@ pub enum FailureKind {
         /// What the kernel computed (`None` when it is not a summary).
         got: Option<Summary>,
     },
+    /// The kernel takes its data from another input buffer than the spec names.
+    WrongInput {
+        /// The input buffer the spec names.
+        spec: String,
+        /// The input buffer the kernel reads.
+        kernel: String,
+    },
     /// A construct outside what the abstraction handles.
     Unsupported(String),
 }
@@ -123,6 +130,10 @@ impl fmt::Display for Failure {
                 Some(g) => write!(f, "{buffer}[{index}] combines inputs {g}, the spec asks for {expected}"),
                 None => write!(f, "{buffer}[{index}] is not a combination of inputs, the spec asks for {expected}"),
             },
+            FailureKind::WrongInput { spec, kernel } => write!(
+                f,
+                "the kernel reads its data from `{kernel}`, the spec from `{spec}`"
+            ),
             FailureKind::Unsupported(m) => write!(f, "unsupported: {m}"),
         }
     }

@@ -56,6 +56,7 @@ mod confirm;
 pub mod contract;
 mod failure;
 pub mod induction;
+mod inputs;
 mod machine;
 mod outcome;
 mod summary;
