@@ -288,6 +288,12 @@ pub struct SymLaunch {
     /// Buffer length in elements, `name=N` (repeatable; default: the header's `//@ len`).
     #[arg(long = "len", value_name = "NAME=N")]
     pub lens: Vec<String>,
+    /// Initial contents of a buffer, `name=VALUE` (repeatable; default: the header's
+    /// `//@ init(name) = VALUE`): every element starts as VALUE (a number, `inf`, `-inf`,
+    /// `INFINITY`, `-FLT_MAX`, …) instead of an input symbol. Both kernels of `equiv` get it.
+    /// Example: `--init m=-inf --init l=0`.
+    #[arg(long = "init", value_name = "NAME=VALUE")]
+    pub inits: Vec<String>,
     /// Dynamic shared memory in bytes.
     #[arg(long, value_name = "BYTES")]
     pub shared_bytes: Option<u64>,
@@ -492,6 +498,12 @@ pub struct LaunchArgs {
     /// omitted when the header gives `len(name)` (`name=zeros`).
     #[arg(long = "buf", value_name = "NAME=SPEC")]
     pub bufs: Vec<String>,
+    /// Initial contents of a buffer, `name=VALUE` (repeatable): every element is VALUE (a
+    /// number, `inf`, `-inf`, `INFINITY`, `-FLT_MAX`, …), overriding the header's
+    /// `//@ init(name) = VALUE`; `--buf name=N` may still give the length. Example:
+    /// `--init m=-inf`.
+    #[arg(long = "init", value_name = "NAME=VALUE")]
+    pub inits: Vec<String>,
     /// Dynamic shared memory in bytes (for `extern __shared__` arrays).
     #[arg(long, value_name = "BYTES", allow_negative_numbers = true)]
     pub shared_bytes: Option<u64>,

@@ -60,10 +60,12 @@ pub(crate) fn exec_config(
             .map_err(|_| CliError::usage(format!("--len {item}: not a length")))?;
         lens.push((name.to_string(), n));
     }
+    let init = init_flags(kernel, &sym.inits)?;
     Ok(ExecConfig {
         launch,
         scalars,
         lens,
+        init,
         blocks: if all_blocks {
             BlockSel::All
         } else {
@@ -72,6 +74,42 @@ pub(crate) fn exec_config(
         lockstep_warps: sym.lockstep_warps,
         ..ExecConfig::default()
     })
+}
+
+/// `--init NAME=VALUE` flags, checked against `kernel` (a buffer of that name, a value its
+/// elements can hold).
+fn init_flags(kernel: &Kernel, items: &[String]) -> Result<Vec<(String, String)>, CliError> {
+    let mut out = vec![];
+    for item in items {
+        let (name, text) = split_pair(item, "init")?;
+        let p = kernel.param_named(name).ok_or_else(|| {
+            CliError::usage(format!(
+                "--init {item}: `{}` has no buffer `{name}`",
+                kernel.name
+            ))
+        })?;
+        let ParamKind::Buffer { elem, .. } = kernel.param(p).kind else {
+            return Err(CliError::usage(format!(
+                "--init {item}: `{name}` is a scalar: use --arg"
+            )));
+        };
+        warpsafe_ir::InitNumber::parse(text)
+            .ok_or_else(|| format!("`{text}` is not a number, `inf` or `-inf`"))
+            .and_then(|n| n.to_value(elem))
+            .map_err(|why| CliError::usage(format!("--init {item}: {why}")))?;
+        out.push((name.to_string(), text.to_string()));
+    }
+    Ok(out)
+}
+
+/// The buffers a run started from constants, one line each.
+pub(crate) fn print_starts(run: &KernelRun) {
+    for s in &run.init {
+        println!(
+            "  initial contents of `{}` in `{}`: every element {} ({})",
+            s.name, run.name, s.value, s.from
+        );
+    }
 }
 
 fn list(s: &Option<String>) -> Option<Vec<String>> {
@@ -252,6 +290,8 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
             if let Some(why) = &report.reason {
                 println!("  reason: {why}");
             }
+            print_starts(&report.reference);
+            print_starts(&report.optimized);
             print_run(&r.file, &report.reference);
             print_run(&o.file, &report.optimized);
             for s in &report.outputs {
@@ -320,6 +360,9 @@ struct Configuration {
     params: Vec<ParamValue>,
     /// `0` (block 0 only) or `all`.
     blocks: &'static str,
+    /// Buffers that started as a constant (`--init`, `//@ init`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    init: Vec<warpsafe_equiv::BufferStart>,
 }
 
 impl Configuration {
@@ -354,6 +397,7 @@ impl Configuration {
             } else {
                 "0"
             },
+            init: Vec::new(),
         }
     }
 
@@ -371,6 +415,11 @@ impl Configuration {
             self.params
                 .iter()
                 .map(|p| format!("{} = {}", p.name, p.value)),
+        );
+        parts.extend(
+            self.init
+                .iter()
+                .map(|s| format!("`{}` starts as {} ({})", s.name, s.value, s.from)),
         );
         let blocks = if self.blocks == "all" {
             "every block"
@@ -440,7 +489,8 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
     let mut report =
         warpsafe_equiv::prove_spec(k, &spec, &cfg).map_err(|e| CliError::usage(e.to_string()))?;
     set_lines(&mut report.kernel, &f.file);
-    let configuration = Configuration::of(k, &cfg, report.kernel.launch);
+    let mut configuration = Configuration::of(k, &cfg, report.kernel.launch);
+    configuration.init = report.kernel.init.clone();
     let proved = report.verdict == "equal";
     let exit = match (proved, &all_sizes) {
         (true, Some(_)) => PROVED_FOR_CONFIGURATION,

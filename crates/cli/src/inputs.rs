@@ -18,6 +18,8 @@ pub enum Fill {
     Iota,
     /// Raw little-endian elements from a file.
     File(std::path::PathBuf),
+    /// Every element the same value (`--init`, the header's `//@ init`).
+    Const(Value),
 }
 
 /// A `--buf` value: how to fill a buffer and, optionally, its length.
@@ -111,6 +113,7 @@ pub fn make_buffer(
     let data: Vec<u64> = match fill {
         Fill::Random => (0..len).map(|_| rng.value(elem).to_bits()).collect(),
         Fill::Zeros => vec![0; len as usize],
+        Fill::Const(v) => vec![v.to_bits(); len as usize],
         Fill::Ones => vec![Value::from_i128(elem, 1).to_bits(); len as usize],
         Fill::Iota => (0..len)
             .map(|i| Value::from_i128(elem, i as i128).to_bits())

@@ -7,7 +7,7 @@ use crate::exit::CliError;
 use crate::inputs::{self, BufSpec, Fill, Rng};
 use std::collections::HashMap;
 use warpsafe_exec::{eval_contract_expr, Arg, ByteSize, ExecError, LaunchConfig};
-use warpsafe_ir::{Expr, ExprKind, Kernel, ParamId, ParamKind, ScalarType, Value};
+use warpsafe_ir::{Expr, ExprKind, InitNumber, Kernel, ParamId, ParamKind, ScalarType, Value};
 
 /// Copies of each buffer element the interpreter holds (the caller's, the run's input, the
 /// working copy), 8 bytes each.
@@ -237,6 +237,37 @@ fn scalars(kernel: &Kernel, flags: &LaunchArgs) -> Result<Scalars, CliError> {
     Ok(out)
 }
 
+/// The constant buffer `id` starts as: `--init` (with at most a length from `--buf`), else
+/// the header's `//@ init` unless `--buf` gives the contents; `None` for other buffers.
+fn initial_value(
+    kernel: &Kernel,
+    id: ParamId,
+    elem: ScalarType,
+    init_flag: Option<&String>,
+    buf_flag: Option<&String>,
+    spec: &BufSpec,
+) -> Result<Option<Value>, CliError> {
+    let name = &kernel.param(id).name;
+    match (init_flag, buf_flag) {
+        (Some(text), Some(buf)) if spec.fill != Fill::Random => Err(CliError::usage(format!(
+            "--init {name}={text} and --buf {name}={buf} both give the contents of `{name}`: \
+             keep one (--buf {name}=N may give its length)"
+        ))),
+        (Some(text), _) => InitNumber::parse(text)
+            .ok_or_else(|| format!("`{text}` is not a number, `inf` or `-inf`"))
+            .and_then(|n| n.to_value(elem))
+            .map(Some)
+            .map_err(|why| CliError::usage(format!("--init {name}={text}: {why}"))),
+        (None, Some(_)) => Ok(None),
+        (None, None) => Ok(kernel
+            .contract
+            .init
+            .iter()
+            .find(|b| b.param == id)
+            .map(|b| b.value)),
+    }
+}
+
 fn c_default(kernel: &Kernel, id: ParamId) -> Option<Value> {
     kernel
         .contract
@@ -306,6 +337,16 @@ pub fn build_within(
     let sc = scalars(kernel, flags)?;
 
     let buf_flags = named_values(kernel, &flags.bufs, "buf")?;
+    let init_flags = named_values(kernel, &flags.inits, "init")?;
+    if let Some((p, text)) = init_flags
+        .iter()
+        .find(|(p, _)| matches!(kernel.param(**p).kind, ParamKind::Scalar(_)))
+    {
+        let name = &kernel.param(*p).name;
+        return Err(CliError::usage(format!(
+            "--init {name}={text}: `{name}` is a scalar: use --arg {name}={text}"
+        )));
+    }
     let mut planned: Vec<Option<Planned>> = Vec::with_capacity(kernel.params.len());
     for (i, p) in kernel.params.iter().enumerate() {
         let id = ParamId(i as u32);
@@ -314,7 +355,7 @@ pub fn build_within(
             continue;
         };
         let flag = buf_flags.get(&id);
-        let spec = match flag {
+        let mut spec = match flag {
             Some(text) => inputs::parse_spec(text)
                 .map_err(|e| CliError::usage(format!("--buf {}={text}: {e}", p.name)))?,
             None => BufSpec {
@@ -322,6 +363,9 @@ pub fn build_within(
                 len: None,
             },
         };
+        if let Some(v) = initial_value(kernel, id, elem, init_flags.get(&id), flag, &spec)? {
+            spec.fill = Fill::Const(v);
+        }
         let required = match c.lengths.iter().find(|l| l.param == id) {
             Some(l) => {
                 let what = format!("len({})", p.name);

@@ -83,6 +83,7 @@ pub fn validate(args: &ValidateArgs) -> Result<u8, CliError> {
             if let Some(why) = &report.reason {
                 println!("  reason: {why}");
             }
+            crate::equiv_cmd::print_starts(&report.reference);
             print_findings("IR", &loaded.file, &report.reference);
             print_findings("PTX", &ptx.file, &report.optimized);
             for s in &report.outputs {

@@ -25,6 +25,8 @@ enum Directive {
     /// `address(t) = …` or `normalized(t)`: read by the clang frontend's texture fetches;
     /// here only checked to name a buffer.
     Texture(String, Span),
+    /// `init(buf) = value`: the buffer's initial contents.
+    Init(crate::header_init::InitLine),
 }
 
 /// Fills the contracts of `kernels` from the header lines of `source`.
@@ -172,6 +174,19 @@ fn directive(text: &str, base: usize, macros: &Macros) -> Result<Directive> {
                 expr_from(rest(5), macros, line)?,
             ))
         }
+        "init" => {
+            expect(1, T::LParen, "`(`")?;
+            let name = expect(2, T::Ident, "a buffer name")?;
+            expect(3, T::RParen, "`)`")?;
+            expect(4, T::Assign, "`=`")?;
+            let value = text.split_once('=').map_or("", |(_, v)| v.trim());
+            Ok(Directive::Init(crate::header_init::InitLine {
+                name: name.text.clone(),
+                span: name.span,
+                value: expr_from(rest(5), macros, line)?,
+                text: value.to_string(),
+            }))
+        }
         "requires" => Ok(Directive::Requires(expr_from(rest(1), macros, line)?)),
         "shared_bytes" => {
             expect(1, T::Assign, "`=`")?;
@@ -256,6 +271,7 @@ fn apply(d: Directive, globals: &HashMap<String, Binding>, kernels: &mut [Kernel
                 format!("`{name}` is not a texture, surface or buffer of any kernel in this file"),
             );
         }
+        Directive::Init(line) => return crate::header_init::apply(line, globals, kernels),
         Directive::Arg(n, s, e) | Directive::Len(n, s, e) => (vec![(n.clone(), *s)], e),
         Directive::Requires(e) | Directive::SharedBytes(e) => (vec![], e),
     };
@@ -354,7 +370,10 @@ fn apply_to(
             }
             k.contract.dynamic_shared_bytes = Some(convert(v, ScalarType::U64));
         }
-        Directive::Deny(_) | Directive::Expect(_) | Directive::Texture(..) => {}
+        Directive::Deny(_)
+        | Directive::Expect(_)
+        | Directive::Texture(..)
+        | Directive::Init(..) => {}
     }
     Ok(())
 }

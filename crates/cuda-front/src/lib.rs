@@ -28,6 +28,7 @@ pub mod ast;
 mod consteval;
 mod error;
 mod header;
+mod header_init;
 mod lexer;
 mod lower;
 mod parser;

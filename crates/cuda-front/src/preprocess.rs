@@ -61,7 +61,7 @@ pub struct Preprocessed {
 pub fn preprocess(source: &str) -> Result<Preprocessed> {
     let toks = lex(source, 0);
     let mut pp = Preprocessor {
-        macros: Cow::Owned(Macros::new()),
+        macros: Cow::Owned(predefined()),
         steps: 0,
     };
     let mut out = Vec::new();
@@ -116,6 +116,39 @@ pub fn preprocess(source: &str) -> Result<Preprocessed> {
         tokens: out,
         macros: pp.macros.into_owned(),
     })
+}
+
+/// Floating-point limits that CUDA code uses without including anything (nvcc's
+/// `cuda_runtime.h` brings in `<math.h>`): `INFINITY`, `HUGE_VALF`, `FLT_MAX`, …, and the
+/// `CUDART_INF_F` family of `<math_constants.h>`. An infinity is the literal `1e999f`, which
+/// the lexer reads as IEEE infinity; a `#define` of the file replaces any of them.
+const PREDEFINED: &[(&str, &str)] = &[
+    ("INFINITY", "1e999f"),
+    ("HUGE_VALF", "1e999f"),
+    ("HUGE_VAL", "1e999"),
+    ("CUDART_INF_F", "1e999f"),
+    ("CUDART_INF", "1e999"),
+    ("FLT_MAX", "3.40282347e+38f"),
+    ("FLT_MIN", "1.17549435e-38f"),
+    ("FLT_EPSILON", "1.19209290e-07f"),
+    ("CUDART_MAX_NORMAL_F", "3.40282347e+38f"),
+    ("DBL_MAX", "1.7976931348623157e+308"),
+    ("DBL_MIN", "2.2250738585072014e-308"),
+    ("DBL_EPSILON", "2.2204460492503131e-16"),
+];
+
+/// The macros every file starts with ([`PREDEFINED`]).
+fn predefined() -> Macros {
+    PREDEFINED
+        .iter()
+        .map(|(name, body)| {
+            let body = lex(body, 0)
+                .into_iter()
+                .filter(|t| !matches!(t.kind, T::Newline | T::Eof))
+                .collect();
+            (name.to_string(), Rc::new(Macro { params: None, body }))
+        })
+        .collect()
 }
 
 /// Macro-expands a token sequence (without directives) against a finished macro table.

@@ -22,6 +22,17 @@ impl BlockSel {
     pub const BLOCK0: BlockSel = BlockSel::One([0, 0, 0]);
 }
 
+/// A buffer that starts as a constant rather than as input symbols, as a report shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BufferStart {
+    /// The buffer.
+    pub name: String,
+    /// Its elements' initial value, as written (`-inf`, `0`).
+    pub value: String,
+    /// Where the value comes from (`--init m=-inf`, the header's `//@ init(m) = -inf`).
+    pub from: String,
+}
+
 /// Options of one symbolic run of one kernel.
 #[derive(Clone, Debug)]
 pub struct ExecConfig {
@@ -32,6 +43,9 @@ pub struct ExecConfig {
     pub scalars: Vec<(String, Value)>,
     /// Buffer lengths in elements by name, overriding the header's `//@ len`.
     pub lens: Vec<(String, u64)>,
+    /// Initial contents by buffer name (`--init m=-inf`): every element starts as the value
+    /// (a number, `inf`, `-inf`, `INFINITY`, `FLT_MAX`, …), overriding the header's `//@ init`.
+    pub init: Vec<(String, String)>,
     /// Which blocks run.
     pub blocks: BlockSel,
     /// Legacy model: threads of a warp are ordered with each other (implicit warp sync).
@@ -50,6 +64,7 @@ impl Default for ExecConfig {
             launch: None,
             scalars: Vec::new(),
             lens: Vec::new(),
+            init: Vec::new(),
             blocks: BlockSel::default(),
             lockstep_warps: false,
             max_block_instructions: 1 << 28,

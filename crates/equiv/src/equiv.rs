@@ -110,6 +110,12 @@ pub fn equiv_programs(
     cfg: &EquivConfig,
 ) -> Result<EquivReport, EquivError> {
     let start = Instant::now();
+    crate::launch::agree_on_starts(
+        reference.kernel(),
+        &cfg.reference,
+        optimized.kernel(),
+        &cfg.optimized,
+    )?;
     let budget = Budget::new(cfg.reference.limits);
     let (r, o) = rayon::join(
         || run_budgeted(reference, &cfg.reference, &budget),

@@ -2,9 +2,9 @@
 //! symbolic unless given), buffer lengths and dynamic shared memory, from the kernel's header
 //! and the configuration; preconditions checked.
 
-use crate::{EquivError, ExecConfig};
+use crate::{BufferStart, EquivError, ExecConfig};
 use warpsafe_exec::{eval_contract_expr, LaunchConfig};
-use warpsafe_ir::{Kernel, ParamId, ParamKind, Value};
+use warpsafe_ir::{InitNumber, Kernel, ParamId, ParamKind, Value};
 
 /// A scalar argument.
 #[derive(Clone, Copy, Debug)]
@@ -23,6 +23,116 @@ pub(crate) struct Setup {
     pub scalars: Vec<Option<Scalar>>,
     /// Per parameter: its buffer length (None for scalars).
     pub lens: Vec<Option<u64>>,
+    /// Per parameter: the constant every element of the buffer starts as (`--init`, or the
+    /// header's `//@ init`); None for scalars and for buffers of input symbols.
+    pub inits: Vec<Option<Value>>,
+    /// The buffers given initial contents, and where from, for reports.
+    pub starts: Vec<BufferStart>,
+}
+
+/// The initial contents of each buffer of `kernel`: `--init` first, then the header's
+/// `//@ init` lines.
+fn initial_contents(
+    kernel: &Kernel,
+    cfg: &ExecConfig,
+) -> Result<(Vec<Option<Value>>, Vec<BufferStart>), EquivError> {
+    for (name, text) in &cfg.init {
+        let is_buffer = kernel
+            .param_named(name)
+            .is_some_and(|p| matches!(kernel.param(p).kind, ParamKind::Buffer { .. }));
+        if !is_buffer {
+            return Err(EquivError::Launch(format!(
+                "--init {name}={text}: kernel `{}` has no buffer `{name}`",
+                kernel.name
+            )));
+        }
+    }
+    let mut inits = Vec::new();
+    let mut starts = Vec::new();
+    for (i, p) in kernel.params.iter().enumerate() {
+        let ParamKind::Buffer { elem, .. } = p.kind else {
+            inits.push(None);
+            continue;
+        };
+        let given = cfg.init.iter().rev().find(|(n, _)| *n == p.name);
+        let header = kernel
+            .contract
+            .init
+            .iter()
+            .find(|b| b.param.0 as usize == i);
+        let (value, text, from) = match (given, header) {
+            (Some((_, text)), _) => {
+                let value = InitNumber::parse(text)
+                    .ok_or_else(|| format!("`{text}` is not a number, `inf` or `-inf`"))
+                    .and_then(|n| n.to_value(elem))
+                    .map_err(|why| {
+                        EquivError::Launch(format!("--init {}={text}: {why}", p.name))
+                    })?;
+                (value, text.clone(), format!("--init {}={text}", p.name))
+            }
+            (None, Some(b)) => (
+                b.value,
+                b.text.clone(),
+                format!("the header's `//@ init({}) = {}`", p.name, b.text),
+            ),
+            (None, None) => {
+                inits.push(None);
+                continue;
+            }
+        };
+        inits.push(Some(value));
+        starts.push(BufferStart {
+            name: p.name.clone(),
+            value: text,
+            from,
+        });
+    }
+    Ok((inits, starts))
+}
+
+/// Refuses a comparison whose two kernels start a buffer of the same name differently (one
+/// from a constant, the other from inputs, or from two constants): their outputs would be
+/// compared on different inputs. `--init` gives both the same start.
+pub(crate) fn agree_on_starts(
+    reference: &Kernel,
+    rcfg: &ExecConfig,
+    optimized: &Kernel,
+    ocfg: &ExecConfig,
+) -> Result<(), EquivError> {
+    let (ri, rs) = initial_contents(reference, rcfg)?;
+    let (oi, os) = initial_contents(optimized, ocfg)?;
+    for (i, p) in reference.params.iter().enumerate() {
+        let Some(q) = optimized.param_named(&p.name) else {
+            continue;
+        };
+        let (a, b) = (ri[i], oi[q.0 as usize]);
+        let same = match (a, b) {
+            (Some(x), Some(y)) => x.to_bits() == y.to_bits() || x.as_f64() == y.as_f64(),
+            (None, None) => true,
+            _ => false,
+        };
+        if same {
+            continue;
+        }
+        let says =
+            |k: &Kernel, starts: &[BufferStart]| match starts.iter().find(|s| s.name == p.name) {
+                Some(s) => format!(
+                    "`{}` starts `{}` as {} ({})",
+                    k.name, p.name, s.value, s.from
+                ),
+                None => format!("`{}` reads `{}` as input", k.name, p.name),
+            };
+        return Err(EquivError::Mismatch(format!(
+            "the kernels disagree on the initial contents of `{}`: {}, but {}; give both the \
+             same `//@ init({}) = …` line or pass --init {}=VALUE",
+            p.name,
+            says(reference, &rs),
+            says(optimized, &os),
+            p.name,
+            p.name
+        )));
+    }
+    Ok(())
 }
 
 pub(crate) fn resolve(kernel: &Kernel, cfg: &ExecConfig) -> Result<Setup, EquivError> {
@@ -139,9 +249,12 @@ pub(crate) fn resolve(kernel: &Kernel, cfg: &ExecConfig) -> Result<Setup, EquivE
             _ => {}
         }
     }
+    let (inits, starts) = initial_contents(kernel, cfg)?;
     Ok(Setup {
         launch,
         scalars,
         lens,
+        inits,
+        starts,
     })
 }

@@ -70,7 +70,7 @@ mod value;
 
 pub use bench::{bench_equiv, bench_table, BenchPair, BenchRow, BENCH_PAIRS};
 pub use budget::{peak_resident_bytes, reset_peak_resident, resident_bytes, Limits, Spent};
-pub use config::{BlockSel, ExecConfig};
+pub use config::{BlockSel, BufferStart, ExecConfig};
 pub use equiv::{equiv, equiv_programs, EquivConfig, EquivReport, Phases};
 pub use error::EquivError;
 pub use finding::{Finding, Issue, Place};

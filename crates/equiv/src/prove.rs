@@ -66,6 +66,8 @@ struct Env<'a> {
     scalars: HashMap<String, (Scalar, ScalarType)>,
     shapes: HashMap<String, Vec<u64>>,
     lens: HashMap<String, (u64, ScalarType)>,
+    /// Buffers whose every element starts as a constant (`//@ init`, `--init`).
+    inits: HashMap<String, warpsafe_ir::Value>,
     vars: Vec<(String, i128)>,
     /// Evaluation steps taken so far, and the most allowed (see [`MAX_STEPS`]).
     steps: u64,
@@ -297,7 +299,10 @@ impl Env<'_> {
             ExprKind::Index(name, idx) => {
                 let flat = self.flat(store, name, idx, e.span)?;
                 let ty = self.lens.get(name).map_or(ScalarType::F64, |(_, t)| *t);
-                V::T(crate::value::input_symbol(store, name, Some(flat), ty))
+                V::T(match self.inits.get(name) {
+                    Some(v) => store.float(v.as_f64()),
+                    None => crate::value::input_symbol(store, name, Some(flat), ty),
+                })
             }
             // Integers stay `i128` while they fit; a result that does not is the exact
             // constant term (the spec's arithmetic is mathematical, never wrapping).
@@ -431,6 +436,7 @@ pub fn prove_spec(
         scalars: HashMap::new(),
         shapes: HashMap::new(),
         lens: HashMap::new(),
+        inits: HashMap::new(),
         vars: Vec::new(),
         steps: 0,
         max_steps: cfg.max_block_instructions.min(MAX_STEPS),
@@ -445,6 +451,9 @@ pub fn prove_spec(
             ParamKind::Buffer { elem, .. } => {
                 env.lens
                     .insert(p.name.clone(), (setup.lens[i].unwrap_or(0), elem));
+                if let Some(v) = setup.inits[i] {
+                    env.inits.insert(p.name.clone(), v);
+                }
             }
         }
     }
@@ -557,9 +566,12 @@ pub fn prove_spec(
             if !all && !buf.written[i] {
                 continue;
             }
-            let exp = match defs.get(&(i as u64)) {
-                Some(&t) => t,
-                None => crate::value::input_symbol(&mut store, name, Some(i as u64), buf.elem),
+            let exp = match (defs.get(&(i as u64)), env.inits.get(name)) {
+                (Some(&t), _) => t,
+                (None, Some(v)) => store.float(v.as_f64()),
+                (None, None) => {
+                    crate::value::input_symbol(&mut store, name, Some(i as u64), buf.elem)
+                }
             };
             pairs.push(Pair {
                 output: outputs.len(),

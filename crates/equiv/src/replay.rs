@@ -57,8 +57,12 @@ fn arguments(program: &Program, cfg: &ExecConfig, seed: u64) -> Result<Vec<Arg>,
             }
             ParamKind::Buffer { elem, .. } => {
                 let len = setup.lens.get(i).copied().flatten().unwrap_or(0);
+                let start = setup.inits.get(i).copied().flatten();
                 let data = (0..len)
-                    .map(|j| value(&p.name, Some(j), elem).to_bits())
+                    .map(|j| match start {
+                        Some(v) => v.to_bits(),
+                        None => value(&p.name, Some(j), elem).to_bits(),
+                    })
                     .collect();
                 args.push(Arg::Buffer(Buffer { elem, data }));
             }

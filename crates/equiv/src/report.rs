@@ -18,6 +18,9 @@ pub struct KernelRun {
     pub findings: Vec<Finding>,
     /// Counters.
     pub stats: SymStats,
+    /// Buffers that started as a constant (`--init`, `//@ init`) instead of input symbols.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub init: Vec<crate::BufferStart>,
 }
 
 impl KernelRun {
@@ -27,6 +30,7 @@ impl KernelRun {
             launch: o.launch,
             findings: o.findings.clone(),
             stats: o.stats.clone(),
+            init: o.starts.clone(),
         }
     }
 }

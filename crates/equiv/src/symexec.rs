@@ -5,6 +5,7 @@
 use crate::block::{BlockResult, BlockRun, Ctx};
 use crate::budget::Budget;
 use crate::finding::{Finding, Issue, Place};
+use crate::value::SVal;
 use crate::{launch, BlockSel, EquivError, ExecConfig};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -63,6 +64,8 @@ pub struct SymOutcome {
     pub findings: Vec<Finding>,
     /// Counters.
     pub stats: SymStats,
+    /// Buffers that started as a constant (`--init`, `//@ init`) rather than input symbols.
+    pub starts: Vec<crate::BufferStart>,
 }
 
 impl SymOutcome {
@@ -123,7 +126,11 @@ pub(crate) fn run_budgeted(
             .map(|b| ctx.block_idx(b))
             .collect(),
     };
-    let run = |b: &[u32; 3]| BlockRun::new(&ctx, *b).run();
+    let run = |b: &[u32; 3]| {
+        let mut block = BlockRun::new(&ctx, *b);
+        start_buffers(&mut block, kernel, &setup);
+        block.run()
+    };
     let results: Vec<BlockResult> = if cfg.parallel && blocks.len() > 1 {
         blocks.par_iter().map(run).collect()
     } else {
@@ -145,9 +152,13 @@ pub(crate) fn run_budgeted(
             ParamKind::Buffer { writable: true, .. }
         );
         let len = ctx.mems[m].len as usize;
+        let start = setup.inits.get(param).copied().flatten();
         let values = if writable {
             (0..len)
-                .map(|i| crate::value::input_symbol(&mut store, &a.name, Some(i as u64), a.elem))
+                .map(|i| match start {
+                    Some(v) => crate::value::term(&mut store, a.elem, SVal::C(v.to_bits())),
+                    None => crate::value::input_symbol(&mut store, &a.name, Some(i as u64), a.elem),
+                })
                 .collect()
         } else {
             Vec::new()
@@ -206,7 +217,32 @@ pub(crate) fn run_budgeted(
         buffers,
         findings,
         stats,
+        starts: setup.starts.clone(),
     })
+}
+
+/// Gives every element of a buffer with initial contents (`//@ init`, `--init`) its constant
+/// instead of the input symbol it would get on first read.
+fn start_buffers(block: &mut BlockRun, kernel: &Kernel, setup: &launch::Setup) {
+    for (m, info) in block.ctx.mems.iter().enumerate() {
+        if info.space != Space::Global {
+            continue;
+        }
+        let param = kernel.params.iter().position(|p| p.name == info.name);
+        let Some(v) = param.and_then(|p| setup.inits.get(p).copied().flatten()) else {
+            continue;
+        };
+        let cell = if info.elem.is_float() {
+            SVal::T(crate::value::term(
+                &mut block.store,
+                info.elem,
+                SVal::C(v.to_bits()),
+            ))
+        } else {
+            SVal::C(v.to_bits())
+        };
+        block.mem[m].fill(cell);
+    }
 }
 
 /// An earlier access (block, thread, pc) and its kind, the current access (thread, pc) and its kind.

@@ -149,6 +149,10 @@ pub struct Contract {
     /// `unknown` while any remain, never `verified`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unchecked: Vec<UncheckedAnnotation>,
+    /// Buffers whose every element starts as a constant (`//@ init(m) = -inf`) instead of an
+    /// arbitrary input.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub init: Vec<crate::BufferInit>,
 }
 
 /// A source annotation left untranslated, and why.

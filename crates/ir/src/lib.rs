@@ -31,6 +31,7 @@ mod builder;
 mod category;
 mod expr;
 mod half;
+mod init;
 mod kernel;
 mod print;
 mod span;
@@ -43,6 +44,7 @@ pub use builder::KernelBuilder;
 pub use category::Category;
 pub use expr::{BinOp, Builtin, Dim, Expr, ExprKind, LogicOp, MathFn, MemRef, UnOp};
 pub use half::F16;
+pub use init::{named_constant, BufferInit, InitNumber};
 pub use kernel::{
     ArrayDecl, ArrayId, Contract, Kernel, LengthSpec, Module, Param, ParamId, ParamKind,
     UncheckedAnnotation, VarDecl, VarId,

@@ -29,9 +29,65 @@ pub enum Value {
     /// An `f16`.
     F16(F16),
     /// An `f32`.
-    F32(f32),
+    F32(#[serde(with = "ieee")] f32),
     /// An `f64`.
-    F64(f64),
+    F64(#[serde(with = "ieee")] f64),
+}
+
+/// Floats in JSON: a number when finite, else `"inf"`, `"-inf"` or `"nan"` (JSON has no
+/// infinities; `serde_json` would write `null` and fail to read it back).
+mod ieee {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// A float as JSON holds it.
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Repr {
+        Number(f64),
+        Word(String),
+    }
+
+    pub fn serialize<T, S>(v: &T, s: S) -> Result<S::Ok, S::Error>
+    where
+        T: Into<f64> + Copy + Serialize,
+        S: Serializer,
+    {
+        let x: f64 = (*v).into();
+        match x {
+            _ if x.is_nan() => "nan".serialize(s),
+            f64::INFINITY => "inf".serialize(s),
+            f64::NEG_INFINITY => "-inf".serialize(s),
+            _ => v.serialize(s),
+        }
+    }
+
+    pub fn deserialize<'de, T: FromF64, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+        let v = match Repr::deserialize(d)? {
+            Repr::Number(v) => v,
+            Repr::Word(w) => match w.as_str() {
+                "inf" => f64::INFINITY,
+                "-inf" => f64::NEG_INFINITY,
+                "nan" => f64::NAN,
+                _ => return Err(serde::de::Error::custom(format!("`{w}` is not a number"))),
+            },
+        };
+        Ok(T::from_f64(v))
+    }
+
+    /// `f32` or `f64` from the `f64` JSON holds.
+    pub trait FromF64 {
+        fn from_f64(v: f64) -> Self;
+    }
+    impl FromF64 for f32 {
+        fn from_f64(v: f64) -> f32 {
+            v as f32
+        }
+    }
+    impl FromF64 for f64 {
+        fn from_f64(v: f64) -> f64 {
+            v
+        }
+    }
 }
 
 impl Value {

@@ -87,5 +87,6 @@ typedef unsigned short ushort;
 #include "math_api.h"
 #include "texture.h"
 #include "gpuverify.h"
+#include "float_limits.h"
 
 #endif /* WARPSAFE_CUDA_RUNTIME_H */
