@@ -559,7 +559,7 @@ fn suite_table_proves_safety_and_function_of_every_kernel() {
     expect_exit(&o, 0);
     let rows: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON table");
     let rows = rows.as_array().expect("one row per kernel");
-    assert_eq!(rows.len(), 12);
+    assert_eq!(rows.len(), 14);
     // The seven benchmark kernels without a barrier-phased algorithm and the elimination
     // kernel are proved for every size per thread, the scans by barrier-loop induction; the
     // tiled kernels for every size up to the bound.
@@ -591,6 +591,23 @@ fn suite_table_proves_safety_and_function_of_every_kernel() {
         } else {
             assert!(f["configs"].as_u64().unwrap_or(0) >= 1, "{name}: {f}");
         }
+    }
+    // The two rows without an every-size proof say why the barrier-loop engine declined: the
+    // dot product's data come from two buffers, and the scan's n is twice the block size.
+    for (name, why) in [
+        ("dot_product", "two input buffers"),
+        ("exclusive_scan", "admits no launch"),
+    ] {
+        let r = rows
+            .iter()
+            .find(|r| r["kernel"] == name)
+            .unwrap_or_else(|| panic!("no {name} row"));
+        let f = &r["functional"];
+        assert_eq!(f["scope"], "bounded", "{name}: {f}");
+        assert!(
+            f["induction"].as_str().is_some_and(|i| i.contains(why)),
+            "{name}: {f}"
+        );
     }
     let image = std::fs::read_to_string(&svg).expect("the SVG table");
     assert!(
@@ -634,6 +651,8 @@ fn wrong_specs_are_refuted_with_a_difference() {
         ("kogge_stone_scan", "kogge_stone_scan_exclusive"),
         ("saxpy", "saxpy_wrong_start"),
         ("matrix_transpose", "matrix_transpose_swapped"),
+        ("dot_product", "dot_product_one_stride"),
+        ("exclusive_scan", "exclusive_scan_inclusive"),
     ] {
         let o = warpsafe(&[
             "prove",
