@@ -40,8 +40,9 @@ pub struct Compiled {
     pub rejected: Vec<Rejection>,
     /// clang errors outside every kernel (in host code), which cost no kernel.
     pub host_errors: Vec<FrontError>,
-    /// Launch shapes taken from host code, one line each (`block [256, 1, 1] of `add` from
-    /// the launch at byte 1234`), for the report.
+    /// What host code fixes about launches (shapes, buffer lengths, argument defaults,
+    /// dynamic shared memory), one line each at the place it came from (`len(A) of `add` =
+    /// n (cudaMalloc of 4000 bytes; …)`), for the report.
     pub launch_notes: Vec<(warpsafe_ir::Span, String)>,
 }
 
@@ -273,7 +274,12 @@ fn lower(
                 for (kernel, param, stride) in unit.record_params.borrow().iter() {
                     scale_length(&mut module, kernel, param, *stride);
                 }
-                let launch_notes = apply_launches(&mut module, &unit.launches(root));
+                let launch_notes = translate::launch_facts::apply(
+                    &mut module,
+                    &unit.launches(root),
+                    &unit.record_params.borrow(),
+                    source,
+                );
                 return Ok(Compiled {
                     module,
                     rejected,
@@ -344,46 +350,6 @@ fn describe_cause(e: &FrontError, source: &str) -> String {
             + 1;
         format!("{} (line {line})", e.message)
     }
-}
-
-/// Gives each kernel without header dimensions the block and grid shape of its launches in
-/// host code, when every launch of it uses the same constant shape; returns where each came
-/// from.
-fn apply_launches(
-    module: &mut Module,
-    launches: &[translate::launches::Launch],
-) -> Vec<(Span, String)> {
-    let mut notes = vec![];
-    for k in &mut module.kernels {
-        let mine: Vec<&translate::launches::Launch> =
-            launches.iter().filter(|l| l.kernel == k.name).collect();
-        let Some(first) = mine.first() else {
-            continue;
-        };
-        let agreed = |pick: fn(&translate::launches::Launch) -> Option<[u32; 3]>| {
-            let v = pick(first)?;
-            mine.iter().all(|l| pick(l) == Some(v)).then_some(v)
-        };
-        if k.contract.block_dim.is_none() {
-            if let Some(b) = agreed(|l| l.block) {
-                k.contract.block_dim = Some(b);
-                notes.push((
-                    first.span,
-                    format!("block {b:?} of `{}` from its launch", k.name),
-                ));
-            }
-        }
-        if k.contract.grid_dim.is_none() {
-            if let Some(g) = agreed(|l| l.grid) {
-                k.contract.grid_dim = Some(g);
-                notes.push((
-                    first.span,
-                    format!("grid {g:?} of `{}` from its launch", k.name),
-                ));
-            }
-        }
-    }
-    notes
 }
 
 /// `len(array) = extent` for the buffer standing for a file-scope array, unless the header

@@ -371,7 +371,11 @@ int main() {
     let got = clang("launches.cu", src, &Options::default());
     let k = got.module.kernel("k").expect("k");
     assert_eq!(k.contract.block_dim, Some([128, 1, 1]));
-    assert_eq!(k.contract.grid_dim, None, "n is not a constant");
+    assert_eq!(
+        k.contract.grid_dim,
+        Some([8, 1, 1]),
+        "n keeps its initialiser 1000: (1000 + 127) / 128 blocks"
+    );
     let j = got.module.kernel("j").expect("j");
     assert_eq!(j.contract.block_dim, Some([16, 16, 1]));
     assert_eq!(j.contract.grid_dim, Some([4, 2, 1]));

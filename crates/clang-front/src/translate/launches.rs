@@ -1,10 +1,13 @@
-//! Launches in host code: each `kernel<<<grid, block, shmem>>>(…)` of the file, with the
-//! dimensions it uses when they are constants (`256`, `dim3(16, 16)`, a local
-//! `dim3 block(16, 16)`, `(N + 255) / 256` over constants). A kernel launched from exactly one
-//! shape gets that shape when the header and flags give none, and the report says where it
-//! came from.
+//! Launches in host code: each `kernel<<<grid, block, shmem>>>(…)` of the file, with what
+//! host code fixes about it: the dimensions (`256`, `dim3(16, 16)`, a local
+//! `dim3 block(16, 16)`, `(n + threads - 1) / threads` over variables that keep their
+//! constant initialisers), the dynamic shared-memory size, the values of scalar arguments
+//! and the `cudaMalloc` byte counts of the pointers passed ([`super::host_values`] says
+//! which variables count). A kernel whose every launch agrees gets these when the header
+//! and flags give none, and the report says where each came from.
 
 use super::expr::strip_implicit;
+use super::host_values::{Eval, FileFacts, HostInt, HostScope};
 use super::{Callee, Unit};
 use crate::headers;
 use crate::node::Node;
@@ -22,60 +25,163 @@ pub struct Launch {
     pub block: Option<[u32; 3]>,
     /// Where the launch is written.
     pub span: Span,
+    /// What the launch passes, by the kernel's parameter names, where host code tells.
+    pub args: Vec<(String, HostArg)>,
+    /// The dynamic shared-memory size in bytes (0 when the launch gives none), when known.
+    pub shared_bytes: Option<HostInt>,
 }
+
+/// What a launch passes for one kernel parameter.
+#[derive(Debug, Clone)]
+pub enum HostArg {
+    /// A pointer that one `cudaMalloc`/`cudaMallocManaged` of `bytes` bytes allocated.
+    Buffer {
+        /// The allocation's size in bytes.
+        bytes: HostInt,
+        /// Where the allocation is written.
+        at: Span,
+    },
+    /// An integer value.
+    Int(HostInt),
+    /// A floating-point value.
+    Float(f64),
+}
+
+/// Kinds of the declarations whose bodies host code lives in.
+const FUNCTIONS: [&str; 4] = [
+    "FunctionDecl",
+    "CXXMethodDecl",
+    "CXXConstructorDecl",
+    "CXXDestructorDecl",
+];
 
 impl Unit<'_> {
     /// Every launch written in the file's host code.
     pub fn launches(&self, root: &Node) -> Vec<Launch> {
+        let file = FileFacts::collect(root, &self.enumerators);
+        let mut scopes = HashMap::new();
         let mut out = vec![];
-        let mut vars = HashMap::new();
-        self.find_launches(root, &mut vars, &mut out);
+        self.find_launches(root, None, &file, &mut scopes, &mut out, 0);
         out
     }
 
     fn find_launches<'n>(
         &self,
         n: &'n Node,
-        vars: &mut HashMap<String, &'n Node>,
+        func: Option<&'n Node>,
+        file: &FileFacts<'n, '_>,
+        scopes: &mut HashMap<String, HostScope<'n>>,
         out: &mut Vec<Launch>,
+        depth: u32,
     ) {
-        if headers::is_ours(&n.file) && n.kind != "TranslationUnitDecl" {
+        if depth > 4000 || headers::is_ours(&n.file) && n.kind != "TranslationUnitDecl" {
             return;
         }
-        if n.kind == "VarDecl" {
-            if let Some(init) = n.inner.first() {
-                vars.insert(n.id().to_string(), init);
-            }
-        }
+        let func = if FUNCTIONS.contains(&n.kind.as_str()) {
+            Some(n)
+        } else {
+            func
+        };
         if n.kind == "CUDAKernelCallExpr" {
-            if let Some(l) = self.launch(n, vars) {
-                out.push(l);
+            if let Some(f) = func {
+                let scope = scopes
+                    .entry(f.id().to_string())
+                    .or_insert_with(|| HostScope::of(f));
+                if let Some(l) = self.launch(n, scope, file) {
+                    out.push(l);
+                }
             }
         }
         for c in &n.inner {
-            self.find_launches(c, vars, out);
+            self.find_launches(c, func, file, scopes, out, depth + 1);
         }
     }
 
-    fn launch(&self, n: &Node, vars: &HashMap<String, &Node>) -> Option<Launch> {
+    fn launch(&self, n: &Node, scope: &HostScope, file: &FileFacts) -> Option<Launch> {
         let callee = strip_implicit(n.inner.first()?);
         let (id, _, _) = callee.referenced()?;
-        let Some(Callee::User(kernel, _)) = self.callee.get(id) else {
+        let Some(Callee::User(kernel, decl)) = self.callee.get(id) else {
             return None;
         };
+        let span = self.span(n, Span::DUMMY);
         let config = n.inner.get(1)?;
+        let params: Vec<&Node> = decl
+            .inner
+            .iter()
+            .filter(|c| c.kind == "ParmVarDecl")
+            .collect();
+        let args: Vec<&Node> = n.inner.iter().skip(2).collect();
+        // Variables passed as scalar arguments: sizes over them follow the parameter.
+        let mut passed = HashMap::new();
+        for (p, a) in params.iter().zip(&args) {
+            let a = strip_implicit(a);
+            if let (Some(name), Some((var, "VarDecl", _))) = (p.name(), a.referenced()) {
+                if !is_pointer(p) && !name.is_empty() {
+                    passed
+                        .entry(var.to_string())
+                        .or_insert_with(|| name.to_string());
+                }
+            }
+        }
+        let ev = Eval {
+            scope,
+            file,
+            passed,
+        };
+        let mut host_args = vec![];
+        for (p, a) in params.iter().zip(&args) {
+            let Some(name) = p.name().filter(|n| !n.is_empty()) else {
+                continue;
+            };
+            let value = if is_pointer(p) {
+                let a = strip_implicit(a);
+                let Some((var, "VarDecl", _)) = a.referenced() else {
+                    continue;
+                };
+                let Some((call, bytes)) = scope.allocation(var, span.lo) else {
+                    continue;
+                };
+                ev.int(bytes).map(|bytes| HostArg::Buffer {
+                    bytes,
+                    at: self.span(call, span),
+                })
+            } else if p.ty().is_some_and(is_floating) {
+                ev.float(a).map(HostArg::Float)
+            } else {
+                ev.int(a).map(HostArg::Int)
+            };
+            if let Some(v) = value {
+                host_args.push((name.to_string(), v));
+            }
+        }
         let arg = |i: usize| config.inner.get(i + 1);
+        let shared_bytes = match arg(2) {
+            None => Some(HostInt::constant(0)),
+            Some(s) if s.kind == "CXXDefaultArgExpr" => Some(HostInt::constant(0)),
+            Some(s) => ev.int(s),
+        };
         Some(Launch {
             kernel: kernel.clone(),
-            grid: arg(0).and_then(|g| dim3(g, vars, 0)),
-            block: arg(1).and_then(|b| dim3(b, vars, 0)),
-            span: self.span(n, Span::DUMMY),
+            grid: arg(0).and_then(|g| dim3(&ev, g, 0)),
+            block: arg(1).and_then(|b| dim3(&ev, b, 0)),
+            span,
+            args: host_args,
+            shared_bytes,
         })
     }
 }
 
+fn is_pointer(p: &Node) -> bool {
+    p.ty().is_some_and(|t| t.contains('*'))
+}
+
+fn is_floating(t: &str) -> bool {
+    let t = t.strip_prefix("const ").unwrap_or(t);
+    matches!(t, "float" | "double" | "__half" | "half")
+}
+
 /// A constant `dim3` value.
-fn dim3(n: &Node, vars: &HashMap<String, &Node>, depth: u32) -> Option<[u32; 3]> {
+fn dim3(ev: &Eval, n: &Node, depth: u32) -> Option<[u32; 3]> {
     if depth > 16 {
         return None;
     }
@@ -85,78 +191,27 @@ fn dim3(n: &Node, vars: &HashMap<String, &Node>, depth: u32) -> Option<[u32; 3]>
         | "ExprWithCleanups"
         | "ParenExpr"
         | "CXXBindTemporaryExpr"
-        | "CXXFunctionalCastExpr" => dim3(n.inner.first()?, vars, depth + 1),
+        | "CXXFunctionalCastExpr" => dim3(ev, n.inner.first()?, depth + 1),
         "CXXConstructExpr" | "CXXTemporaryObjectExpr" => match &n.inner[..] {
-            [one] if one.ty().is_some_and(|t| t.contains("dim3")) => dim3(one, vars, depth + 1),
+            [one] if one.ty().is_some_and(|t| t.contains("dim3")) => dim3(ev, one, depth + 1),
             args if !args.is_empty() && args.len() <= 3 => {
                 let mut d = [1u32; 3];
                 for (i, a) in args.iter().enumerate() {
                     if a.kind != "CXXDefaultArgExpr" {
-                        d[i] = u32::try_from(int(a, vars, depth + 1)?).ok()?;
+                        d[i] = u32::try_from(ev.int(a)?.value).ok()?;
                     }
                 }
                 Some(d)
             }
             _ => None,
         },
-        "DeclRefExpr" => {
+        "DeclRefExpr" if n.ty().is_some_and(|t| t.contains("dim3")) => {
             let (id, _, _) = n.referenced()?;
-            dim3(vars.get(id)?, vars, depth + 1)
+            dim3(ev, ev.var_init(id)?, depth + 1)
         }
         _ => {
-            let x = u32::try_from(int(n, vars, depth + 1)?).ok()?;
+            let x = u32::try_from(ev.int(n)?.value).ok()?;
             Some([x, 1, 1])
         }
-    }
-}
-
-/// A constant integer expression.
-fn int(n: &Node, vars: &HashMap<String, &Node>, depth: u32) -> Option<i128> {
-    if depth > 32 {
-        return None;
-    }
-    match n.kind.as_str() {
-        "IntegerLiteral" | "ConstantExpr" if n.str("value").is_some() => {
-            n.str("value")?.parse().ok()
-        }
-        "ImplicitCastExpr"
-        | "ParenExpr"
-        | "CStyleCastExpr"
-        | "CXXStaticCastExpr"
-        | "CXXFunctionalCastExpr"
-        | "ConstantExpr"
-        | "SubstNonTypeTemplateParmExpr" => int(
-            n.inner.iter().rev().find(|c| !c.kind.ends_with("Decl"))?,
-            vars,
-            depth + 1,
-        ),
-        "BinaryOperator" => {
-            let a = int(n.inner.first()?, vars, depth + 1)?;
-            let b = int(n.inner.get(1)?, vars, depth + 1)?;
-            match n.str("opcode")? {
-                "+" => a.checked_add(b),
-                "-" => a.checked_sub(b),
-                "*" => a.checked_mul(b),
-                "/" => a.checked_div(b),
-                "%" => a.checked_rem(b),
-                "<<" => u32::try_from(b).ok().and_then(|b| a.checked_shl(b)),
-                ">>" => u32::try_from(b).ok().and_then(|b| a.checked_shr(b)),
-                _ => None,
-            }
-        }
-        "DeclRefExpr" => {
-            let (id, kind, _) = n.referenced()?;
-            if kind != "VarDecl" {
-                return None;
-            }
-            // Only variables that are never assigned after their initialisation count:
-            // clang marks `const` ones in the type.
-            let ty = n.ty()?;
-            if !ty.starts_with("const ") {
-                return None;
-            }
-            int(vars.get(id)?, vars, depth + 1)
-        }
-        _ => None,
     }
 }
