@@ -65,6 +65,10 @@ const AGREE: &[&str] = &[
     "dot_product_bug_divergent.cu",
     "matrix_mul_tiled.cu",
     "matrix_mul_tiled_bug_divergent.cu",
+    "reduce_interleaved.cu",
+    "reduce_interleaved_bug_nosync.cu",
+    "kogge_stone_scan.cu",
+    "kogge_stone_scan_bug_race.cu",
 ];
 
 /// Compares the roads on `files`: no contradiction anywhere, exact agreement on `AGREE`.

@@ -19,6 +19,7 @@
 //! float register read as an integer) is a [`LiftError`] naming the instruction, so the
 //! verdict is `unknown` with that reason, never a guess.
 
+mod carried;
 mod cfg;
 mod index;
 mod inst;
@@ -97,6 +98,7 @@ fn lift_code(sig: &Kernel, code: &ThreadCode) -> Result<Kernel, LiftError> {
     }
     let mut lifter = inst::Lifter::new(code, &cfg, &kernel, &types, var_of, mems);
     let mut body = structure::structure(&mut lifter)?;
+    carried::direct_inductions(&mut body);
     prune::prune_dead(&mut body);
     let volatile = lifter.volatile_memories();
     let new_vars = lifter.take_temps();
