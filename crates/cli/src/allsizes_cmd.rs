@@ -14,14 +14,45 @@ use warpsafe_equiv::Spec;
 use warpsafe_induct::{prove_all_sizes, Method, Outcome, Verdict};
 use warpsafe_ir::SourceFile;
 
-/// Proves the first kernel of `file` race-free and (with a spec) functionally correct for
+/// `prove --all-sizes` proves for every launch: a flag that fixes one (or budgets a
+/// one-configuration check) would be ignored, so it is refused by name.
+pub fn check_flags(sym: &crate::cli::SymArgs) -> Result<(), CliError> {
+    let l = &sym.launch;
+    let given = [
+        ("--grid", l.grid.is_some()),
+        ("--block", l.block.is_some()),
+        ("--arg", !l.args.is_empty()),
+        ("--len", !l.lens.is_empty()),
+        ("--init", !l.inits.is_empty()),
+        ("--shared-bytes", l.shared_bytes.is_some()),
+        ("--lockstep-warps", l.lockstep_warps),
+        ("--block0-only", sym.block0_only),
+        ("--all-blocks", sym.all_blocks),
+        ("--max-memory", sym.max_memory.is_some()),
+        ("--timeout", sym.timeout.is_some()),
+    ];
+    match given.iter().find(|(_, on)| *on) {
+        Some((flag, _)) => Err(CliError::usage(format!(
+            "prove --all-sizes proves every launch and takes no {flag}: drop --all-sizes to prove \
+             one configuration"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Proves kernel `kernel` (the first when `None`) of `file` race-free and (with a spec) functionally correct for
 /// every block size. Without `spec`, `examples/specs/<stem>.spec` next to the kernel's
 /// directory is used when it exists. The kernel's `requires` are honoured: a failure at a
 /// launch they exclude is no refutation. Exit codes: 0 proved (all sizes or up to the bound),
 /// 1 refuted, 3 unknown, 2 usage or parse error (a spec that states nothing included).
-pub fn run(file: &Path, spec: Option<&Path>, format: Format) -> Result<u8, CliError> {
+pub fn run(
+    file: &Path,
+    spec: Option<&Path>,
+    kernel: Option<&str>,
+    format: Format,
+) -> Result<u8, CliError> {
     let loaded = source::load(file)?;
-    let k = loaded.kernel(None)?;
+    let k = loaded.kernel(kernel)?;
     let spec = match spec {
         Some(p) => Some(read_spec(p)?),
         None => match default_spec(file) {

@@ -402,7 +402,7 @@ pub enum GroebnerBackend {
 pub struct GroebnerArgs {
     /// The polynomial system.
     pub file: PathBuf,
-    /// Monomial order (default: the file's, else grevlex): grevlex, lex, or block:K (elimination order: the first K variables outweigh the rest; grevlex within each block).
+    /// Monomial order (default grevlex; the file format states none): grevlex, lex, or block:K (elimination order: the first K variables outweigh the rest; grevlex within each block).
     #[arg(long)]
     pub order: Option<String>,
     /// Algorithm: f4 or buchberger.

@@ -59,11 +59,16 @@ fn main() -> std::process::ExitCode {
         Command::Verify(args) => verify_cmd::run(&args),
         Command::Groebner(args) => groebner_cmd::run(&args),
         Command::Equiv(args) => equiv_cmd::equiv(&args),
-        Command::Prove(args) if args.all_sizes => allsizes_cmd::run(
-            &args.file,
-            Some(std::path::Path::new(&args.spec)),
-            args.sym.launch.format,
-        ),
+        Command::Prove(args) if args.all_sizes => {
+            allsizes_cmd::check_flags(&args.sym).and_then(|()| {
+                allsizes_cmd::run(
+                    &args.file,
+                    Some(std::path::Path::new(&args.spec)),
+                    args.select.kernel.as_deref(),
+                    args.sym.launch.format,
+                )
+            })
+        }
         Command::Prove(args) => equiv_cmd::prove(&args),
         Command::Validate(args) => validate_cmd::validate(&args),
         Command::Cuda(args) => cuda_cmd::cuda(&args),

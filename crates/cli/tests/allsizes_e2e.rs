@@ -124,3 +124,45 @@ fn the_human_report_says_which_method_proved_what() {
         "{text}"
     );
 }
+
+#[test]
+fn flags_that_fix_one_launch_are_refused_and_the_kernel_flag_is_honoured() {
+    let k = "examples/kernels/kogge_stone_scan.cu";
+    let spec = "examples/specs/kogge_stone_scan.spec";
+    for extra in [
+        vec!["--grid", "4"],
+        vec!["--arg", "n=8"],
+        vec!["--all-blocks"],
+    ] {
+        let mut args = vec!["prove", "--all-sizes", k, "--spec", spec];
+        args.extend(&extra);
+        let out = warpsafe(&args);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("takes no {}", extra[0])),
+            "{extra:?}: {err}"
+        );
+    }
+    let out = warpsafe(&[
+        "prove",
+        "--all-sizes",
+        k,
+        "--spec",
+        spec,
+        "--kernel",
+        "nope",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no kernel `nope`"));
+    let named = warpsafe(&[
+        "prove",
+        "--all-sizes",
+        k,
+        "--spec",
+        spec,
+        "--kernel",
+        "kogge_stone_scan",
+    ]);
+    assert_eq!(named.status.code(), Some(0));
+}
