@@ -337,6 +337,10 @@ pub struct EquivArgs {
     pub reference: PathBuf,
     /// The optimised kernel (`.cu`, IR `.json`, or `.ptx`).
     pub optimized: PathBuf,
+    /// The kernel to take from each file that defines it; a file that does not takes its
+    /// only kernel (default: the first kernel of each file).
+    #[arg(long)]
+    pub kernel: Option<String>,
     /// Compare the PTX NVRTC makes of each `.cu` kernel (compiled by warpsafe's codegen).
     #[arg(long)]
     pub via_ptx: bool,

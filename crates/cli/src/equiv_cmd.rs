@@ -225,16 +225,25 @@ struct Side {
 
 /// A `.ptx` file (lowered), or a `.cu`/IR kernel compiled to thread code directly or, with
 /// `via_ptx`, through our CUDA codegen and NVRTC.
-fn side(path: &Path, via_ptx: bool) -> Result<Side, CliError> {
+fn side(path: &Path, via_ptx: bool, kernel: Option<&str>) -> Result<Side, CliError> {
     if ptx_input::is_ptx(path) {
-        let p = ptx_input::load_ptx(path, None)?;
+        let p = match kernel {
+            Some(n) => {
+                ptx_input::load_ptx(path, Some(n)).or_else(|_| ptx_input::load_ptx(path, None))?
+            }
+            None => ptx_input::load_ptx(path, None)?,
+        };
         return Ok(Side {
             file: p.file,
             program: p.program,
         });
     }
     let loaded = source::load(path)?;
-    let k = loaded.kernel(None)?;
+    // `--kernel` names the kernel of each file that defines it; a file with one kernel
+    // that is not so named contributes that one.
+    let named =
+        kernel.filter(|n| loaded.module.kernel(n).is_some() || loaded.module.kernels.len() > 1);
+    let k = loaded.kernel(named)?;
     if via_ptx {
         let p = ptx_input::via_ptx(&loaded.file.name, k)?;
         return Ok(Side {
@@ -252,8 +261,8 @@ fn side(path: &Path, via_ptx: bool) -> Result<Side, CliError> {
 
 /// `warpsafe equiv REF OPT`.
 pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
-    let r = side(&args.reference, args.via_ptx)?;
-    let o = side(&args.optimized, args.via_ptx)?;
+    let r = side(&args.reference, args.via_ptx, args.kernel.as_deref())?;
+    let o = side(&args.optimized, args.via_ptx, args.kernel.as_deref())?;
     let (rk, ok) = (r.program.kernel(), o.program.kernel());
     let limits = limits(&args.sym)?;
     let every_block = !args.sym.block0_only;

@@ -171,3 +171,32 @@ fn a_spent_time_budget_is_unknown() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("reason: time budget"), "{out}");
 }
+
+#[test]
+fn kernel_names_the_kernel_of_each_file_that_defines_it() {
+    let dir = std::env::temp_dir().join(format!("warpsafe-equiv-kernel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let doubled = dir.join("doubled.cu");
+    std::fs::write(
+        &doubled,
+        "//--blockDim=128 --gridDim=4\n//@ len(x) = 512\n\
+         __global__ void doubled(float *x) {\n\
+             int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+             x[i] = x[i] + x[i];\n\
+         }\n",
+    )
+    .expect("writes");
+    let doubled = doubled.to_str().expect("utf-8 path");
+    let two = "tests/soundness/two_kernels.cu";
+    // The file with two kernels gives the one named; the other file has one kernel.
+    let same = warpsafe(&[
+        "equiv", two, doubled, "--kernel", "scale", "--format", "json",
+    ]);
+    assert_eq!(same.status.code(), Some(0), "{}", text(&same));
+    assert_eq!(json(&same)["verdict"], "equal", "{}", text(&same));
+    let other = warpsafe(&["equiv", two, doubled, "--kernel", "shift_left"]);
+    assert_ne!(other.status.code(), Some(0), "{}", text(&other));
+    let missing = warpsafe(&["equiv", two, doubled, "--kernel", "nope"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing).contains("no kernel `nope` (kernels: scale, shift_left)"));
+}
