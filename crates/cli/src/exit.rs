@@ -91,8 +91,9 @@ pub fn json_requested(args: &[String]) -> bool {
 /// Turns a command result into the process exit code, printing errors to stderr (rendered)
 /// and, when `json`, as `{"error": …, "span": …}` on stdout.
 pub fn finish(result: Result<u8, CliError>, json: bool) -> ExitCode {
-    let Err(e) = result else {
-        return ExitCode::from(result.unwrap_or(USAGE));
+    let e = match result {
+        Ok(code) => return ExitCode::from(code),
+        Err(e) => e,
     };
     if !matches!(e, CliError::Parse { .. }) {
         eprintln!("error: {e}");
@@ -105,8 +106,8 @@ pub fn finish(result: Result<u8, CliError>, json: bool) -> ExitCode {
 
 /// The JSON form of an error: `error` (the message), `span` (the first diagnostic's byte
 /// range, or null), and for parse errors `file` and every diagnostic under `errors`.
-pub fn error_json(e: &CliError) -> String {
-    let v = match e {
+pub fn error_json(e: &CliError) -> serde_json::Value {
+    match e {
         CliError::Parse { file, errors } => serde_json::json!({
             "error": e.to_string(),
             "file": file,
@@ -119,8 +120,7 @@ pub fn error_json(e: &CliError) -> String {
             "span": null,
         }),
         CliError::Usage(_) => serde_json::json!({ "error": e.to_string(), "span": null }),
-    };
-    v.to_string()
+    }
 }
 
 #[cfg(test)]
@@ -155,12 +155,11 @@ mod tests {
                 note: None,
             }],
         };
-        let v: serde_json::Value = serde_json::from_str(&error_json(&e)).unwrap();
+        let v = error_json(&e);
         assert_eq!(v["error"], "k.cu: 1 error(s)");
         assert_eq!(v["span"]["lo"], 40);
         assert_eq!(v["errors"][0]["line"], 3);
-        let u: serde_json::Value =
-            serde_json::from_str(&error_json(&CliError::usage("bad --grid"))).unwrap();
+        let u = error_json(&CliError::usage("bad --grid"));
         assert_eq!(u["error"], "bad --grid");
         assert!(u["span"].is_null());
     }

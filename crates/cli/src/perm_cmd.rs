@@ -59,9 +59,7 @@ pub fn run(args: &PermArgs) -> Result<u8, CliError> {
                         CliError::usage(format!("cannot serialise the report: {e}"))
                     })?);
                 }
-                for f in &failed {
-                    items.push(serde_json::from_str(f).unwrap_or(serde_json::Value::Null));
-                }
+                items.extend(failed);
                 crate::report::print_json(&items)?
             }
         }

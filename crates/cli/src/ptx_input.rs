@@ -83,7 +83,7 @@ pub fn load_ptx(path: &Path, entry: Option<&str>) -> Result<PtxKernel, CliError>
 /// with the kernel as its signature.
 pub fn via_ptx(file_name: &str, kernel: &Kernel) -> Result<PtxKernel, CliError> {
     let fail = |e: String| CliError::usage(format!("{file_name} (`{}` via PTX): {e}", kernel.name));
-    if has_grid_barrier(kernel) {
+    if warpsafe_cuda::uses_grid_sync(kernel) {
         // The generated barrier is a spin on module globals, which the PTX lowering does not
         // model: say what stops the road instead of the globals it trips on.
         return Err(fail(
@@ -110,15 +110,6 @@ pub fn via_ptx(file_name: &str, kernel: &Kernel) -> Result<PtxKernel, CliError> 
         file: SourceFile::new(format!("{file_name} (PTX of `{}`)", kernel.name), ptx),
         program,
     })
-}
-
-/// True when the kernel holds a grid barrier.
-fn has_grid_barrier(kernel: &Kernel) -> bool {
-    let mut found = false;
-    for s in &kernel.body {
-        s.walk(&mut |x| found |= matches!(x.kind, warpsafe_ir::StmtKind::SyncGrid));
-    }
-    found
 }
 
 #[cfg(test)]
