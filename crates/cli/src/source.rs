@@ -88,7 +88,9 @@ pub fn load(path: &Path) -> Result<Loaded, CliError> {
         Ok(c) if !c.module.kernels.is_empty() => {
             for (span, note) in &c.launch_notes {
                 let (line, _) = file.line_col(span.lo);
-                eprintln!("{name}:{line}: note: {note} (no header or flag gives it)");
+                // Printed before the command reads its flags: a flag (`--arg`, `--block`, …) that
+                // gives the same fact replaces it.
+                eprintln!("{name}:{line}: note: {note}; used where the header and flags give none");
             }
             for r in &c.rejected {
                 diagnostics::front_errors(&file, &r.errors);

@@ -9,6 +9,10 @@
 //! local allocated exactly once, outside every loop, before the launch, and never written
 //! otherwise. A function with a `goto` gives nothing.
 //!
+//! One address-taking is not a write: `&x` stored into the kernel-argument array of a
+//! `cudaLaunchKernel`/`cudaLaunchCooperativeKernel` call (`void *args[] = {&d_x, &n};`),
+//! when that array is used for nothing but such calls; the launch reads `x` then.
+//!
 //! An integer is known by its value and, where it can be, as an affine form over the kernel
 //! parameters the launch passes host variables to (`n * sizeof(float)` is `4·n` when `n`
 //! is passed as `numElements`), so that a buffer length can follow a scalar argument.
@@ -119,6 +123,11 @@ pub struct HostScope<'n> {
     allocs: HashMap<String, Vec<Alloc<'n>>>,
     /// The function contains a `goto` (loops we do not see).
     gotos: bool,
+    /// Kernel-argument arrays (`void *args[] = {&a, &b}`) by id: the variables whose
+    /// addresses they hold, in order (`None` for an element that is not `&variable`).
+    arg_arrays: HashMap<String, Vec<Option<&'n Node>>>,
+    /// References to each variable, and those that are the `args` of a launch call.
+    refs: HashMap<String, (u32, u32)>,
 }
 
 /// The facts of the whole file every scope shares: `const` variables with initialisers
@@ -163,6 +172,9 @@ fn collect_consts<'n>(n: &'n Node, out: &mut HashMap<String, &'n Node>, depth: u
 const LOOPS: [&str; 4] = ["ForStmt", "WhileStmt", "CXXForRangeStmt", "DoStmt"];
 const ALLOCATORS: [&str; 2] = ["cudaMalloc", "cudaMallocManaged"];
 
+/// The runtime's launch calls: (function, grid, block, kernel-argument array, shared bytes).
+pub const LAUNCH_APIS: [&str; 2] = ["cudaLaunchKernel", "cudaLaunchCooperativeKernel"];
+
 impl<'n> HostScope<'n> {
     /// Reads the body of host function `f`.
     pub fn of(f: &'n Node) -> HostScope<'n> {
@@ -171,9 +183,36 @@ impl<'n> HostScope<'n> {
             written: HashSet::new(),
             allocs: HashMap::new(),
             gotos: false,
+            arg_arrays: HashMap::new(),
+            refs: HashMap::new(),
         };
         s.walk(f, None, false, 0);
+        // An argument array used for anything but launches (`args[0] = &y;`, passed to
+        // another function) may change or expose what it points to: its variables count as
+        // written.
+        let leaked: Vec<String> = s
+            .arg_arrays
+            .iter()
+            .filter(|(id, _)| s.refs.get(*id).is_some_and(|(all, launch)| all != launch))
+            .flat_map(|(_, vars)| vars.iter().flatten().map(|v| v.id().to_string()))
+            .collect();
+        s.written.extend(leaked);
         s
+    }
+
+    /// The variables (their `DeclRefExpr`s) whose addresses kernel-argument array `array`
+    /// (by id) holds, in order; `None` for an element that is not `&variable`.
+    pub fn launch_args(&self, array: &str) -> Option<&[Option<&'n Node>]> {
+        if self.gotos || self.written_array(array) {
+            return None;
+        }
+        self.arg_arrays.get(array).map(Vec::as_slice)
+    }
+
+    fn written_array(&self, array: &str) -> bool {
+        self.refs
+            .get(array)
+            .is_some_and(|(all, launch)| all != launch)
     }
 
     fn walk(&mut self, n: &'n Node, parent: Option<&'n Node>, in_loop: bool, depth: u32) {
@@ -184,10 +223,25 @@ impl<'n> HostScope<'n> {
         match n.kind.as_str() {
             "VarDecl" => {
                 self.decls.insert(n.id().to_string(), n);
+                if let Some(elems) = arg_array(n) {
+                    let mut vars = vec![];
+                    for e in elems {
+                        match address_of(e) {
+                            Some(var) => vars.push(Some(var)),
+                            None => {
+                                vars.push(None);
+                                self.walk(e, Some(n), in_loop, depth + 1);
+                            }
+                        }
+                    }
+                    self.arg_arrays.insert(n.id().to_string(), vars);
+                    return;
+                }
             }
             "GotoStmt" | "IndirectGotoStmt" => self.gotos = true,
             "DeclRefExpr" => {
                 if let Some((id, kind, _)) = n.referenced() {
+                    self.refs.entry(id.to_string()).or_default().0 += 1;
                     if matches!(kind, "VarDecl" | "ParmVarDecl") && !is_read(parent) {
                         self.written.insert(id.to_string());
                     }
@@ -207,6 +261,9 @@ impl<'n> HostScope<'n> {
                         }
                     }
                     return;
+                }
+                if let Some(array) = launch_array(n) {
+                    self.refs.entry(array.to_string()).or_default().1 += 1;
                 }
             }
             _ => {}
@@ -293,6 +350,40 @@ fn strip(mut n: &Node) -> &Node {
         }
     }
     n
+}
+
+/// The elements of `void *args[] = {…}`, a candidate kernel-argument array.
+fn arg_array(d: &Node) -> Option<&[Node]> {
+    let ty = d.ty()?;
+    if !(ty.starts_with("void *[") && ty.ends_with(']')) {
+        return None;
+    }
+    let init = initialiser(d)?;
+    (init.kind == "InitListExpr").then_some(&init.inner[..])
+}
+
+/// `&x` (under casts) for a variable `x`: its `DeclRefExpr`.
+fn address_of(e: &Node) -> Option<&Node> {
+    let e = strip(e);
+    if e.kind != "UnaryOperator" || e.str("opcode") != Some("&") {
+        return None;
+    }
+    let var = strip(e.inner.first()?);
+    let (_, kind, _) = var.referenced()?;
+    (var.kind == "DeclRefExpr" && kind == "VarDecl").then_some(var)
+}
+
+/// The id of the array a launch call (`cudaLaunchKernel(f, grid, block, args, …)`) passes
+/// as its kernel arguments.
+pub fn launch_array(call: &Node) -> Option<&str> {
+    let callee = strip(call.inner.first()?);
+    let (_, kind, name) = callee.referenced()?;
+    if kind != "FunctionDecl" || !LAUNCH_APIS.contains(&name) {
+        return None;
+    }
+    let args = strip(call.inner.get(4)?);
+    let (id, kind, _) = args.referenced()?;
+    (args.kind == "DeclRefExpr" && kind == "VarDecl").then_some(id)
 }
 
 /// `cudaMalloc(&p, bytes)`, `cudaMalloc((void**)&p, bytes)`, `cudaMallocManaged(&p, …)`:

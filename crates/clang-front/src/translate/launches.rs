@@ -1,5 +1,7 @@
-//! Launches in host code: each `kernel<<<grid, block, shmem>>>(…)` of the file, with what
-//! host code fixes about it: the dimensions (`256`, `dim3(16, 16)`, a local
+//! Launches in host code: each `kernel<<<grid, block, shmem>>>(…)` and
+//! `cudaLaunchKernel((void *)kernel, grid, block, args, shmem, stream)` (or
+//! `cudaLaunchCooperativeKernel`, whose `args` is `void *args[] = {&a, &b}`) of the file,
+//! with what host code fixes about it: the dimensions (`256`, `dim3(16, 16)`, a local
 //! `dim3 block(16, 16)`, `(n + threads - 1) / threads` over variables that keep their
 //! constant initialisers), the dynamic shared-memory size, the values of scalar arguments
 //! and the `cudaMalloc` byte counts of the pointers passed ([`super::host_values`] says
@@ -7,7 +9,7 @@
 //! and flags give none, and the report says where each came from.
 
 use super::expr::strip_implicit;
-use super::host_values::{Eval, FileFacts, HostInt, HostScope};
+use super::host_values::{launch_array, Eval, FileFacts, HostInt, HostScope, LAUNCH_APIS};
 use super::{Callee, Unit};
 use crate::headers;
 use crate::node::Node;
@@ -82,12 +84,18 @@ impl Unit<'_> {
         } else {
             func
         };
-        if n.kind == "CUDAKernelCallExpr" {
+        let api = n.kind == "CallExpr" && is_launch_api(n);
+        if n.kind == "CUDAKernelCallExpr" || api {
             if let Some(f) = func {
                 let scope = scopes
                     .entry(f.id().to_string())
                     .or_insert_with(|| HostScope::of(f));
-                if let Some(l) = self.launch(n, scope, file) {
+                let site = if api {
+                    api_site(n, scope)
+                } else {
+                    chevron_site(n)
+                };
+                if let Some(l) = site.and_then(|s| self.launch(n, &s, scope, file)) {
                     out.push(l);
                 }
             }
@@ -97,23 +105,38 @@ impl Unit<'_> {
         }
     }
 
-    fn launch(&self, n: &Node, scope: &HostScope, file: &FileFacts) -> Option<Launch> {
-        let callee = strip_implicit(n.inner.first()?);
+    fn launch(&self, n: &Node, site: &Site, scope: &HostScope, file: &FileFacts) -> Option<Launch> {
+        let callee = strip_casts(site.kernel);
         let (id, _, _) = callee.referenced()?;
         let Some(Callee::User(kernel, decl)) = self.callee.get(id) else {
             return None;
         };
         let span = self.span(n, Span::DUMMY);
-        let config = n.inner.get(1)?;
         let params: Vec<&Node> = decl
             .inner
             .iter()
             .filter(|c| c.kind == "ParmVarDecl")
             .collect();
-        let args: Vec<&Node> = n.inner.iter().skip(2).collect();
+        // Through an argument array the kernel reads each slot as its parameter's type:
+        // a count that differs or a variable of another type fixes no argument.
+        let args: Vec<Option<&Node>> = match &site.args {
+            Args::Converted(a) => a.iter().map(|a| Some(*a)).collect(),
+            Args::Slots(slots) if slots.len() == params.len() => params
+                .iter()
+                .zip(slots)
+                .map(|(p, v)| v.filter(|v| same_slot_type(p, v)))
+                .collect(),
+            Args::Slots(_) => vec![],
+        };
+        let args = || {
+            params
+                .iter()
+                .zip(&args)
+                .filter_map(|(p, a)| Some((p, (*a)?)))
+        };
         // Variables passed as scalar arguments: sizes over them follow the parameter.
         let mut passed = HashMap::new();
-        for (p, a) in params.iter().zip(&args) {
+        for (p, a) in args() {
             let a = strip_implicit(a);
             if let (Some(name), Some((var, "VarDecl", _))) = (p.name(), a.referenced()) {
                 if !is_pointer(p) && !name.is_empty() {
@@ -129,7 +152,7 @@ impl Unit<'_> {
             passed,
         };
         let mut host_args = vec![];
-        for (p, a) in params.iter().zip(&args) {
+        for (p, a) in args() {
             let Some(name) = p.name().filter(|n| !n.is_empty()) else {
                 continue;
             };
@@ -154,20 +177,120 @@ impl Unit<'_> {
                 host_args.push((name.to_string(), v));
             }
         }
-        let arg = |i: usize| config.inner.get(i + 1);
-        let shared_bytes = match arg(2) {
+        let shared_bytes = match site.shared {
             None => Some(HostInt::constant(0)),
             Some(s) if s.kind == "CXXDefaultArgExpr" => Some(HostInt::constant(0)),
             Some(s) => ev.int(s),
         };
         Some(Launch {
             kernel: kernel.clone(),
-            grid: arg(0).and_then(|g| dim3(&ev, g, 0)),
-            block: arg(1).and_then(|b| dim3(&ev, b, 0)),
+            grid: site.grid.and_then(|g| dim3(&ev, g, 0)),
+            block: site.block.and_then(|b| dim3(&ev, b, 0)),
             span,
             args: host_args,
             shared_bytes,
         })
+    }
+}
+
+/// The parts of one launch site.
+struct Site<'n> {
+    /// The expression naming the kernel.
+    kernel: &'n Node,
+    /// The grid, block and dynamic shared-memory arguments, where written.
+    grid: Option<&'n Node>,
+    block: Option<&'n Node>,
+    shared: Option<&'n Node>,
+    /// The kernel's arguments.
+    args: Args<'n>,
+}
+
+/// A launch's kernel arguments.
+enum Args<'n> {
+    /// `<<<…>>>(a, b)`: expressions converted to the parameters' types.
+    Converted(Vec<&'n Node>),
+    /// `void *args[] = {&a, &b}`: the variables whose bytes the kernel reads as its
+    /// parameters (`None` for a slot that is not `&variable`).
+    Slots(Vec<Option<&'n Node>>),
+}
+
+/// `kernel<<<grid, block, shmem>>>(args)`.
+fn chevron_site(n: &Node) -> Option<Site<'_>> {
+    let config = n.inner.get(1)?;
+    let arg = |i: usize| config.inner.get(i + 1);
+    Some(Site {
+        kernel: n.inner.first()?,
+        grid: arg(0),
+        block: arg(1),
+        shared: arg(2),
+        args: Args::Converted(n.inner.iter().skip(2).collect()),
+    })
+}
+
+/// True for a call of `cudaLaunchKernel` or `cudaLaunchCooperativeKernel`.
+fn is_launch_api(n: &Node) -> bool {
+    n.inner
+        .first()
+        .map(strip_casts)
+        .and_then(Node::referenced)
+        .is_some_and(|(_, kind, name)| kind == "FunctionDecl" && LAUNCH_APIS.contains(&name))
+}
+
+/// `cudaLaunchKernel((void *)kernel, grid, block, args, shmem, stream)`: the arguments are
+/// known when `args` is an argument array host code uses only for launches.
+fn api_site<'n>(n: &'n Node, scope: &HostScope<'n>) -> Option<Site<'n>> {
+    let slots = launch_array(n)
+        .and_then(|a| scope.launch_args(a))
+        .map(<[_]>::to_vec)
+        .unwrap_or_default();
+    Some(Site {
+        kernel: n.inner.get(1)?,
+        grid: n.inner.get(2),
+        block: n.inner.get(3),
+        shared: n.inner.get(5),
+        args: Args::Slots(slots),
+    })
+}
+
+/// Casts, parentheses and `&` around a function name (`(void *)&kernel`).
+fn strip_casts(mut n: &Node) -> &Node {
+    loop {
+        let through = matches!(
+            n.kind.as_str(),
+            "ImplicitCastExpr"
+                | "ParenExpr"
+                | "CStyleCastExpr"
+                | "CXXStaticCastExpr"
+                | "CXXReinterpretCastExpr"
+                | "CXXFunctionalCastExpr"
+        ) || (n.kind == "UnaryOperator" && n.str("opcode") == Some("&"));
+        match n.inner.iter().find(|c| !c.kind.ends_with("Decl")) {
+            Some(c) if through => n = c,
+            _ => return n,
+        }
+    }
+}
+
+/// True when variable `v` has the bytes parameter `p` reads: both pointers, or the same
+/// scalar type.
+fn same_slot_type(p: &Node, v: &Node) -> bool {
+    let bare = |t: &str| {
+        let t = t.strip_prefix("const ").unwrap_or(t).trim();
+        t.strip_suffix(" const").unwrap_or(t).to_string()
+    };
+    match (p.ty(), v.ty()) {
+        (Some(pt), Some(vt)) if pt.contains('*') || vt.contains('*') => {
+            pt.contains('*') && vt.contains('*') && !pt.contains('(') && !vt.contains('(')
+        }
+        (Some(pt), Some(vt)) => {
+            let (pt, vt) = (bare(pt), bare(vt));
+            pt == vt
+                || matches!(
+                    (super::types::scalar(&pt), super::types::scalar(&vt)),
+                    (Ok(Some(a)), Ok(Some(b))) if a == b
+                )
+        }
+        _ => false,
     }
 }
 
