@@ -1,0 +1,45 @@
+//! The one road from warpsafe to an SMT solver (z3). Every engine that asks a solver anything
+//! goes through this crate, so they share one process discipline (a watchdog against runaway
+//! or deadlocked processes, failures as answers, never panics), one result cache, one dump
+//! mechanism and one set of statistics.
+//!
+//! - [`Arena`] / [`SExpr`]: hash-consed S-expressions for engines that build queries as terms.
+//! - [`Process`] / [`Pool`]: incremental z3 processes (`push`/`pop`, tactics, models as
+//!   [`Reply`] values), pooled per run, replaced when one dies.
+//! - [`check`] / [`check_output`]: a whole SMT-LIB script decided by a fresh process.
+//! - [`cache`]: answers remembered by the exact query text, in memory and, with
+//!   `WARPSAFE_SMT_CACHE=DIR` or [`set_cache_dir`], on disk.
+//! - [`dump`]: `--dump-smt DIR` (or `WARPSAFE_DUMP_SMT=DIR`) for every engine.
+//! - [`stats`]: queries, solver seconds, cache hits, for reports.
+//!
+//! ```
+//! use std::time::Duration;
+//! let script = "(declare-const x Int)\n(assert (< x 0))\n(assert (> x 0))\n(check-sat)\n";
+//! match warpsafe_smt::check("doc", script, Duration::from_secs(5)) {
+//!     warpsafe_smt::Answer::Unsat => {}
+//!     // No z3 installed: an answer, not a panic.
+//!     warpsafe_smt::Answer::Unknown(why) => assert!(why.contains("z3"), "{why}"),
+//!     other => panic!("{other:?}"),
+//! }
+//! ```
+
+pub mod cache;
+pub mod dump;
+mod oneshot;
+mod pool;
+mod process;
+mod reply;
+mod settings;
+mod sexpr;
+mod stats;
+mod watchdog;
+
+pub use cache::Cached;
+pub use dump::{dump, dump_to};
+pub use oneshot::{check, check_output, Answer};
+pub use pool::Pool;
+pub use process::{Process, Response};
+pub use reply::Reply;
+pub use settings::{set_cache_dir, set_dump_dir, settings, Settings};
+pub use sexpr::{Arena, SExpr};
+pub use stats::{stats, Stats};
