@@ -13,8 +13,8 @@
 
 use crate::smt::Encoded;
 use crate::term::{Node, Op, Sort, Term};
-use easy_smt::{Context, SExpr};
 use std::collections::HashMap;
+use warpsafe_smt::{Arena, SExpr};
 
 /// An interval of integers, `None` when unknown or too wide for `i128`.
 type Iv = Option<(i128, i128)>;
@@ -76,7 +76,7 @@ fn within(iv: Iv, lo: i128, hi: i128) -> bool {
 }
 
 struct Tr<'a> {
-    ctx: &'a Context,
+    ctx: &'a Arena,
     memo: HashMap<usize, X>,
     umemo: HashMap<usize, (SExpr, Iv)>,
     smemo: HashMap<usize, (SExpr, Iv)>,
@@ -1013,7 +1013,7 @@ pub fn products(q: &crate::smt::Query, f: &mut dyn FnMut(&[Term]) -> bool) {
 /// The integer translation of `q` with its refinement facts asserted up front (a model of both
 /// is what the bit-vector path reports too), or `None` when some operator has no exact
 /// translation.
-pub fn encode(ctx: &Context, q: &crate::smt::Query) -> Option<Encoded> {
+pub fn encode(ctx: &Arena, q: &crate::smt::Query) -> Option<Encoded> {
     translate(ctx, q, false)
 }
 
@@ -1024,11 +1024,11 @@ pub fn encode(ctx: &Context, q: &crate::smt::Query) -> Option<Encoded> {
 /// its model must not be reported. Linear arithmetic refutes the usual "distinct rows of a
 /// row-major matrix do not overlap" queries in milliseconds where nonlinear arithmetic and
 /// bit-blasting can take seconds.
-pub fn encode_linear(ctx: &Context, q: &crate::smt::Query) -> Option<Encoded> {
+pub fn encode_linear(ctx: &Arena, q: &crate::smt::Query) -> Option<Encoded> {
     translate(ctx, q, true)
 }
 
-fn translate(ctx: &Context, q: &crate::smt::Query, linear: bool) -> Option<Encoded> {
+fn translate(ctx: &Arena, q: &crate::smt::Query, linear: bool) -> Option<Encoded> {
     let (order, refs) = q.postorder();
     let mut tr = Tr {
         ctx,
@@ -1118,9 +1118,17 @@ fn translate(ctx: &Context, q: &crate::smt::Query, linear: bool) -> Option<Encod
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::smt::{Answer, Query, Solver};
+    use crate::smt::{Answer, Query, Session};
     use crate::term::SymKind;
     use std::time::Duration;
+    use warpsafe_smt::Process;
+
+    /// Decides `query` on `proc` as the pool would (without the cache).
+    fn decide(proc: &mut Process, query: &Query) -> std::io::Result<Answer> {
+        let ctx = Arena::new();
+        let bv = crate::smt::encode(&ctx, query);
+        Session::new(&ctx, proc, Duration::from_secs(10))?.check(query, &bv, None)
+    }
 
     fn q(assertions: Vec<Term>, watch: Vec<Term>) -> Query {
         Query {
@@ -1144,10 +1152,10 @@ mod tests {
             vec![x.clone(), y.clone()],
         );
         assert!(nonlinear(&query));
-        let Ok(mut s) = Solver::new(Duration::from_secs(10)) else {
+        let Ok(mut s) = Process::start(Duration::from_secs(60)) else {
             return;
         };
-        match s.check(&query, None) {
+        match decide(&mut s, &query) {
             Ok(Answer::Sat(v)) => {
                 let (a, b) = (v[0].unwrap_or(0), v[1].unwrap_or(0));
                 assert_eq!(a * b % 256, 1, "{a} * {b}");
@@ -1170,7 +1178,7 @@ mod tests {
             ],
             vec![],
         );
-        assert!(matches!(s.check(&query, None), Ok(Answer::Unsat)));
+        assert!(matches!(decide(&mut s, &query), Ok(Answer::Unsat)));
     }
 
     #[test]

@@ -1,14 +1,14 @@
-//! Talking to z3: one `z3 -smt2 -in` process per worker (through `easy-smt`), queries sent in
-//! push/pop scopes with a per-query timeout, models read back, replay files written on demand.
+//! Talking to z3 through `warpsafe-smt`: one process per worker, queries sent in push/pop
+//! scopes with a per-query timeout, models read back, answers cached by the exact query text,
+//! replay files written on demand.
 
 use crate::term::{op_name, Node, Sort, Term};
-use easy_smt::{Context, ContextBuilder, Response, SExpr};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use warpsafe_smt::{Arena, Cached, Pool, Process, Reply, Response, SExpr};
 
 /// One satisfiability question: is the conjunction of `assertions` satisfiable?
 #[derive(Clone, Debug)]
@@ -77,127 +77,49 @@ pub enum Answer {
     Unknown(String),
 }
 
-/// A z3 process.
-pub struct Solver {
-    ctx: Context,
+/// One query's conversation with a z3 process: the strategy (linear over-approximation,
+/// pinned and exact integer translations, bit-vectors) over [`warpsafe_smt::Process`].
+pub(crate) struct Session<'a> {
+    ctx: &'a Arena,
+    proc: &'a mut Process,
     timeout: Duration,
     /// The per-check limit in force (`timeout`, or lower inside `with_timeout`).
     current: Duration,
-    /// The z3 process id, for the watchdog of [`Solver::check_with`].
-    pid: Option<u32>,
-    /// The process stopped answering (killed by the watchdog): nothing more is sent.
-    dead: bool,
 }
 
-/// Serialises solver starts, so the child a start adds is known.
-static STARTING: Mutex<()> = Mutex::new(());
-
-/// The child processes of this process (Linux; empty elsewhere).
-fn children() -> std::collections::BTreeSet<u32> {
-    let mut out = std::collections::BTreeSet::new();
-    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
-        return out;
-    };
-    for t in tasks.flatten() {
-        if let Ok(list) = std::fs::read_to_string(t.path().join("children")) {
-            out.extend(
-                list.split_whitespace()
-                    .filter_map(|p| p.parse::<u32>().ok()),
-            );
-        }
-    }
-    out
-}
-
-/// How long a z3 process asked for an answer may use no CPU time at all before it is taken
-/// for deadlocked: z3 4.8.12 (Debian 12's) sometimes blocks for good on an internal lock of
-/// its timers, idle, while we wait for its answer.
-const STALL: Duration = Duration::from_secs(10);
-
-/// The CPU time process `pid` has used, in clock ticks (Linux; `None` elsewhere).
-fn cpu_ticks(pid: u32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // Fields after the command name (which may hold spaces) in parentheses; utime and stime
-    // are the 14th and 15th fields of the line, the 12th and 13th after it.
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let utime: u64 = fields.get(11)?.parse().ok()?;
-    let stime: u64 = fields.get(12)?.parse().ok()?;
-    Some(utime + stime)
-}
-
-/// Kills process `pid` unless `cancel` fires within `limit`, or earlier when it uses no CPU
-/// time for [`STALL`] (deadlocked): z3 does not always honour its own time limits
-/// (bit-blasting a product of 64-bit terms ran for many minutes under them), and z3 4.8.12
-/// can deadlock. A killed process's query is asked again of a fresh one (`SolverPool`).
-fn watchdog(pid: u32, limit: Duration) -> std::sync::mpsc::Sender<()> {
-    let (tx, rx) = std::sync::mpsc::channel::<()>();
-    std::thread::spawn(move || {
-        let start = Instant::now();
-        let poll = Duration::from_secs(1);
-        let mut last = (cpu_ticks(pid), Instant::now());
-        loop {
-            let left = limit.saturating_sub(start.elapsed());
-            match rx.recv_timeout(poll.min(left)) {
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-                _ => return,
-            }
-            if start.elapsed() >= limit {
-                break;
-            }
-            let now = cpu_ticks(pid);
-            if now.is_none() || now != last.0 {
-                last = (now, Instant::now());
-            } else if last.1.elapsed() >= STALL {
-                break;
-            }
-        }
-        let _ = std::process::Command::new("kill")
-            .args(["-9", &pid.to_string()])
-            .stderr(std::process::Stdio::null())
-            .status();
-    });
-    tx
-}
-
-impl Solver {
-    /// Starts z3 with the per-query `timeout`.
-    pub fn new(timeout: Duration) -> io::Result<Solver> {
-        let guard = STARTING.lock();
-        let before = children();
-        let mut ctx = ContextBuilder::new()
-            .solver("z3")
-            .solver_args(["-smt2", "-in"])
-            .build()?;
-        let added: Vec<u32> = children().difference(&before).copied().collect();
-        drop(guard);
-        let pid = match added.as_slice() {
-            [p] => Some(*p),
-            _ => None,
-        };
-        let ms = timeout.as_millis().clamp(1, u32::MAX as u128) as u64;
-        ctx.set_option(":timeout", ctx.numeral(ms))?;
-        Ok(Solver {
+impl<'a> Session<'a> {
+    /// A session on `proc` with the per-query `timeout`, building terms in `ctx`.
+    pub(crate) fn new(
+        ctx: &'a Arena,
+        proc: &'a mut Process,
+        timeout: Duration,
+    ) -> io::Result<Session<'a>> {
+        proc.set_timeout(timeout)?;
+        Ok(Session {
             ctx,
+            proc,
             timeout,
             current: timeout,
-            pid,
-            dead: false,
         })
     }
 
-    /// Decides `q`; I/O failures become `Unknown`. Queries that multiply symbolic values are
-    /// first tried in the (exact) integer translation, and go to z3's `qfbv` tactic
+    /// Decides `q`, whose bit-vector encoding is `bv`. Queries that multiply symbolic values
+    /// are first tried in the (exact) integer translation, and go to z3's `qfbv` tactic
     /// (preprocessing and bit-blasting) when that times out: several times faster than the
     /// incremental core on multipliers, slower on the many small queries.
-    pub fn check(&mut self, q: &Query, dump: Option<&PathBuf>) -> io::Result<Answer> {
+    pub(crate) fn check(
+        &mut self,
+        q: &Query,
+        bv: &Encoded,
+        dump: Option<&PathBuf>,
+    ) -> io::Result<Answer> {
         let start = Instant::now();
         let mut hard = false;
         if crate::intenc::nonlinear(q) {
             let cheap = CHEAP_TIMEOUT.min(self.timeout);
             let mut pins = vec![];
-            if let Some(enc) = crate::intenc::encode_linear(&self.ctx, q) {
-                write_dump(dump, &q.name, "lin.smt2", &enc, &self.ctx);
+            if let Some(enc) = crate::intenc::encode_linear(self.ctx, q) {
+                write_dump(dump, &q.name, "lin.smt2", &enc, self.ctx);
                 let names = factor_symbols(q);
                 let lin = if q.cheap {
                     let t = CHEAP_LINEAR_TIMEOUT.min(self.timeout);
@@ -211,8 +133,8 @@ impl Solver {
                     Linear::Unknown => {}
                 }
             }
-            if let Some(mut enc) = crate::intenc::encode(&self.ctx, q) {
-                write_dump(dump, &q.name, "int.smt2", &enc, &self.ctx);
+            if let Some(mut enc) = crate::intenc::encode(self.ctx, q) {
+                write_dump(dump, &q.name, "int.smt2", &enc, self.ctx);
                 // The linear model's launch values (dimensions, parameters, lengths) often
                 // make the exact query linear and easy; a model with them pinned is a model.
                 if !pins.is_empty() {
@@ -230,10 +152,8 @@ impl Solver {
                     enc.asserts.truncate(n);
                     // z3 decides the exact query far less reliably in a process that has just
                     // run other checks (seen: 0.2 s fresh, "unknown" after); start afresh.
-                    self.restart()?;
-                    enc = crate::intenc::encode(&self.ctx, q).ok_or_else(|| {
-                        io::Error::other("the integer translation changed between attempts")
-                    })?;
+                    self.proc.restart()?;
+                    self.proc.set_timeout(self.current)?;
                 }
                 let res = if q.cheap {
                     self.with_timeout(cheap, |s| s.scoped(&enc, None, start))?
@@ -246,15 +166,7 @@ impl Solver {
                 hard = true;
             }
         }
-        let enc = encode(&self.ctx, q);
-        write_dump(dump, &q.name, "smt2", &enc, &self.ctx);
-        self.scoped(&enc, hard.then_some("qfbv"), start)
-    }
-
-    /// Replaces the z3 process by a fresh one with the same timeout.
-    fn restart(&mut self) -> io::Result<()> {
-        *self = Solver::new(self.timeout)?;
-        Ok(())
+        self.scoped(bv, hard.then_some("qfbv"), start)
     }
 
     /// [`Self::run`] inside a push/pop scope.
@@ -264,35 +176,30 @@ impl Solver {
         tactic: Option<&str>,
         start: Instant,
     ) -> io::Result<Answer> {
-        self.ctx.push()?;
+        self.proc.push()?;
         let res = self.run(enc, tactic, start);
-        if self.dead {
+        if self.proc.is_dead() {
             return res;
         }
-        let popped = self.ctx.pop();
+        let popped = self.proc.pop();
         let res = res?;
         popped?;
         Ok(res)
     }
 
     /// Runs `f` with the solver's per-check timeout lowered to `t`.
-    fn with_timeout<R>(
+    pub(crate) fn with_timeout<R>(
         &mut self,
         t: Duration,
         f: impl FnOnce(&mut Self) -> io::Result<R>,
     ) -> io::Result<R> {
-        let ms = |d: Duration| {
-            self.ctx
-                .numeral(d.as_millis().clamp(1, u32::MAX as u128) as u64)
-        };
-        let (short, full) = (ms(t), ms(self.timeout));
-        self.ctx.set_option(":timeout", short)?;
         let outer = self.current;
         self.current = t.min(outer);
+        self.proc.set_timeout(self.current)?;
         let res = f(self);
         self.current = outer;
-        if !self.dead {
-            self.ctx.set_option(":timeout", full)?;
+        if !self.proc.is_dead() {
+            self.proc.set_timeout(outer)?;
         }
         res
     }
@@ -301,7 +208,7 @@ impl Solver {
     /// unsatisfiable; a model proves nothing, but its values of the symbols `names` are
     /// returned as hints. Leaves no trace in the solver.
     fn linear(&mut self, enc: &Encoded, names: &[String]) -> io::Result<Linear> {
-        self.ctx.push()?;
+        self.proc.push()?;
         let res = (|| {
             self.load(enc)?;
             // z3's linear-integer tactic: the fastest and steadiest on these queries.
@@ -312,11 +219,7 @@ impl Solver {
                     // Prefer a small model: its values pin down a small counterexample. When
                     // there is none, the solver holds no model to read: no hints then.
                     if let Some(small) = enc.small {
-                        let g = self.ctx.atom("small_guard");
-                        self.ctx
-                            .declare_const("small_guard", self.ctx.bool_sort())?;
-                        self.ctx.assert(self.ctx.imp(g, small))?;
-                        if self.ctx.check_assuming([g])? != Response::Sat {
+                        if !self.small_model(small)? {
                             return Ok(Linear::Model(vec![]));
                         }
                     }
@@ -324,7 +227,7 @@ impl Solver {
                         .iter()
                         .filter(|n| enc.decls.iter().any(|(d, _)| d == *n))
                         .collect();
-                    let atoms: Vec<SExpr> = declared.iter().map(|n| self.ctx.atom(*n)).collect();
+                    let atoms: Vec<SExpr> = declared.iter().map(|n| self.ctx.atom(n)).collect();
                     let vals = self.values(&atoms)?;
                     Linear::Model(
                         declared
@@ -336,65 +239,41 @@ impl Solver {
                 }
             })
         })();
-        if !self.dead {
-            self.ctx.pop()?;
+        if !self.proc.is_dead() {
+            self.proc.pop()?;
         }
         res
     }
 
+    /// Asks for a model that also satisfies `small` (through a guard assumption, so the
+    /// scope keeps its other models): true when there is one.
+    fn small_model(&mut self, small: SExpr) -> io::Result<bool> {
+        let g = self.ctx.atom("small_guard");
+        self.proc
+            .declare_const(self.ctx, "small_guard", self.ctx.bool_sort())?;
+        self.proc.assert(self.ctx, self.ctx.imp(g, small))?;
+        Ok(self.proc.check_assuming(self.ctx, &[g])? == Response::Sat)
+    }
+
     /// `check-sat-using` the tactic, by default z3's `smt` tactic: the same core as a plain
     /// `check-sat`, but run as a one-shot tactic, which inside a push/pop scope keeps z3's
-    /// preprocessing that the incremental solver skips (3–10× faster on our queries).
+    /// preprocessing that the incremental solver skips (3–10× faster on our queries). The
+    /// tactic is bounded by the limit in force (`try-for`): the `:timeout` option does not
+    /// reach every tactic.
     fn check_with(&mut self, tactic: Option<&str>) -> io::Result<Response> {
-        let t = tactic.unwrap_or("smt");
-        // The `:timeout` option does not reach every tactic (bit-blasting a product of
-        // 64-bit terms ran for many minutes under it): `try-for` bounds the tactic itself.
-        let ms = self.current.as_millis().clamp(1, u32::MAX as u128) as u64;
-        let bounded = self.ctx.list(vec![
-            self.ctx.atom("try-for"),
-            self.ctx.atom(t),
-            self.ctx.numeral(ms),
-        ]);
-        let cmd = self
-            .ctx
-            .list(vec![self.ctx.atom("check-sat-using"), bounded]);
-        self.ctx.raw_send(cmd)?;
-        // A backstop for a runaway process only: measured from the full query limit (not a
-        // lowered one), so a loaded machine's slow answer to a cheap attempt is not killed.
-        let dog = self
-            .pid
-            .map(|p| watchdog(p, self.timeout * 3 + Duration::from_secs(30)));
-        let resp = self.ctx.raw_recv();
-        drop(dog);
-        // A killed process must not be written to again (SIGPIPE ends the CLI).
-        self.dead |= resp.is_err();
-        let resp = resp.map_err(|e| {
-            io::Error::other(format!(
-                "solver stopped after its time limit ({} ms): {e}",
-                self.current.as_millis()
-            ))
-        })?;
-        match self.ctx.get_atom(resp) {
-            Some("sat") => Ok(Response::Sat),
-            Some("unsat") => Ok(Response::Unsat),
-            Some("unknown") => Ok(Response::Unknown),
-            _ => Err(io::Error::other(format!(
-                "unexpected solver answer: {}",
-                self.ctx.display(resp)
-            ))),
-        }
+        self.proc.check_using(tactic.unwrap_or("smt"), self.current)
     }
 
     /// Declares, defines and asserts what `enc` holds (its refinement facts excepted).
     fn load(&mut self, enc: &Encoded) -> io::Result<()> {
         for (name, sort) in &enc.decls {
-            self.ctx.declare_const(name, *sort)?;
+            self.proc.declare_const(self.ctx, name, *sort)?;
         }
         for (name, sort, body) in &enc.defs {
-            self.ctx.define_const(name, *sort, *body)?;
+            self.proc.define_const(self.ctx, name, *sort, *body)?;
         }
         for a in &enc.asserts {
-            self.ctx.assert(*a)?;
+            self.proc.assert(self.ctx, *a)?;
         }
         Ok(())
     }
@@ -404,7 +283,7 @@ impl Solver {
         let mut resp = self.check_with(tactic)?;
         if resp == Response::Sat && !enc.refine.is_empty() {
             for a in &enc.refine {
-                self.ctx.assert(*a)?;
+                self.proc.assert(self.ctx, *a)?;
             }
             resp = self.check_with(tactic)?;
         }
@@ -414,11 +293,8 @@ impl Solver {
             Response::Sat => {
                 let mut vals = self.values(&enc.watch)?;
                 if let Some(small) = enc.small {
-                    let g = self.ctx.atom("small_guard");
-                    self.ctx
-                        .declare_const("small_guard", self.ctx.bool_sort())?;
-                    self.ctx.assert(self.ctx.imp(g, small))?;
-                    if let Ok(Response::Sat) = self.ctx.check_assuming([g]) {
+                    // Without a small model the first one stands.
+                    if let Ok(true) = self.small_model(small) {
                         vals = self.values(&enc.watch)?;
                     }
                 }
@@ -435,64 +311,15 @@ impl Solver {
         }
     }
 
+    /// The model's values of `watch` (booleans as 0/1; `None` where unreadable).
     fn values(&mut self, watch: &[SExpr]) -> io::Result<Vec<Option<u128>>> {
-        if watch.is_empty() {
-            return Ok(vec![]);
-        }
-        // Sent and read here rather than through `get_value`, which panics on an answer that
-        // is not a list of pairs (z3 reports a missing model as `(error …)`).
-        let cmd = self.ctx.list(vec![
-            self.ctx.atom("get-value"),
-            self.ctx.list(watch.to_vec()),
-        ]);
-        self.ctx.raw_send(cmd)?;
-        // A backstop for a runaway process only: measured from the full query limit (not a
-        // lowered one), so a loaded machine's slow answer to a cheap attempt is not killed.
-        let dog = self
-            .pid
-            .map(|p| watchdog(p, self.timeout * 3 + Duration::from_secs(30)));
-        let resp = self.ctx.raw_recv();
-        drop(dog);
-        // A killed process must not be written to again (SIGPIPE ends the CLI).
-        self.dead |= resp.is_err();
-        let resp = resp.map_err(|e| {
-            io::Error::other(format!(
-                "solver stopped after its time limit ({} ms): {e}",
-                self.current.as_millis()
-            ))
-        })?;
-        let bad = || io::Error::other(format!("no model: {}", self.ctx.display(resp)));
-        let Some(pairs) = self.ctx.get_list(resp) else {
-            return Err(bad());
-        };
-        if pairs.len() != watch.len() {
-            return Err(bad());
-        }
-        pairs
+        Ok(self
+            .proc
+            .get_values(self.ctx, watch)?
             .iter()
-            .map(|p| match self.ctx.get_list(*p) {
-                Some([_, v]) => Ok(parse_value(&self.ctx, *v)),
-                _ => Err(bad()),
-            })
-            .collect()
+            .map(Reply::as_u128)
+            .collect())
     }
-}
-
-fn parse_value(ctx: &Context, v: SExpr) -> Option<u128> {
-    let a = ctx.get_atom(v)?;
-    if a == "true" {
-        return Some(1);
-    }
-    if a == "false" {
-        return Some(0);
-    }
-    if let Some(h) = a.strip_prefix("#x") {
-        return u128::from_str_radix(h, 16).ok();
-    }
-    if let Some(b) = a.strip_prefix("#b") {
-        return u128::from_str_radix(b, 2).ok();
-    }
-    a.parse::<u128>().ok()
 }
 
 /// What the linear over-approximation says.
@@ -536,7 +363,7 @@ const CHEAP_LINEAR_TIMEOUT: Duration = Duration::from_millis(400);
 const PIN_TIMEOUT: Duration = Duration::from_millis(150);
 
 /// Writes `enc` as `DIR/NAME.SUFFIX` when dumping is on; a failed dump is not an error.
-fn write_dump(dump: Option<&PathBuf>, name: &str, suffix: &str, enc: &Encoded, ctx: &Context) {
+fn write_dump(dump: Option<&PathBuf>, name: &str, suffix: &str, enc: &Encoded, ctx: &Arena) {
     if let Some(dir) = dump {
         let _ = std::fs::create_dir_all(dir);
         let _ = std::fs::write(dir.join(format!("{name}.{suffix}")), enc.text(ctx));
@@ -555,7 +382,7 @@ pub(crate) struct Encoded {
 }
 
 impl Encoded {
-    fn text(&self, ctx: &Context) -> String {
+    fn text(&self, ctx: &Arena) -> String {
         let mut s = String::from("(set-option :produce-models true)\n");
         for (n, sort) in &self.decls {
             let _ = writeln!(s, "(declare-const {n} {})", ctx.display(*sort));
@@ -590,15 +417,15 @@ impl Encoded {
     }
 }
 
-fn sort_sexpr(ctx: &Context, s: Sort) -> SExpr {
+fn sort_sexpr(ctx: &Arena, s: Sort) -> SExpr {
     match s {
         Sort::Bool => ctx.bool_sort(),
-        Sort::Bv(w) => ctx.bit_vec_sort(ctx.numeral(w)),
+        Sort::Bv(w) => ctx.bit_vec_sort(w),
     }
 }
 
 /// A boolean or bit-vector constant (anything else is `false`).
-fn constant(ctx: &Context, t: &Term) -> SExpr {
+fn constant(ctx: &Arena, t: &Term) -> SExpr {
     match &*t.0 {
         Node::BoolC(true) => ctx.true_(),
         Node::BvC(w, v) => ctx.list(vec![
@@ -610,7 +437,7 @@ fn constant(ctx: &Context, t: &Term) -> SExpr {
     }
 }
 
-fn encode(ctx: &Context, q: &Query) -> Encoded {
+pub(crate) fn encode(ctx: &Arena, q: &Query) -> Encoded {
     // Count parents so that shared subterms become named definitions.
     let (order, refs) = q.postorder();
     let mut memo: HashMap<usize, SExpr> = HashMap::new();
@@ -627,7 +454,7 @@ fn encode(ctx: &Context, q: &Query) -> Encoded {
             Node::BoolC(_) | Node::BvC(..) => constant(ctx, t),
             Node::Sym(s) => {
                 enc.decls.push((s.name.clone(), sort_sexpr(ctx, s.sort)));
-                ctx.atom(s.name.clone())
+                ctx.atom(&s.name)
             }
             Node::App(op, args, sort) => {
                 let mut items = vec![ctx.atom(op_name(*op))];
@@ -674,7 +501,7 @@ fn encode(ctx: &Context, q: &Query) -> Encoded {
 /// encoding when there is one; the rest are spelled out (a top-level definition would refer
 /// to the global constant, not the bound variable).
 fn inline(
-    ctx: &Context,
+    ctx: &Arena,
     t: &Term,
     bound: &std::collections::HashSet<&str>,
     top: &HashMap<usize, SExpr>,
@@ -693,7 +520,7 @@ fn inline(
     }
     let e = match &*t.0 {
         Node::BoolC(_) | Node::BvC(..) => constant(ctx, t),
-        Node::Sym(s) => ctx.atom(s.name.clone()),
+        Node::Sym(s) => ctx.atom(&s.name),
         Node::App(op, args, _) => {
             let mut items = vec![ctx.atom(op_name(*op))];
             items.extend(args.iter().map(|a| inline(ctx, a, bound, top, local)));
@@ -719,19 +546,23 @@ fn inline(
 
 /// Solvers shared by the rayon workers of one verification run (at most one per worker).
 pub struct SolverPool {
-    free: Mutex<Vec<Solver>>,
+    pool: Pool,
     timeout: Duration,
     dump: Option<PathBuf>,
     deadline: Option<Instant>,
 }
 
 impl SolverPool {
-    /// An empty pool; solvers start on first use.
+    /// An empty pool; solvers start on first use. Queries are dumped to `dump`, else to the
+    /// directory of `warpsafe_smt`'s settings (`WARPSAFE_DUMP_SMT`).
     pub fn new(timeout: Duration, dump: Option<PathBuf>) -> SolverPool {
         SolverPool {
-            free: Mutex::new(vec![]),
+            // A backstop for a runaway process only: measured from the full query limit (not
+            // a lowered one), so a loaded machine's slow answer to a cheap attempt is not
+            // killed.
+            pool: Pool::new(timeout * 3 + Duration::from_secs(30)),
             timeout,
-            dump,
+            dump: dump.or_else(|| warpsafe_smt::settings().dump_dir),
             deadline: None,
         }
     }
@@ -743,74 +574,94 @@ impl SolverPool {
         self
     }
 
-    /// Decides `q` on a free solver (starting one if needed).
+    /// Decides `q` from the cache, or on a free solver (starting one if needed).
     pub fn check(&self, q: &Query) -> Answer {
         if q.assertions.iter().any(|a| a.as_bool() == Some(false)) {
-            if let Some(dir) = &self.dump {
-                let _ = std::fs::create_dir_all(dir);
-                let _ = std::fs::write(
-                    dir.join(format!("{}.smt2", q.name)),
-                    "(assert false)\n(check-sat)\n",
-                );
-            }
+            warpsafe_smt::dump_to(
+                self.dump.as_deref(),
+                &format!("{}.smt2", q.name),
+                "(assert false)\n(check-sat)\n",
+            );
             return Answer::Unsat;
         }
-        // z3's nonlinear and linear-integer runs are sensitive to what earlier queries left in
-        // the process (a query taking 0.2 s alone took 5 s after others); they get a fresh one.
-        let fresh = crate::intenc::nonlinear(q);
-        let popped = if fresh {
-            None
-        } else {
-            self.free.lock().map(|mut v| v.pop()).unwrap_or(None)
-        };
-        let mut solver = match popped {
-            Some(s) => s,
-            None => match Solver::new(self.timeout) {
-                Ok(s) => s,
-                Err(e) => return Answer::Unknown(format!("cannot start z3: {e}")),
-            },
-        };
-        // A solver process that answers something unexpected must not take the run down:
-        // the answer is unknown, and the process is dropped.
+        let ctx = Arena::new();
+        let bv = encode(&ctx, q);
+        let text = bv.text(&ctx);
+        warpsafe_smt::dump_to(self.dump.as_deref(), &format!("{}.smt2", q.name), &text);
+        let key = cache_key(q, &bv, &ctx, &text);
+        if let Some(a) =
+            warpsafe_smt::cache::lookup(&key).and_then(|c| from_cached(&c, q.watch.len()))
+        {
+            return a;
+        }
         let left = self
             .deadline
             .map(|d| d.saturating_duration_since(Instant::now()));
         if left.is_some_and(|l| l.is_zero()) {
             return Answer::Unknown("the time budget of the run (--timeout) is spent".into());
         }
-        let ask = |solver: &mut Solver| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match left {
+        // z3's nonlinear and linear-integer runs are sensitive to what earlier queries left in
+        // the process (a query taking 0.2 s alone took 5 s after others); they get a fresh one.
+        let fresh = crate::intenc::nonlinear(q);
+        let asked = self.pool.run(fresh, |proc| {
+            let mut s = Session::new(&ctx, proc, self.timeout)?;
+            match left {
                 Some(l) if l < self.timeout => {
-                    solver.with_timeout(l, |s| s.check(q, self.dump.as_ref()))
+                    s.with_timeout(l, |s| s.check(q, &bv, self.dump.as_ref()))
                 }
-                _ => solver.check(q, self.dump.as_ref()),
-            }))
-        };
-        let mut checked = ask(&mut solver);
-        // A process that died mid-query (killed by its watchdog on a loaded machine, or
-        // crashed) says nothing about the query: it is asked once more, of a fresh process.
-        if matches!(checked, Ok(Err(_))) && solver.dead {
-            match Solver::new(self.timeout) {
-                Ok(s) => {
-                    solver = s;
-                    checked = ask(&mut solver);
-                }
-                Err(e) => return Answer::Unknown(format!("cannot restart z3: {e}")),
+                _ => s.check(q, &bv, self.dump.as_ref()),
             }
-        }
-        let Ok(checked) = checked else {
-            return Answer::Unknown("the solver interface failed on this query".into());
-        };
-        match checked {
+        });
+        match asked {
             Ok(a) => {
-                if !fresh {
-                    if let Ok(mut v) = self.free.lock() {
-                        v.push(solver);
-                    }
+                if let Some(c) = to_cached(&a) {
+                    warpsafe_smt::cache::store(&key, &c);
                 }
                 a
             }
             Err(e) => Answer::Unknown(format!("solver error: {e}")),
+        }
+    }
+}
+
+/// The cache key of `q`: its exact bit-vector text (what it asks), the small-model hint and
+/// whether only the cheap attempts are made (which answers a run can give).
+fn cache_key(q: &Query, bv: &Encoded, ctx: &Arena, text: &str) -> String {
+    let mut key = format!("verify cheap={}\n", q.cheap);
+    if let Some(small) = bv.small {
+        key.push_str("; small: ");
+        ctx.write(small, &mut key);
+        key.push('\n');
+    }
+    key.push_str(text);
+    key
+}
+
+/// The cache entry for an answer: sat with the watched values (`_` where unreadable), unsat;
+/// `unknown` is never kept.
+fn to_cached(a: &Answer) -> Option<Cached> {
+    match a {
+        Answer::Unsat => Some(Cached::Unsat),
+        Answer::Sat(vals) => Some(Cached::Sat(
+            vals.iter()
+                .map(|v| v.map_or("_".to_string(), |v| v.to_string()))
+                .collect::<Vec<_>>()
+                .join(" "),
+        )),
+        Answer::Unknown(_) => None,
+    }
+}
+
+/// The answer of a cache entry for a query watching `n` terms (`None` if malformed).
+fn from_cached(c: &Cached, n: usize) -> Option<Answer> {
+    match c {
+        Cached::Unsat => Some(Answer::Unsat),
+        Cached::Sat(text) => {
+            let vals: Vec<Option<u128>> = text
+                .split_whitespace()
+                .map(|v| if v == "_" { None } else { v.parse().ok() })
+                .collect();
+            (vals.len() == n).then_some(Answer::Sat(vals))
         }
     }
 }
@@ -820,35 +671,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_idle_process_is_taken_for_deadlocked_and_killed_long_before_the_limit() {
-        if cpu_ticks(std::process::id()).is_none() {
-            return; // no /proc: only the limit applies
+    fn cache_entries_round_trip_answers_and_never_hold_unknown() {
+        for (a, n) in [
+            (Answer::Unsat, 0),
+            (Answer::Sat(vec![Some(3), None, Some(u128::MAX)]), 3),
+            (Answer::Sat(vec![]), 0),
+        ] {
+            let c = to_cached(&a).expect("cached");
+            let back = from_cached(&c, n);
+            assert_eq!(format!("{back:?}"), format!("{:?}", Some(a)));
         }
-        let mut idle = std::process::Command::new("sleep")
-            .arg("300")
-            .spawn()
-            .expect("sleep starts");
-        let start = Instant::now();
-        let _dog = watchdog(idle.id(), Duration::from_secs(300));
-        let status = idle.wait().expect("waits");
-        assert!(!status.success(), "killed, not finished");
-        let took = start.elapsed();
-        assert!(took >= STALL && took < STALL * 3, "killed after {took:?}");
-    }
-
-    #[test]
-    fn a_busy_process_is_left_to_its_limit() {
-        if cpu_ticks(std::process::id()).is_none() {
-            return;
-        }
-        let mut busy = std::process::Command::new("sh")
-            .args(["-c", "while :; do :; done"])
-            .spawn()
-            .expect("sh starts");
-        let start = Instant::now();
-        let _dog = watchdog(busy.id(), STALL + Duration::from_secs(3));
-        let status = busy.wait().expect("waits");
-        assert!(!status.success());
-        assert!(start.elapsed() >= STALL + Duration::from_secs(3));
+        assert!(to_cached(&Answer::Unknown("timeout".into())).is_none());
+        assert!(from_cached(&Cached::Sat("1 2".into()), 3).is_none());
     }
 }
