@@ -189,6 +189,8 @@ pub(crate) struct BlockResult {
     pub findings: Vec<Finding>,
     pub instrs: u64,
     pub barriers: u64,
+    /// Pcs of accesses made under an if-converted branch ([`BlockRun::guarded`]).
+    pub guarded: HashSet<u32>,
 }
 
 /// A block's first read and first write of one global cell.
@@ -219,6 +221,9 @@ pub(crate) struct BlockRun<'c, 'a> {
     pub instrs: u64,
     pub barriers: u64,
     pub stopped: bool,
+    /// Pcs of accesses made on a side of an if-converted branch (which may not run): races
+    /// involving them are undecided.
+    pub guarded: HashSet<u32>,
     scalar_terms: Vec<Option<SVal>>,
 }
 
@@ -269,6 +274,7 @@ impl<'c, 'a> BlockRun<'c, 'a> {
             instrs: 0,
             barriers: 0,
             stopped: false,
+            guarded: HashSet::new(),
             scalar_terms: vec![None; ctx.setup.scalars.len()],
         }
     }
@@ -325,6 +331,7 @@ impl<'c, 'a> BlockRun<'c, 'a> {
             findings: self.findings,
             instrs: self.instrs,
             barriers: self.barriers,
+            guarded: self.guarded,
         }
     }
 
@@ -440,6 +447,19 @@ impl<'c, 'a> BlockRun<'c, 'a> {
             return;
         };
         if let Some(c) = sh.access(&now, kind) {
+            if self.guarded.contains(&pc) || self.guarded.contains(&c.pc) {
+                self.report(Issue::NotStructured, (tid, pc), Some((c.tid, c.pc)), false, |s| {
+                    format!(
+                        "a possible race on {} `{}` [index {}] between thread {} and thread {}: an access is under a branch on input data, which may not run",
+                        s.ctx.mems[mem as usize].space.name(),
+                        s.ctx.mems[mem as usize].name,
+                        cell,
+                        s.thread_text(c.tid),
+                        s.thread_text(tid)
+                    )
+                });
+                return;
+            }
             self.report(
                 Issue::Bug(Category::Race),
                 (tid, pc),

@@ -4,8 +4,10 @@
 //! concrete launch and thread ids and symbolic data: every input element is a fresh symbol,
 //! floats are reals, integers that depend only on the launch stay machine integers. It mirrors
 //! the interpreter's schedule (SIMT warps, warp collectives, block barriers) and reports races
-//! (exact happens-before), divergence, out-of-bounds and uninitialised reads; a branch or
-//! address that depends on input data is a "not structured" finding, never concretised.
+//! (exact happens-before), divergence, out-of-bounds and uninitialised reads. A branch on input
+//! data runs both sides under their conditions and merges them (`if (s > m) m = s` is
+//! `max(m, s)`); an address that depends on input data, or a branch whose sides cannot both
+//! run, is a "not structured" finding, never concretised.
 //! [`equiv`] compares two kernels' output terms element by element with `warpsafe-algebra`
 //! (every block's outputs by default); a difference is `different` only when both kernels,
 //! run concretely in the interpreter on the counterexample's input, differ too
@@ -57,6 +59,7 @@ mod config;
 mod equiv;
 mod error;
 mod finding;
+mod ifconv;
 mod launch;
 mod prove;
 mod replay;

@@ -1,6 +1,7 @@
 //! Executes one thread-code instruction for the lanes of a warp that stand at the same pc:
 //! the symbolic counterpart of the interpreter's step (same control flow, same memory
-//! checks), with data-dependent control flow and addresses reported as "not structured".
+//! checks); a branch on input data is if-converted (`ifconv`), a data-dependent address is
+//! reported as "not structured".
 
 use crate::block::{lanes, BlockRun, BARRIER, EXITED, WARP};
 use crate::finding::Issue;
@@ -32,14 +33,14 @@ impl BlockRun<'_, '_> {
                         SVal::C(c) => {
                             self.pc[t] = if (c & 1 != 0) == when { target } else { pc + 1 };
                         }
-                        _ => {
-                            self.report(Issue::NotStructured, (t as u32, pc), None, true, |s| {
-                                format!(
-                                    "not a structured CTA: thread {} branches on a condition that depends on input data",
-                                    s.thread_text(t as u32)
-                                )
-                            });
-                            return;
+                        v => {
+                            let converted = self
+                                .condition(cond, v)
+                                .and_then(|c| self.if_convert(t, pc, c, target, when));
+                            if let Err(why) = converted {
+                                self.refuse_branch(t, pc, &why);
+                                return;
+                            }
                         }
                     }
                 }
@@ -97,7 +98,7 @@ impl BlockRun<'_, '_> {
         }
     }
 
-    fn exec_lane(&mut self, t: usize, pc: u32, inst: &Inst) {
+    pub(crate) fn exec_lane(&mut self, t: usize, pc: u32, inst: &Inst) {
         match *inst {
             Inst::Const { dst, bits, ty } => {
                 let v = if ty.is_float() {
@@ -249,7 +250,7 @@ impl BlockRun<'_, '_> {
         }
     }
 
-    fn value_type(&self, r: u32) -> ScalarType {
+    pub(crate) fn value_type(&self, r: u32) -> ScalarType {
         self.ctx
             .reg_types
             .get(r as usize)
@@ -317,7 +318,7 @@ impl BlockRun<'_, '_> {
         idx
     }
 
-    fn cell(&self, t: usize, mem: u32, idx: usize) -> usize {
+    pub(crate) fn cell(&self, t: usize, mem: u32, idx: usize) -> usize {
         let info = &self.ctx.mems[mem as usize];
         match info.space {
             Space::Local => t * info.len as usize + idx,
@@ -325,7 +326,7 @@ impl BlockRun<'_, '_> {
         }
     }
 
-    fn read(
+    pub(crate) fn read(
         &mut self,
         t: usize,
         pc: u32,
@@ -366,7 +367,7 @@ impl BlockRun<'_, '_> {
         }
     }
 
-    fn write(&mut self, t: usize, pc: u32, mem: u32, idx: usize, v: SVal, kind: Kind) {
+    pub(crate) fn write(&mut self, t: usize, pc: u32, mem: u32, idx: usize, v: SVal, kind: Kind) {
         let cell = self.cell(t, mem, idx);
         self.track(mem, cell, t as u32, pc, kind);
         let m = mem as usize;

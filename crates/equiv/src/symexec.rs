@@ -177,6 +177,10 @@ pub(crate) fn run_budgeted(
     let mut findings = Vec::new();
     let mut stats = SymStats::default();
     let mut touched: FxHashMap<(u32, usize), FirstAccess> = FxHashMap::default();
+    let guarded: std::collections::HashSet<u32> = results
+        .iter()
+        .flat_map(|r| r.guarded.iter().copied())
+        .collect();
     for (bi, r) in results.into_iter().enumerate() {
         let mut memo = ImportMemo::default();
         // Out of budget, the outputs are not final: no point in moving them (more memory).
@@ -202,7 +206,7 @@ pub(crate) fn run_budgeted(
             }
         }
         for t in r.touches {
-            interblock(&ctx, &mut touched, blocks[bi], t, &mut findings);
+            interblock(&ctx, &mut touched, &guarded, blocks[bi], t, &mut findings);
         }
         stats.thread_instructions += r.instrs;
         stats.barriers += r.barriers;
@@ -258,6 +262,7 @@ struct FirstAccess {
 fn interblock(
     ctx: &Ctx,
     seen: &mut FxHashMap<(u32, usize), FirstAccess>,
+    guarded: &std::collections::HashSet<u32>,
     block: [u32; 3],
     t: crate::block::GlobalTouch,
     findings: &mut Vec<Finding>,
@@ -296,6 +301,21 @@ fn interblock(
         line: None,
     };
     let name = &ctx.mems[t.mem as usize].name;
+    if guarded.contains(&pc) || guarded.contains(&opc) {
+        if !findings.iter().any(|f| f.issue == Issue::NotStructured) {
+            findings.push(Finding {
+                issue: Issue::NotStructured,
+                kind: Issue::NotStructured.name(),
+                message: format!(
+                    "a possible {okind}-{kind} race on global `{name}` [index {}] between blocks {ob:?} and {block:?}: an access is under a branch on input data, which may not run",
+                    t.idx
+                ),
+                at: place(block, tid, pc),
+                other: Some(place(ob, otid, opc)),
+            });
+        }
+        return;
+    }
     findings.push(Finding {
         issue: Issue::Bug(Category::Race),
         kind: "race",

@@ -18,7 +18,7 @@ const SOFTMAX: &str = "shape x[2][8]\nshape y[2][8]\n\
 fn a_spurious_symbolic_difference_is_unknown() {
     let r = equiv_sources(
         &read("softmax_fmax"),
-        &read("softmax_online_branch"),
+        &read("softmax_online_loop"),
         &EquivConfig::default(),
     )
     .expect("runs");
@@ -26,6 +26,18 @@ fn a_spurious_symbolic_difference_is_unknown() {
     assert!(r.counterexample.is_none());
     let why = r.reason.expect("a reason");
     assert!(why.contains("not real"), "{why}");
+}
+
+#[test]
+fn a_data_dependent_maximum_is_if_converted_and_equal() {
+    let r = equiv_sources(
+        &read("softmax_fmax"),
+        &read("softmax_online_branch"),
+        &EquivConfig::default(),
+    )
+    .expect("runs");
+    assert_eq!(r.verdict, "equal", "{r:#?}");
+    assert_eq!(r.outputs[0].compared, 16);
 }
 
 #[test]
@@ -101,9 +113,12 @@ fn a_tiny_memory_budget_is_unknown() {
 #[test]
 fn prove_does_not_say_different_on_a_stopped_run() {
     let spec = Spec::parse(SOFTMAX).expect("spec");
+    let stopped = kernel_from_source(&read("softmax_online_loop"), None).expect("kernel");
+    let r = prove_spec(&stopped, &spec, &ExecConfig::default()).expect("runs");
+    assert_eq!(r.verdict, "unknown", "{r:#?}");
     let branch = kernel_from_source(&read("softmax_online_branch"), None).expect("kernel");
     let r = prove_spec(&branch, &spec, &ExecConfig::default()).expect("runs");
-    assert_eq!(r.verdict, "unknown", "{r:#?}");
+    assert_eq!(r.verdict, "equal", "{r:#?}");
     let bug =
         kernel_from_source(&read("softmax_online_branch_bug_norescale"), None).expect("kernel");
     let r = prove_spec(&bug, &spec, &ExecConfig::default()).expect("runs");

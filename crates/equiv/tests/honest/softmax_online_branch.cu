@@ -1,6 +1,6 @@
 // Online softmax of each row with the data-dependent maximum of FlashAttention-style code:
 // `if (v > row_m) row_m = v`, the running sum rescaled by exp(old - new). Equal to the fmaxf
-// version; the branch on data stops the symbolic run, so the check must not say `different`.
+// version: the branch is if-converted into `row_m = max(row_m, v)`.
 //--blockDim=1 --gridDim=2
 //@ len(x) = 16
 //@ len(y) = 16
