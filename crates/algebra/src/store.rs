@@ -1,24 +1,35 @@
 //! The hash-consed term store and its simplifying constructors (constant folding, units,
 //! IEEE infinities, a canonical operand order for commutative operators).
+//!
+//! A store holds tens of millions of nodes for a large kernel (every partial sum of a matrix
+//! product is one), so a node costs what it must: its 16 bytes in the node table, a 4-byte
+//! slot (and a control byte) in the interning table, which hashes the node where it lies
+//! instead of keeping a second copy, and one byte of parent count.
 
-use crate::fxhash::FxHashMap;
+use crate::fxhash::{FxHashMap, FxHasher};
 use crate::rat::{rat_int, rat_to_i128, wrap_int};
 use crate::term::{Cmp, ConstId, Func, IntOp, Node, SymId, SymInfo, TermId};
+use hashbrown::hash_table::{Entry, HashTable};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
+use std::hash::{Hash, Hasher};
 
 /// Owns every term: structurally equal terms get the same [`TermId`].
 #[derive(Clone, Debug, Default)]
 pub struct Store {
     nodes: Vec<Node>,
-    map: FxHashMap<Node, TermId>,
+    /// Node indices, hashed by their node (see [`hash_node`]).
+    table: HashTable<u32>,
     consts: Vec<BigRational>,
     const_map: FxHashMap<(BigInt, BigInt), ConstId>,
-    parents: Vec<u32>,
+    /// Distinct parents per node, saturating at 255 (only "at most one" is ever asked).
+    parents: Vec<u8>,
     syms: Vec<SymInfo>,
     sym_terms: Vec<TermId>,
-    sym_map: FxHashMap<(String, Option<u64>), SymId>,
+    /// Symbol names, numbered (so a lookup by name allocates nothing).
+    names: FxHashMap<String, u32>,
+    sym_map: FxHashMap<(u32, Option<u64>), SymId>,
     opaque: u32,
 }
 
@@ -43,9 +54,9 @@ impl Store {
         &self.nodes[t.0 as usize]
     }
 
-    /// How many distinct nodes use `t` as an operand.
+    /// How many distinct nodes use `t` as an operand (counted up to 255).
     pub fn parents(&self, t: TermId) -> u32 {
-        self.parents[t.0 as usize]
+        self.parents[t.0 as usize] as u32
     }
 
     /// The description of symbol `s`.
@@ -60,16 +71,23 @@ impl Store {
 
     /// Interns `n` (no simplification).
     pub fn intern(&mut self, n: Node) -> TermId {
-        if let Some(&t) = self.map.get(&n) {
-            return t;
-        }
+        let nodes = &self.nodes;
+        let slot = match self.table.entry(
+            hash_node(&n),
+            |&i| nodes[i as usize] == n,
+            |&i| hash_node(&nodes[i as usize]),
+        ) {
+            Entry::Occupied(e) => return TermId(*e.get()),
+            Entry::Vacant(v) => v,
+        };
         let t = TermId(self.nodes.len() as u32);
+        slot.insert(t.0);
         for &c in n.children().iter() {
-            self.parents[c.0 as usize] += 1;
+            let p = &mut self.parents[c.0 as usize];
+            *p = p.saturating_add(1);
         }
         self.nodes.push(n);
         self.parents.push(0);
-        self.map.insert(n, t);
         t
     }
 
@@ -86,6 +104,11 @@ impl Store {
             }
         };
         self.intern(Node::Const(id))
+    }
+
+    /// Number of distinct constants ([`ConstId`]s run from 0 below it).
+    pub fn const_count(&self) -> usize {
+        self.consts.len()
     }
 
     /// The value of constant `c`.
@@ -112,7 +135,15 @@ impl Store {
 
     /// The input symbol `name[index]` (or scalar `name`), created on first use.
     pub fn symbol(&mut self, name: &str, index: Option<u64>, integer: bool) -> TermId {
-        let key = (name.to_string(), index);
+        let name_id = match self.names.get(name) {
+            Some(&k) => k,
+            None => {
+                let k = self.names.len() as u32;
+                self.names.insert(name.to_string(), k);
+                k
+            }
+        };
+        let key = (name_id, index);
         if let Some(&s) = self.sym_map.get(&key) {
             return self.sym_terms[s.0 as usize];
         }
@@ -555,6 +586,13 @@ impl Store {
         }
         TermId(memo.map[t.0 as usize])
     }
+}
+
+/// The hash of a node for the interning table.
+fn hash_node(n: &Node) -> u64 {
+    let mut h = FxHasher::default();
+    n.hash(&mut h);
+    h.finish()
 }
 
 /// What [`Store::import`] has copied already (term of the source → term of the target).
