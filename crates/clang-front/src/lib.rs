@@ -179,6 +179,13 @@ fn lower(
         } else {
             Err(inside)
         };
+        // Function-pointer tables only read are constants of the functions that read them.
+        let translated = translated.map(|mut func| {
+            let mut body = unit.fn_table_decls(&func, f.node);
+            body.append(&mut func.body);
+            func.body = body;
+            func
+        });
         match (f.kind, translated) {
             (FnKind::Kernel, Ok(func)) => kernels.push(func),
             (FnKind::Kernel, Err(errs)) => rejected.push(Rejection {

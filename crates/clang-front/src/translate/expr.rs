@@ -385,6 +385,9 @@ impl Unit<'_> {
                 UnaryOp::Deref,
                 Box::new(Expr::new(ExprKind::Ident(name.to_string()), span)),
             )),
+            "VarDecl" if self.fn_pointers.tables.contains_key(id) => self
+                .fn_table_ref(id, span)
+                .unwrap_or_else(|| Ok(ExprKind::Ident(name.to_string()))),
             "VarDecl" if self.globals.iter().any(|g| g.scalar && g.id == id) => {
                 // A `__constant__`/`__device__` scalar is element 0 of its buffer.
                 Ok(ExprKind::Index(
@@ -402,10 +405,7 @@ impl Unit<'_> {
                 let ty = if ty.is_int() { ty } else { ScalarType::I32 };
                 literal(&v.to_string(), ty, span)
             }
-            "FunctionDecl" => Err(unsupported(
-                span,
-                format!("function `{name}` used as a value"),
-            )),
+            "FunctionDecl" => self.fn_code(id, name, span),
             other => Err(unsupported(
                 span,
                 format!("reference to a {}", describe(other)),
@@ -415,6 +415,12 @@ impl Unit<'_> {
 
     fn unary(&self, n: &Node, span: Span) -> Result<ExprKind, FrontError> {
         let op = n.str("opcode").unwrap_or("");
+        if let Some(f) = n.inner.first().map(strip_implicit).filter(|_| op == "&") {
+            if let Some((id, "FunctionDecl", name)) = f.referenced() {
+                // `&f`: the function's number, as `f` alone.
+                return self.fn_code(id, name, span);
+            }
+        }
         let operand = Box::new(self.child(n, 0, span)?);
         let op = match op {
             "-" => UnaryOp::Neg,
@@ -468,6 +474,21 @@ impl Unit<'_> {
         if callee_node.kind == "MemberExpr" {
             // A static member function (`tile.size()` of a `thread_block_tile`).
             return self.group_call(n, span).map(|e| e.kind);
+        }
+        let callee_node = self.template_callee(callee_node).unwrap_or(callee_node);
+        let through_pointer = match callee_node.kind.as_str() {
+            "DeclRefExpr" => callee_node
+                .referenced()
+                .is_some_and(|(_, kind, _)| kind != "FunctionDecl"),
+            _ => {
+                self.fn_pointers
+                    .resolve(callee_node.ty().unwrap_or(""))
+                    .is_some()
+                    || callee_node.kind == "UnaryOperator"
+            }
+        };
+        if through_pointer {
+            return self.indirect_call(n, callee_node, span);
         }
         if callee_node.kind != "DeclRefExpr" {
             return Err(unsupported(

@@ -30,6 +30,10 @@ impl Unit<'_> {
     /// The global array `v` declares, when it is a `__constant__` or `__device__` scalar or
     /// one-dimensional array of scalars with a known extent.
     pub(super) fn global_array(&self, v: &Node) -> Option<GlobalArray> {
+        if self.fn_pointers.resolve(v.ty()?).is_some() {
+            // A function-pointer table: `fn_pointers.rs`.
+            return None;
+        }
         if let Some(texels) = texture_reference(v.ty()?) {
             let span = self.span(v, Span::DUMMY);
             let name = v.name()?.to_string();

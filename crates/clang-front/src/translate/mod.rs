@@ -8,6 +8,7 @@
 
 pub mod aggregate;
 mod expr;
+pub mod fn_pointers;
 pub mod globals;
 mod groups;
 pub mod host_values;
@@ -81,6 +82,8 @@ pub struct Unit<'a> {
     inl: inline::State,
     /// Textures and surfaces: the header's extents and modes, host code's settings.
     pub textures: texture::Textures,
+    /// Device functions whose address is taken, and function-pointer tables.
+    pub fn_pointers: fn_pointers::FnPointers<'a>,
 }
 
 /// What a call names.
@@ -113,6 +116,7 @@ impl<'a> Unit<'a> {
             captures: HashMap::new(),
             inl: inline::State::default(),
             textures: texture::Textures::default(),
+            fn_pointers: fn_pointers::FnPointers::default(),
         };
         let mut found = vec![];
         unit.walk(root, &mut found, None);
@@ -148,6 +152,7 @@ impl<'a> Unit<'a> {
             }
             unit.functions.push(FoundFn { node, kind, name });
         }
+        unit.collect_fn_pointers(root);
         unit
     }
 
@@ -339,6 +344,16 @@ impl<'a> Unit<'a> {
         {
             let pspan = self.span(p, span);
             let ty = p.ty().unwrap_or("int");
+            if f.kind == FnKind::Kernel && self.fn_pointers.resolve(ty).is_some() {
+                return Err(FrontError::new(
+                    pspan,
+                    format!(
+                        "unsupported: function-pointer kernel parameter `{}`: the host passes \
+                         an address, so the functions it may call are unknown",
+                        p.name().unwrap_or("")
+                    ),
+                ));
+            }
             if groups::group_of(ty).ok().flatten().is_some() {
                 // A cooperative-groups handle: callers pass nothing (see `Unit::call`).
                 continue;

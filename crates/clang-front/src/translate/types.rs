@@ -17,6 +17,21 @@ pub struct Declared {
 /// Reads a desugared clang type. The error names the part we do not model.
 pub fn declared(spelling: &str, span: Span) -> Result<Declared, String> {
     let s = spelling.trim();
+    if super::fn_pointers::is_fn_pointer(s) {
+        // A pointer to a device function is its number among the file's targets.
+        let (dims, konst) = super::fn_pointers::fn_pointer_dims(s)
+            .ok_or_else(|| format!("function pointer type `{s}`"))?;
+        return Ok(Declared {
+            ty: Type {
+                base: Some(ScalarType::I32),
+                ptr: false,
+                konst,
+                volatile: false,
+                span,
+            },
+            dims,
+        });
+    }
     let (elem, dims) = split_dims(s)?;
     let ty = pointer_or_scalar(elem, span)?;
     Ok(Declared { ty, dims })
@@ -158,6 +173,13 @@ fn enum_underlying(name: &str) -> Option<ScalarType> {
 /// Records a `typedef`/`using` alias of a scalar type (by unqualified name), for the places
 /// clang spells a type by its alias without the desugared form (function return types).
 pub fn add_alias(name: &str, target: &str) {
+    if super::fn_pointers::is_fn_pointer(target) && !target.contains('[') {
+        let last = name.rsplit("::").next().unwrap_or(name).to_string();
+        ENUMS.with(|e| {
+            e.borrow_mut().entry(last).or_insert(ScalarType::I32);
+        });
+        return;
+    }
     if let Ok(Some(t)) = scalar(target.trim_start_matches("const ")) {
         let last = name.rsplit("::").next().unwrap_or(name).to_string();
         ENUMS.with(|e| {
