@@ -479,7 +479,7 @@ impl Unit<'_> {
         let through_pointer = match callee_node.kind.as_str() {
             "DeclRefExpr" => callee_node
                 .referenced()
-                .is_some_and(|(_, kind, _)| kind != "FunctionDecl"),
+                .is_some_and(|(_, kind, _)| matches!(kind, "VarDecl" | "ParmVarDecl")),
             _ => {
                 self.fn_pointers
                     .resolve(callee_node.ty().unwrap_or(""))

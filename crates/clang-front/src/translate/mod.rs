@@ -333,6 +333,19 @@ impl<'a> Unit<'a> {
             .ty()
             .and_then(|t| t.split_once('(').map(|(r, _)| r.trim().to_string()))
             .unwrap_or_else(|| "void".into());
+        if let Some(w) = first_wmma(n, 0) {
+            let what = match w.name() {
+                Some(name) if w.kind.ends_with("Decl") => format!("fragment `{name}`"),
+                _ => format!("`{}`", w.ty().unwrap_or("wmma")),
+            };
+            return Err(FrontError::new(
+                self.span(w, span),
+                format!(
+                    "unsupported: warp matrix functions (`nvcuda::wmma`, {what}) are not \
+                     modelled: the kernel is left out"
+                ),
+            ));
+        }
         let ret = types::scalar_or_pointer(&ret_spelling, span)
             .map_err(|e| FrontError::new(span, format!("unsupported return type: {e}")))?;
         let mut params = vec![];
@@ -434,6 +447,29 @@ impl<'a> Unit<'a> {
             span,
         })
     }
+}
+
+/// The first declaration or expression under `n` whose type is one of `nvcuda::wmma`'s
+/// (a fragment, a layout) or that names one of its functions.
+fn first_wmma(n: &Node, depth: u32) -> Option<&Node> {
+    if depth > 4000 {
+        return None;
+    }
+    let named = n
+        .ty()
+        .is_some_and(|t| t.contains("wmma::") || t.contains("nvcuda::"))
+        || n.referenced().is_some_and(|(_, kind, _)| {
+            kind == "FunctionDecl"
+                && n.fields
+                    .get("referencedDecl")
+                    .and_then(|d| d.get("type"))
+                    .map(|t| t.to_string())
+                    .is_some_and(|t| t.contains("wmma::"))
+        });
+    if named && n.span.is_some() {
+        return Some(n);
+    }
+    n.inner.iter().find_map(|c| first_wmma(c, depth + 1))
 }
 
 /// True for a file of the system's C and C++ libraries.
