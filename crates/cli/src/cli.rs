@@ -270,6 +270,12 @@ pub struct VerifyArgs {
     /// reason. A `.ptx` file is always verified this way.
     #[arg(long)]
     pub via_ptx: bool,
+    /// Also write the report as one self-contained HTML page (no network, no external
+    /// files): the source with each finding's two sides highlighted, the barrier intervals,
+    /// the counterexample's launch and values, and the verdict per property.
+    /// Example: `--html report.html`.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// Launch, warp model and output of a symbolic run, shared by `equiv`, `prove` and
@@ -580,6 +586,11 @@ pub struct RunArgs {
     /// interpreter instead of the source (needs NVRTC; `.ptx` files always run as PTX).
     #[arg(long)]
     pub via_ptx: bool,
+    /// Also write the run's report as one self-contained HTML page (one kernel only): the
+    /// source with each finding's sides highlighted, the barrier intervals, the launch and
+    /// argument values. Example: `--html report.html`.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// `warpsafe ir`.

@@ -9,6 +9,7 @@ mod diagnostics;
 mod equiv_cmd;
 mod exit;
 mod groebner_cmd;
+mod html;
 mod inputs;
 mod intake;
 mod ir_cmd;

@@ -284,6 +284,11 @@ fn one(path: &Path, args: &RunArgs) -> Result<u8, CliError> {
             reason,
             detail,
         }) => {
+            if let Some(path) = &args.html {
+                let section =
+                    crate::html::run_stopped(&loaded.file, kernel, &config, &reason, &detail);
+                write_html(path, &loaded.file.name, section)?;
+            }
             print_unknown(
                 &loaded.file.name,
                 kernel,
@@ -316,6 +321,22 @@ fn one(path: &Path, args: &RunArgs) -> Result<u8, CliError> {
         FINDINGS
     };
     let outputs = write_outputs(kernel, &outcome, args.out.as_deref())?;
+    if let Some(path) = &args.html {
+        let findings: Vec<report::FindingJson> = outcome
+            .findings
+            .iter()
+            .map(|f| report::finding(&loaded.file, f))
+            .collect();
+        let view = crate::html::RunView {
+            config: &l.config,
+            before: &l.args,
+            outcome: &outcome,
+            findings: &findings,
+            schedules: sched.as_ref(),
+        };
+        let section = crate::html::run_section(&loaded.file, kernel, &view);
+        write_html(path, &loaded.file.name, section)?;
+    }
     match args.format {
         Format::Json => {
             let json = RunJson {
@@ -371,6 +392,20 @@ fn one(path: &Path, args: &RunArgs) -> Result<u8, CliError> {
         }
     }
     Ok(code)
+}
+
+/// `--html`: one run's report over its source.
+fn write_html(
+    path: &Path,
+    file_name: &str,
+    section: crate::html::Section,
+) -> Result<(), CliError> {
+    let page = crate::html::Page {
+        title: format!("warpsafe run {file_name}"),
+        subtitle: "one launch in the checking interpreter: what it saw, not a proof".into(),
+        sections: vec![section],
+    };
+    crate::html::write(path, &page)
 }
 
 /// The report of a run that reached its step limit.
@@ -584,6 +619,9 @@ fn names(c: &[Category]) -> String {
 fn many(files: &[std::path::PathBuf], args: &RunArgs) -> Result<u8, CliError> {
     if args.out.is_some() {
         return Err(CliError::usage("--out needs exactly one file"));
+    }
+    if args.html.is_some() {
+        return Err(CliError::usage("--html needs exactly one file"));
     }
     if args.format == Format::Sarif {
         return Err(CliError::usage(

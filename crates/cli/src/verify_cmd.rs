@@ -261,6 +261,9 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
         reports.push(warpsafe_verify::verify(kernel, &cfg));
     }
     let code = reports.iter().map(exit_code).fold(CLEAN, worst);
+    if let Some(path) = &args.html {
+        write_html(path, args, &file_name, &targets, &reports)?;
+    }
     match args.format {
         VerifyFormat::Json => crate::report::print_json(&serde_json::json!({
             "file": file_name,
@@ -282,6 +285,35 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
         }
     }
     Ok(code)
+}
+
+/// `--html`: the reports over their source, one section per kernel.
+fn write_html(
+    path: &std::path::Path,
+    args: &VerifyArgs,
+    file_name: &str,
+    targets: &[Target],
+    reports: &[Report],
+) -> Result<(), CliError> {
+    let road = if args.via_ptx || crate::ptx_input::is_ptx(&args.file) {
+        "the PTX road"
+    } else {
+        "the source road"
+    };
+    let sections = targets
+        .iter()
+        .zip(reports)
+        .map(|(t, r)| crate::html::verify_section(&t.file, t.kernel.as_ref().ok(), r))
+        .collect();
+    let page = crate::html::Page {
+        title: format!("warpsafe verify {file_name}"),
+        subtitle: format!(
+            "parametric verification by {road}, {} kernel(s)",
+            reports.len()
+        ),
+        sections,
+    };
+    crate::html::write(path, &page)
 }
 
 /// The more serious of two exit codes: findings, then undecided, then clean.
