@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
 /// A remembered answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,16 +53,7 @@ fn remember(query: &str, answer: &Cached) {
 
 /// The solver's version line, part of every disk entry.
 fn solver_id() -> &'static str {
-    static ID: OnceLock<String> = OnceLock::new();
-    ID.get_or_init(|| {
-        std::process::Command::new(crate::process::PROGRAM)
-            .arg("-version")
-            .output()
-            .ok()
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-            .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| "z3 (version unknown)".into())
-    })
+    crate::process::version().unwrap_or("z3 (version unknown)")
 }
 
 const MAGIC: &str = "warpsafe-smt-cache 1";

@@ -38,7 +38,7 @@ pub use cache::Cached;
 pub use dump::{dump, dump_to};
 pub use oneshot::{check, check_output, Answer};
 pub use pool::Pool;
-pub use process::{Process, Response};
+pub use process::{available, version, Process, Response};
 pub use reply::Reply;
 pub use settings::{set_cache_dir, set_dump_dir, settings, Settings};
 pub use sexpr::{Arena, SExpr};

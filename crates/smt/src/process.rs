@@ -12,6 +12,29 @@ use std::time::Duration;
 /// The solver program.
 pub(crate) const PROGRAM: &str = "z3";
 
+/// The solver's version line (`Z3 version 4.8.12 - 64 bit`), or `None` when it does not run;
+/// asked once per process.
+pub fn version() -> Option<&'static str> {
+    static VERSION: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    VERSION
+        .get_or_init(|| {
+            let out = Command::new(PROGRAM)
+                .arg("-version")
+                .stdin(Stdio::null())
+                .stderr(Stdio::null())
+                .output()
+                .ok()
+                .filter(|o| o.status.success())?;
+            Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+        })
+        .as_deref()
+}
+
+/// True when the solver runs (tests skip what needs it otherwise).
+pub fn available() -> bool {
+    version().is_some()
+}
+
 /// What `check-sat` said.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Response {
@@ -26,7 +49,8 @@ pub enum Response {
 /// A running solver.
 pub struct Process {
     child: Child,
-    stdin: BufWriter<ChildStdin>,
+    /// `None` only while dropping.
+    stdin: Option<BufWriter<ChildStdin>>,
     stdout: BufReader<ChildStdout>,
     /// Output read but not yet parsed.
     pending: String,
@@ -54,7 +78,7 @@ impl Process {
         };
         let mut p = Process {
             child,
-            stdin: BufWriter::new(stdin),
+            stdin: Some(BufWriter::new(stdin)),
             stdout: BufReader::new(stdout),
             pending: String::new(),
             backstop,
@@ -80,10 +104,12 @@ impl Process {
         if self.dead {
             return Err(io::Error::other("the solver process is gone"));
         }
-        let r = self
-            .stdin
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(io::Error::other("the solver process is gone"));
+        };
+        let r = stdin
             .write_all(command.as_bytes())
-            .and_then(|_| self.stdin.write_all(b"\n"));
+            .and_then(|_| stdin.write_all(b"\n"));
         self.dead |= r.is_err();
         r
     }
@@ -217,7 +243,10 @@ impl Process {
     /// Flushes what was sent and reads one answer, under the watchdog. An `(error …)` (from
     /// this command or an earlier one) is an `Err`, and the process is not used again.
     fn answer(&mut self) -> io::Result<Reply> {
-        let flushed = self.stdin.flush();
+        let flushed = match self.stdin.as_mut() {
+            Some(w) => w.flush(),
+            None => Err(io::Error::other("the solver process is gone")),
+        };
         if let Err(e) = flushed {
             self.dead = true;
             return Err(e);
@@ -260,6 +289,11 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
+        // Unsent commands (a final `pop`) are discarded, not flushed: the process may be gone,
+        // and writing to it would raise SIGPIPE, which ends a CLI that restores its default.
+        if let Some(w) = self.stdin.take() {
+            drop(w.into_parts());
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
