@@ -1,11 +1,7 @@
-//! Obligations as SMT-LIB scripts, each decided by a fresh z3 process.
+//! Obligations as SMT-LIB scripts, each decided by a fresh z3 process (`warpsafe-smt`).
 
 use crate::term::{Decls, Term};
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-static DUMPED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// `premises → goal`, to be proved valid (`WARPSAFE_DUMP_SMT=DIR` writes every script there).
 #[derive(Clone, Debug)]
@@ -57,68 +53,16 @@ impl Query {
     }
 }
 
-/// Decides a script from [`Query::script`] with z3 within `timeout`; the answer and seconds.
+/// Decides a script from [`Query::script`] within `timeout` (through `warpsafe-smt`: cached,
+/// dumped with `--dump-smt`/`WARPSAFE_DUMP_SMT`); the answer and seconds.
 pub fn run_script(script: &str, timeout: Duration) -> (Answer, f64) {
     let start = Instant::now();
-    let answer = run_z3(script, timeout);
+    let answer = match warpsafe_smt::check("functional", script, timeout) {
+        warpsafe_smt::Answer::Unsat => Answer::Proved,
+        warpsafe_smt::Answer::Sat => Answer::Refuted,
+        warpsafe_smt::Answer::Unknown(why) => Answer::Unknown(why),
+    };
     (answer, start.elapsed().as_secs_f64())
-}
-
-fn run_z3(script: &str, timeout: Duration) -> Answer {
-    run_solver("z3", script, timeout)
-}
-
-/// Runs `program` (z3 or a stand-in) on `script`: an answer other than `unsat` or `sat`, or a
-/// program that does not start, is `Unknown`, never a proof.
-fn run_solver(program: &str, script: &str, timeout: Duration) -> Answer {
-    if let Some(dir) = std::env::var_os("WARPSAFE_DUMP_SMT") {
-        let n = DUMPED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let _ = std::fs::write(
-            std::path::Path::new(&dir).join(format!("functional-{n}.smt2")),
-            script,
-        );
-    }
-    let ms = timeout.as_millis().max(1);
-    let child = Command::new(program)
-        .arg("-in")
-        .arg(format!("-t:{ms}"))
-        .arg(format!("-T:{}", timeout.as_secs() + 2))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) => {
-            return Answer::Unknown(format!(
-                "cannot run {program}: {e} (install z3: scripts/setup.sh)"
-            ))
-        }
-    };
-    if let Some(mut stdin) = child.stdin.take() {
-        if let Err(e) = stdin.write_all(script.as_bytes()) {
-            return Answer::Unknown(format!("cannot talk to z3: {e}"));
-        }
-    }
-    let out = match child.wait_with_output() {
-        Ok(o) => o,
-        Err(e) => return Answer::Unknown(format!("z3 failed: {e}")),
-    };
-    let text = String::from_utf8_lossy(&out.stdout);
-    match text.lines().next().map(str::trim) {
-        Some("unsat") => Answer::Proved,
-        Some("sat") => Answer::Refuted,
-        Some("unknown") | Some("timeout") => {
-            Answer::Unknown("z3 gave up (nonlinear arithmetic or time limit)".into())
-        }
-        _ => Answer::Unknown(format!(
-            "z3: {}",
-            text.lines()
-                .chain(String::from_utf8_lossy(&out.stderr).lines())
-                .next()
-                .unwrap_or("no answer")
-        )),
-    }
 }
 
 #[cfg(test)]
@@ -126,19 +70,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_solver_that_does_not_start_proves_nothing() {
-        let q = Query {
+    fn valid_and_invalid_goals() {
+        if !warpsafe_smt::available() {
+            return;
+        }
+        let t = Duration::from_secs(5);
+        let q = |goal| Query {
             premises: vec![],
-            goal: Term::bool(false),
+            goal,
         };
-        let a = run_solver(
-            "warpsafe-no-such-solver",
-            &q.script(),
-            Duration::from_secs(1),
+        assert_eq!(
+            run_script(&q(Term::bool(true)).script(), t).0,
+            Answer::Proved
         );
-        assert!(
-            matches!(&a, Answer::Unknown(r) if r.contains("cannot run")),
-            "{a:?}"
+        assert_eq!(
+            run_script(&q(Term::bool(false)).script(), t).0,
+            Answer::Refuted
         );
     }
 }
