@@ -1,9 +1,7 @@
-//! Running z3 on one self-contained SMT-LIB script.
+//! Deciding one self-contained SMT-LIB script (through `warpsafe-smt`: a fresh z3 process,
+//! cached, dumped with `--dump-smt`/`WARPSAFE_DUMP_SMT`).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-static DUMPED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+use std::time::Duration;
 
 /// z3's answer to one query.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,8 +15,7 @@ pub enum Answer {
 }
 
 /// Checks `assertions` (SMT-LIB terms) for satisfiability after `decls`, with a soft
-/// per-query timeout and a hard one twice as long. With `WARPSAFE_INDUCT_DUMP=DIR` every
-/// script is also written to `DIR/qN.smt2` for replay.
+/// per-query timeout (and a hard one past it).
 pub fn check(decls: &[String], assertions: &[String], timeout_ms: u64) -> Answer {
     // Every query is quantifier-free bit-vector arithmetic: bit-blasting directly is much
     // faster than z3's default strategy; the default is the fallback.
@@ -31,19 +28,8 @@ pub fn check(decls: &[String], assertions: &[String], timeout_ms: u64) -> Answer
 const BLAST: &str =
     "(check-sat-using (then simplify propagate-values solve-eqs elim-uncnstr bit-blast sat))";
 
-fn run(decls: &[String], assertions: &[String], timeout_ms: u64, check_cmd: &str) -> Answer {
-    run_program("z3", decls, assertions, timeout_ms, check_cmd)
-}
-
-/// Runs `program` (z3 or a stand-in) on the script: a program that does not start, or an
-/// answer other than `unsat`/`sat`, is `Unknown`, never a proof.
-fn run_program(
-    program: &str,
-    decls: &[String],
-    assertions: &[String],
-    timeout_ms: u64,
-    check_cmd: &str,
-) -> Answer {
+/// The script of `decls`, `assertions` and `check_cmd`.
+fn script(decls: &[String], assertions: &[String], check_cmd: &str) -> String {
     let mut script = String::new();
     for d in decls {
         script.push_str(d);
@@ -54,45 +40,15 @@ fn run_program(
     }
     script.push_str(check_cmd);
     script.push('\n');
-    if let Some(dir) = std::env::var_os("WARPSAFE_INDUCT_DUMP") {
-        let n = DUMPED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let _ = std::fs::write(
-            std::path::Path::new(&dir).join(format!("q{n}.smt2")),
-            &script,
-        );
-    }
-    let hard = (timeout_ms * 2).div_ceil(1000).max(1);
-    let child = Command::new(program)
-        .args([
-            "-smt2".to_string(),
-            "-in".to_string(),
-            format!("-t:{timeout_ms}"),
-            format!("-T:{hard}"),
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) => return Answer::Unknown(format!("cannot start {program}: {e}")),
-    };
-    if let Some(mut stdin) = child.stdin.take() {
-        if let Err(e) = stdin.write_all(script.as_bytes()) {
-            return Answer::Unknown(format!("cannot talk to z3: {e}"));
-        }
-    }
-    let out = match child.wait_with_output() {
-        Ok(o) => o,
-        Err(e) => return Answer::Unknown(format!("z3 failed: {e}")),
-    };
-    let text = String::from_utf8_lossy(&out.stdout);
-    match text.lines().map(str::trim).find(|l| !l.is_empty()) {
-        Some("unsat") => Answer::Unsat,
-        Some("sat") => Answer::Sat,
-        Some("unknown") | Some("timeout") => Answer::Unknown("z3 gave no answer in time".into()),
-        Some(other) => Answer::Unknown(format!("z3: {other}")),
-        None => Answer::Unknown("z3 gave no answer in time".into()),
+    script
+}
+
+fn run(decls: &[String], assertions: &[String], timeout_ms: u64, check_cmd: &str) -> Answer {
+    let text = script(decls, assertions, check_cmd);
+    match warpsafe_smt::check("induct", &text, Duration::from_millis(timeout_ms.max(1))) {
+        warpsafe_smt::Answer::Unsat => Answer::Unsat,
+        warpsafe_smt::Answer::Sat => Answer::Sat,
+        warpsafe_smt::Answer::Unknown(why) => Answer::Unknown(why),
     }
 }
 
@@ -101,17 +57,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_solver_that_does_not_start_proves_nothing() {
-        let a = run_program(
-            "warpsafe-no-such-solver",
-            &[],
-            &["false".to_string()],
-            1000,
-            "(check-sat)",
-        );
-        assert!(
-            matches!(&a, Answer::Unknown(r) if r.contains("cannot start")),
-            "{a:?}"
-        );
+    fn bit_vector_obligations_are_decided() {
+        if !warpsafe_smt::available() {
+            return;
+        }
+        let decls = ["(declare-const x (_ BitVec 8))".to_string()];
+        let holds = ["(bvult (bvand x #x0f) #x10)".to_string()];
+        let negated = [format!("(not {})", holds[0])];
+        assert_eq!(check(&decls, &negated, 5000), Answer::Unsat);
+        assert_eq!(check(&decls, &holds, 5000), Answer::Sat);
     }
 }
