@@ -1,10 +1,9 @@
-//! Deciding queries with the `z3` binary: one short-lived `z3 -smt2 -in` process per query,
-//! with a soft per-query timeout and a hard wall-clock limit.
+//! Deciding queries with z3 through `warpsafe-smt`: one short-lived process per script, with a
+//! soft per-query timeout and a hard wall-clock limit; answers cached, scripts dumped with
+//! `--dump-smt`/`WARPSAFE_DUMP_SMT`.
 
 use crate::term::{Sort, Term};
 use std::collections::BTreeMap;
-use std::io::Write as _;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// The answer to "is this conjunction satisfiable?".
@@ -23,7 +22,6 @@ pub enum Sat {
 pub struct Solver {
     decls: BTreeMap<String, (Vec<Sort>, Sort)>,
     timeout: Duration,
-    program: &'static str,
 }
 
 impl Solver {
@@ -32,7 +30,6 @@ impl Solver {
         Solver {
             decls: BTreeMap::new(),
             timeout,
-            program: "z3",
         }
     }
 
@@ -106,17 +103,10 @@ impl Solver {
             let list: Vec<&str> = asked.iter().map(|n| n.as_str()).collect();
             script.push_str(&format!("(get-value ({}))\n", list.join(" ")));
         }
-        let text = match self.run(&script) {
-            Ok(t) => t,
-            Err(why) => return (Sat::Unknown(why), vec![]),
-        };
-        let sat = match text.lines().next().map(str::trim) {
-            Some("unsat") => Sat::Unsat,
-            Some("sat") => Sat::Sat,
-            Some("unknown") => Sat::Unknown("the solver gave up (unknown)".into()),
-            Some("timeout") => Sat::Unknown("solver timeout".into()),
-            Some(other) => Sat::Unknown(format!("unexpected solver output `{other}`")),
-            None => Sat::Unknown("solver timeout".into()),
+        let (sat, text) = match warpsafe_smt::check_output("perm", &script, self.timeout) {
+            (warpsafe_smt::Answer::Unsat, _) => (Sat::Unsat, String::new()),
+            (warpsafe_smt::Answer::Sat, rest) => (Sat::Sat, rest),
+            (warpsafe_smt::Answer::Unknown(why), _) => (Sat::Unknown(why), String::new()),
         };
         let model = if sat == Sat::Sat {
             asked
@@ -127,30 +117,6 @@ impl Solver {
             vec![]
         };
         (sat, model)
-    }
-
-    /// Runs the solver on `script`, returning its standard output: a solver that does not
-    /// start is an error, which [`Solver::check_with_model`] turns into [`Sat::Unknown`].
-    fn run(&self, script: &str) -> Result<String, String> {
-        let program = self.program;
-        let ms = self.timeout.as_millis().max(1);
-        let hard = self.timeout.as_secs() * 2 + 2;
-        let mut child = Command::new(program)
-            .args(["-smt2", "-in", &format!("-t:{ms}"), &format!("-T:{hard}")])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start {program}: {e}"))?;
-        if let Some(mut stdin) = child.stdin.take() {
-            stdin
-                .write_all(script.as_bytes())
-                .map_err(|e| format!("cannot talk to z3: {e}"))?;
-        }
-        let out = child
-            .wait_with_output()
-            .map_err(|e| format!("z3 failed: {e}"))?;
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     }
 }
 
@@ -209,18 +175,6 @@ mod tests {
         let (sat, model) = s.check_with_model(&q, &["x".to_string(), "y".to_string()]);
         assert_eq!(sat, Sat::Sat);
         assert_eq!(model, vec![("x".to_string(), "(- 4)".to_string())]);
-    }
-
-    #[test]
-    fn a_solver_that_does_not_start_proves_nothing() {
-        let mut s = Solver::new(Duration::from_secs(1));
-        s.program = "warpsafe-no-such-solver";
-        s.declare("x", Sort::Int);
-        let q = [
-            Term::lt(Term::sym("x"), Term::Int(0)),
-            Term::lt(Term::Int(0), Term::sym("x")),
-        ];
-        assert!(matches!(s.check(&q), Sat::Unknown(r) if r.contains("cannot start")));
     }
 
     #[test]
