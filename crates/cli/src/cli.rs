@@ -253,6 +253,11 @@ pub struct VerifyArgs {
     /// Write every SMT query as a replayable `.smt2` file into DIR.
     #[arg(long, value_name = "DIR")]
     pub dump_smt: Option<PathBuf>,
+    /// Keep solver answers (sat with the model values used, or unsat) in DIR and reuse them in
+    /// later runs: a query is answered from DIR only when its exact text was answered before
+    /// (default: `$WARPSAFE_SMT_CACHE`, else in memory for this run only).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
     /// Solver processes to run in parallel (default: one per core).
     #[arg(long)]
     pub jobs: Option<usize>,
@@ -688,6 +693,9 @@ pub enum BenchKind {
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        /// Keep solver answers in DIR and reuse them in later runs (as `verify --cache`).
+        #[arg(long, value_name = "DIR")]
+        cache: Option<PathBuf>,
     },
     /// The verification table: per benchmark kernel, the four safety verdicts (parametric)
     /// and functional correctness against its spec (for every size where the kernel's shape

@@ -92,7 +92,13 @@ fn main() -> std::process::ExitCode {
                 kernels,
                 repeat,
                 format,
-            } => verify_cmd::bench(&kernels, repeat, format),
+                cache,
+            } => {
+                if cache.is_some() {
+                    warpsafe_smt::set_cache_dir(cache);
+                }
+                verify_cmd::bench(&kernels, repeat, format)
+            }
             BenchKind::Scans { bound, format } => {
                 scans_bench::bench(std::path::Path::new("."), bound, format)
             }

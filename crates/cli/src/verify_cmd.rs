@@ -224,6 +224,9 @@ fn unknown_report(u: &Unliftable, properties: &[Property]) -> Report {
 
 /// Runs the command: every kernel of the file (or the one `--kernel` names), one report each.
 pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
+    if args.cache.is_some() {
+        warpsafe_smt::set_cache_dir(args.cache.clone());
+    }
     let (file_name, targets) = if crate::ptx_input::is_ptx(&args.file) {
         ptx_targets(args)?
     } else {
@@ -463,6 +466,7 @@ pub fn verdict_word(v: &Verdict) -> String {
 
 /// `warpsafe bench verify`: every bundled kernel, every property, one row each.
 pub fn bench(dir: &std::path::Path, repeat: usize, format: Format) -> Result<u8, CliError> {
+    let solver_before = warpsafe_smt::stats();
     let files = source::expand(&[dir.to_path_buf()])?;
     let mut reports = vec![];
     for f in &files {
@@ -531,6 +535,7 @@ pub fn bench(dir: &std::path::Path, repeat: usize, format: Format) -> Result<u8,
             );
             let slowest = reports.iter().map(|(_, r)| r.seconds).fold(0.0, f64::max);
             println!("slowest kernel: {slowest:.3} s (all properties)");
+            println!("solver: {}", warpsafe_smt::stats().since(&solver_before));
         }
     }
     Ok(CLEAN)

@@ -12,7 +12,7 @@ fn warpsafe() -> Command {
 }
 
 fn z3_missing() -> bool {
-    Command::new("z3").arg("-version").output().is_err()
+    !warpsafe_smt::available()
 }
 
 #[test]
