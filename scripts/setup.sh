@@ -3,7 +3,9 @@
 #   - z3 (the SMT solver of `warpsafe verify`) from Debian's package `z3`;
 #   - clang (the C++ front end that reads CUDA C++ files) from Debian's package `clang-14`,
 #     unless $WARPSAFE_CLANG names one or a clang 14 to 19 is on PATH;
-#   - NVRTC (NVIDIA's runtime CUDA compiler) from the PyPI wheel `nvidia-cuda-nvrtc`.
+#   - NVRTC (NVIDIA's runtime CUDA compiler) from the PyPI wheel `nvidia-cuda-nvrtc`;
+#   - Chromium (the headless browser the `--html` report tests open pages in) from Debian's
+#     package `chromium`, unless $WARPSAFE_CHROMIUM names one or one is on PATH.
 set -euo pipefail
 
 if ! command -v cargo >/dev/null 2>&1; then
@@ -55,4 +57,19 @@ if [ -z "${WARPSAFE_NVRTC:-}" ] && ! nvrtc_present; then
     python3 -m pip install --quiet --disable-pip-version-check nvidia-cuda-nvrtc \
         || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages nvidia-cuda-nvrtc
     nvrtc_present || { echo "error: NVRTC still not found after installing it" >&2; exit 2; }
+fi
+
+chromium_present() {
+    [ -n "${WARPSAFE_CHROMIUM:-}" ] && return 0
+    for c in chromium chromium-browser google-chrome; do
+        command -v "$c" >/dev/null 2>&1 && return 0
+    done
+    return 1
+}
+
+if ! chromium_present; then
+    echo "setup: installing Chromium (Debian package chromium)" >&2
+    as_root apt-get update -qq
+    as_root apt-get install -y -qq chromium >/dev/null
+    chromium_present || { echo "error: chromium still not found after installing it" >&2; exit 2; }
 fi
