@@ -13,7 +13,7 @@ use crate::finding::Issue;
 use crate::shadow::Kind;
 use crate::value::{self, SVal};
 use std::collections::BTreeSet;
-use warpsafe_algebra::{Cmp, Node, Store, TermId};
+use warpsafe_algebra::{Node, TermId};
 use warpsafe_exec::thread::code::{Inst, ThreadCode};
 use warpsafe_ir::ScalarType;
 
@@ -77,44 +77,6 @@ fn blocker(inst: &Inst) -> Option<&'static str> {
     })
 }
 
-/// `c ? a : b`, as `max`/`min` when it is one (`x < y ? y : x` is `max(x, y)` over the reals),
-/// so that a data-dependent maximum meets the algebra's rules for `max`.
-/// Selects nested on the same condition collapse: `c ? (c ? x : y) : z` is `c ? x : z`.
-pub(crate) fn select_term(store: &mut Store, c: TermId, a: TermId, b: TermId) -> TermId {
-    let (c, a, b) = match *store.node(c) {
-        Node::Not(inner) => (inner, b, a),
-        _ => (c, a, b),
-    };
-    let a = branch_of(store, a, c, true);
-    let b = branch_of(store, b, c, false);
-    if let Node::Cmp(Cmp::Lt | Cmp::Le, x, y) = *store.node(c) {
-        if (a, b) == (y, x) {
-            return store.max(x, y);
-        }
-        if (a, b) == (x, y) {
-            return store.min(x, y);
-        }
-    }
-    store.select(c, a, b)
-}
-
-/// The value of `t` where condition `c` is `holds`: the matching side of a select on `c` or
-/// on its negation, else `t` itself.
-fn branch_of(store: &Store, t: TermId, c: TermId, holds: bool) -> TermId {
-    let Node::Select(d, x, y) = *store.node(t) else {
-        return t;
-    };
-    let (d, x, y) = match *store.node(d) {
-        Node::Not(inner) => (inner, y, x),
-        _ => (d, x, y),
-    };
-    match (d == c, holds) {
-        (true, true) => x,
-        (true, false) => y,
-        (false, _) => t,
-    }
-}
-
 impl BlockRun<'_, '_> {
     /// Runs both sides of lane `t`'s branch at `pc` on the term `cond` and leaves the lane at
     /// the join point with merged registers; the reason when the branch cannot be converted.
@@ -166,12 +128,7 @@ impl BlockRun<'_, '_> {
 
     /// `taken ? x : y` for a register of type `ty`.
     fn merge(&mut self, ty: ScalarType, taken: TermId, x: SVal, y: SVal) -> SVal {
-        let (a, b) = (
-            value::term(&mut self.store, ty, x),
-            value::term(&mut self.store, ty, y),
-        );
-        let r = select_term(&mut self.store, taken, a, b);
-        value::settle(&self.store, ty, r)
+        value::select(&mut self.store, ty, SVal::T(taken), x, y)
     }
 
     /// Runs lane `t` from `from` to `join` under `guard` (a 0/1 term).
@@ -336,31 +293,5 @@ impl BlockRun<'_, '_> {
                 s.thread_text(t as u32)
             )
         });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_guarded_maximum_is_max() {
-        let mut s = Store::new();
-        let (x, y) = (s.symbol("x", None, false), s.symbol("y", None, false));
-        let lt = s.cmp(Cmp::Lt, x, y);
-        assert_eq!(select_term(&mut s, lt, y, x), s.max(x, y));
-        assert_eq!(select_term(&mut s, lt, x, y), s.min(x, y));
-        let ge = s.not(lt);
-        assert_eq!(select_term(&mut s, ge, x, y), s.max(x, y));
-        let z = s.symbol("z", None, false);
-        let plain = select_term(&mut s, lt, z, x);
-        assert!(matches!(s.node(plain), Node::Select(..)));
-        // `lt ? z : (lt ? y : x)` is `lt ? z : x`; `!lt ? y : (lt ? z : x)` is `lt ? z : y`.
-        let inner = s.select(lt, y, x);
-        let outer = select_term(&mut s, lt, z, inner);
-        assert_eq!(outer, s.select(lt, z, x));
-        let not_lt = s.not(lt);
-        let flipped = select_term(&mut s, not_lt, y, plain);
-        assert_eq!(flipped, s.select(lt, z, y));
     }
 }

@@ -347,10 +347,62 @@ pub(crate) fn select(store: &mut Store, ty: ScalarType, c: SVal, a: SVal, b: SVa
         _ => {
             let ct = term(store, ScalarType::Bool, c);
             let (x, y) = (term(store, ty, a), term(store, ty, b));
-            let r = store.select(ct, x, y);
+            let r = select_term(store, ct, x, y);
             settle(store, ty, r)
         }
     }
+}
+
+/// `c ? a : b`, as `max`/`min` when it is one (`x < y ? y : x` is `max(x, y)` over the reals),
+/// so that a data-dependent maximum meets the algebra's rules for `max`. Selects nested on the
+/// same condition collapse: `c ? (c ? x : y) : z` is `c ? x : z`.
+fn select_term(store: &mut Store, c: TermId, a: TermId, b: TermId) -> TermId {
+    let (c, a, b) = match *store.node(c) {
+        Node::Not(inner) => (inner, b, a),
+        _ => (c, a, b),
+    };
+    let a = branch_of(store, a, c, true);
+    let b = branch_of(store, b, c, false);
+    if let Node::Cmp(Cmp::Lt | Cmp::Le, x, y) = *store.node(c) {
+        if (a, b) == (y, x) {
+            return store.max(x, y);
+        }
+        if (a, b) == (x, y) {
+            return store.min(x, y);
+        }
+    }
+    store.select(c, a, b)
+}
+
+/// The value of `t` where condition `c` is `holds`: the matching side of a select on `c` or
+/// on its negation, else `t` itself.
+fn branch_of(store: &Store, t: TermId, c: TermId, holds: bool) -> TermId {
+    let Node::Select(d, x, y) = *store.node(t) else {
+        return t;
+    };
+    let (d, x, y) = match *store.node(d) {
+        Node::Not(inner) => (inner, y, x),
+        _ => (d, x, y),
+    };
+    match (d == c, holds) {
+        (true, true) => x,
+        (true, false) => y,
+        (false, _) => t,
+    }
+}
+
+/// `x` when `t` is `x · log2e` with `log2e` the float nearest `log₂ e`: `2^(x·log2e)` is how
+/// `__expf` (and `expf` under fast math) computes `e^x`, read as `e^x` over the reals like every
+/// other float constant.
+fn log2e_multiple(store: &Store, t: TermId) -> Option<TermId> {
+    let Node::Mul(a, b) = *store.node(t) else {
+        return None;
+    };
+    let log2e = num_rational::BigRational::from_float(std::f32::consts::LOG2_E)?;
+    [(a, b), (b, a)]
+        .into_iter()
+        .find(|&(c, _)| store.as_const(c) == Some(&log2e))
+        .map(|(_, x)| x)
 }
 
 /// A math intrinsic on type `ty`.
@@ -373,7 +425,10 @@ pub(crate) fn math(store: &mut Store, f: MathFn, ty: ScalarType, args: [SVal; 3]
     let t = match f {
         MathFn::Abs => store.func(Func::Abs, a),
         MathFn::Exp | MathFn::FastExp => store.func(Func::Exp, a),
-        MathFn::Exp2 => store.func(Func::Exp2, a),
+        MathFn::Exp2 => match log2e_multiple(store, a) {
+            Some(x) => store.func(Func::Exp, x),
+            None => store.func(Func::Exp2, a),
+        },
         MathFn::Log => store.func(Func::Log, a),
         MathFn::Log2 => store.func(Func::Log2, a),
         MathFn::Log10 => store.func(Func::Log10, a),
@@ -398,4 +453,30 @@ pub(crate) fn math(store: &mut Store, f: MathFn, ty: ScalarType, args: [SVal; 3]
         MathFn::Trunc => store.func(Func::Trunc, a),
     };
     SVal::T(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_guarded_maximum_is_max() {
+        let mut s = Store::new();
+        let (x, y) = (s.symbol("x", None, false), s.symbol("y", None, false));
+        let lt = s.cmp(Cmp::Lt, x, y);
+        assert_eq!(select_term(&mut s, lt, y, x), s.max(x, y));
+        assert_eq!(select_term(&mut s, lt, x, y), s.min(x, y));
+        let ge = s.not(lt);
+        assert_eq!(select_term(&mut s, ge, x, y), s.max(x, y));
+        let z = s.symbol("z", None, false);
+        let plain = select_term(&mut s, lt, z, x);
+        assert!(matches!(s.node(plain), Node::Select(..)));
+        // `lt ? z : (lt ? y : x)` is `lt ? z : x`; `!lt ? y : (lt ? z : x)` is `lt ? z : y`.
+        let inner = s.select(lt, y, x);
+        let outer = select_term(&mut s, lt, z, inner);
+        assert_eq!(outer, s.select(lt, z, x));
+        let not_lt = s.not(lt);
+        let flipped = select_term(&mut s, not_lt, y, plain);
+        assert_eq!(flipped, s.select(lt, z, y));
+    }
 }

@@ -92,3 +92,39 @@ fn unsigned_scan_is_equal_under_wrapping_arithmetic() {
     let r = validate(&k, &ptx_of(&k));
     assert_eq!(r.verdict, "equal", "{:?}", r.reason);
 }
+
+fn kernel_at(relative: &str) -> Kernel {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative);
+    let text = std::fs::read_to_string(&path).expect("kernel file");
+    warpsafe_cuda_front::compile(&text)
+        .expect("kernel parses")
+        .kernels
+        .remove(0)
+}
+
+#[test]
+fn nvrtc_expf_and_fast_expf_are_exp() {
+    if !nvrtc() {
+        return;
+    }
+    // `expf` becomes NVRTC's range reduction with a shift into the exponent field, `__expf`
+    // an `ex2.approx` of x·log2e: both are `exp` on the PTX road.
+    for file in [
+        "../../examples/equiv/softmax/softmax_online.cu",
+        "tests/data_branches/attention_flash_minimal.cu",
+    ] {
+        let k = kernel_at(file);
+        let r = validate(&k, &ptx_of(&k));
+        assert_eq!(r.verdict, "equal", "{file}: {:?}", r.reason);
+    }
+    // An exponent field one too large is caught.
+    let k = kernel_at("../../examples/equiv/softmax/softmax_online.cu");
+    let ptx = ptx_of(&k);
+    assert!(
+        ptx.contains("0fCB40007F"),
+        "softmax's PTX has expf's range reduction"
+    );
+    let broken = ptx.replacen("0fCB40007F", "0fCB40007E", 1);
+    let r = validate(&k, &broken);
+    assert_ne!(r.verdict, "equal", "{:?}", r.reason);
+}

@@ -19,10 +19,12 @@
 //! `mbarrier`, `ldmatrix`, `mma`, …) are rejected naming the instruction and line.
 //! The magic-number sequences NVRTC emits for `x / d` and `x % d` by a constant become exact
 //! divisions once the magic constant is proved for every operand value (`divide`, `magic`),
-//! so the symbolic executor sees `x % d` where the source has it.
+//! so the symbolic executor sees `x % d` where the source has it; likewise NVRTC's sequences
+//! for `expf` and `__expf` become `exp` (`expf`).
 
 mod divide;
 mod emit;
+mod expf;
 mod flat;
 mod inst;
 mod magic;
@@ -145,12 +147,14 @@ pub fn lower_with(module: &Module, opts: &LowerOptions) -> Result<Program, Lower
         vars: &var_names,
         read_preds: &read_preds,
         divs: divide::Divisions::default(),
+        exps: expf::Exponentials::default(),
     };
     for s in &flat.steps {
         match s {
             Step::Label(l) => {
                 cx.e.label(l);
                 cx.divs.clear();
+                cx.exps.clear();
             }
             Step::Instr(i) => cx.instr(i)?,
         }

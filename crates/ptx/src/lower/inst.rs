@@ -2,6 +2,7 @@
 
 use super::divide::{Divisions, Rewrite};
 use super::emit::Emitter;
+use super::expf::{ExpRewrite, Exponentials};
 use super::memory::{access_key, access_type, Layout};
 use super::provenance::Provenance;
 use super::types::{int_type, is_signed_int, width, Kind, PtxType};
@@ -39,6 +40,8 @@ pub(crate) struct Lowerer<'a> {
     pub read_preds: &'a HashSet<String>,
     /// Divisions by constants recognised in the current basic block.
     pub divs: Divisions,
+    /// Exponentials recognised in the current basic block.
+    pub exps: Exponentials,
 }
 
 fn has(i: &Instruction, m: &str) -> bool {
@@ -94,8 +97,22 @@ impl Lowerer<'_> {
     pub fn instr(&mut self, i: &Instruction) -> Res<()> {
         self.e.line = i.line;
         let e = &self.e;
-        if let Some(rw) = self.divs.step(i, &|name| e.reg(i, name).ok()) {
+        let division = self.divs.step(i, &|name| e.reg(i, name).ok());
+        let exponential = self
+            .exps
+            .step(i, &|name| e.reg(i, name).ok().map(|(r, _)| r));
+        if let Some(rw) = division {
             return self.rewrite(i, rw);
+        }
+        if let Some(ExpRewrite { x }) = exponential {
+            let d = self.dst(i, 0)?;
+            self.e.emit(Inst::Math {
+                f: MathFn::Exp,
+                ty: ScalarType::F32,
+                dst: d,
+                args: [x; 3],
+            });
+            return Ok(());
         }
         let Some(pred) = &i.pred else {
             return self.body(i);
