@@ -98,6 +98,12 @@ fn finding(kernel: &Kernel, run: &RunView, f: &FindingJson) -> FindingView {
         .flatten();
     let plain = action_of(f.category).to_string();
     let sides = match &f.other {
+        // The interpreter reports a divergence where one thread waits (`at`) and where the
+        // other stands instead: at another barrier, or where it returned.
+        Some(o) if f.category == Category::Divergence => vec![
+            side(o, "is here instead (waiting elsewhere, or returned)".into()),
+            side(&f.at, "waits here".into()),
+        ],
         Some(o) => {
             let (a, b) = kinds.unwrap_or((plain.clone(), plain));
             vec![side(o, a), side(&f.at, b)]

@@ -85,6 +85,10 @@ fn sides(file: &SourceFile, cx: &Counterexample) -> Vec<Side> {
             let action = match (&kinds, i) {
                 (Some((a, _)), 0) => a.clone(),
                 (Some((_, b)), 1) => b.clone(),
+                // A divergence names the operation once: the other thread does not reach it.
+                _ if cx.category == Category::Divergence && line == 0 && i > 0 => {
+                    "does not reach it".to_string()
+                }
                 _ => action_of(cx.category).to_string(),
             };
             Side {

@@ -189,7 +189,7 @@ pub fn action_of(category: warpsafe_ir::Category) -> &'static str {
     use warpsafe_ir::Category::*;
     match category {
         Race => "access",
-        Divergence => "barrier",
+        Divergence => "reaches this barrier or warp collective",
         Oob => "out-of-bounds access",
         Uninit => "read of uninitialised memory",
         DivByZero => "division by zero",

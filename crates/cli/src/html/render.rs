@@ -178,7 +178,7 @@ fn side_text(letter: &str, side: &Side) -> String {
     let at = if side.line > 0 {
         format!(" at line {}", side.line)
     } else {
-        " (line unknown)".into()
+        String::new()
     };
     format!("{who}: {}{at}", side.action)
 }
@@ -188,7 +188,7 @@ fn interval_text(s: &Section, line: usize) -> String {
         return String::new();
     }
     if s.code.barriers.contains(&line) {
-        return "a barrier itself".into();
+        return "the barrier itself: it ends one interval and starts the next".into();
     }
     let iv = s.code.interval(line);
     let from = iv.after.map_or("the kernel's start".to_string(), |b| {
