@@ -14,6 +14,24 @@ pub struct Cli {
     /// How `.cu` files are read (every command).
     #[command(flatten)]
     pub front: FrontArgs,
+    /// Where solver queries and answers go (every command that asks a solver).
+    #[command(flatten)]
+    pub solver: SolverArgs,
+}
+
+/// Solver queries and answers: accepted by every command (before or after the subcommand);
+/// commands that ask no solver (run, equiv, cuda, …) have nothing to write or reuse.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SolverArgs {
+    /// Write every SMT query as a replayable `.smt2` file into DIR (default:
+    /// `$WARPSAFE_DUMP_SMT`).
+    #[arg(long, value_name = "DIR", global = true)]
+    pub dump_smt: Option<PathBuf>,
+    /// Keep solver answers (sat with the model values used, or unsat) in DIR and reuse them in
+    /// later runs: a query is answered from DIR only when its exact text was answered before
+    /// by the same z3 (default: `$WARPSAFE_SMT_CACHE`, else in memory for this run only).
+    #[arg(long, value_name = "DIR", global = true)]
+    pub cache: Option<PathBuf>,
 }
 
 /// How `.cu` files are read: accepted by every command (before or after the subcommand).
@@ -250,14 +268,6 @@ pub struct VerifyArgs {
     /// warp-synchronous code still race (the compiler may keep them in registers).
     #[arg(long)]
     pub lockstep_warps: bool,
-    /// Write every SMT query as a replayable `.smt2` file into DIR.
-    #[arg(long, value_name = "DIR")]
-    pub dump_smt: Option<PathBuf>,
-    /// Keep solver answers (sat with the model values used, or unsat) in DIR and reuse them in
-    /// later runs: a query is answered from DIR only when its exact text was answered before
-    /// (default: `$WARPSAFE_SMT_CACHE`, else in memory for this run only).
-    #[arg(long, value_name = "DIR")]
-    pub cache: Option<PathBuf>,
     /// Solver processes to run in parallel (default: one per core).
     #[arg(long)]
     pub jobs: Option<usize>,
@@ -693,9 +703,6 @@ pub enum BenchKind {
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
-        /// Keep solver answers in DIR and reuse them in later runs (as `verify --cache`).
-        #[arg(long, value_name = "DIR")]
-        cache: Option<PathBuf>,
     },
     /// The verification table: per benchmark kernel, the four safety verdicts (parametric)
     /// and functional correctness against its spec (for every size where the kernel's shape
@@ -806,5 +813,22 @@ mod tests {
             }
         }
         assert!(checked >= 35, "checked only {checked} README commands");
+    }
+
+    #[test]
+    fn solver_flags_go_before_or_after_any_command() {
+        for argv in [
+            "warpsafe --cache c --dump-smt d verify k.cu",
+            "warpsafe verify k.cu --cache c --dump-smt d",
+            "warpsafe prove k.cu --spec s --all-sizes --dump-smt d",
+            "warpsafe bench verify --cache c",
+            "warpsafe check-perm k.cu --cache c",
+        ] {
+            let cli = Cli::try_parse_from(argv.split_whitespace())
+                .unwrap_or_else(|e| panic!("`{argv}` does not parse:\n{e}"));
+            let dump = cli.solver.dump_smt.is_some() == argv.contains("--dump-smt");
+            let cache = cli.solver.cache.is_some() == argv.contains("--cache");
+            assert!(dump && cache, "`{argv}`: {:?}", cli.solver);
+        }
     }
 }

@@ -224,9 +224,6 @@ fn unknown_report(u: &Unliftable, properties: &[Property]) -> Report {
 
 /// Runs the command: every kernel of the file (or the one `--kernel` names), one report each.
 pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
-    if args.cache.is_some() {
-        warpsafe_smt::set_cache_dir(args.cache.clone());
-    }
     let (file_name, targets) = if crate::ptx_input::is_ptx(&args.file) {
         ptx_targets(args)?
     } else {
@@ -255,7 +252,7 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
             timeout: Duration::from_secs_f64(args.query_timeout.max(0.01)),
             deadline: Some(deadline),
             lockstep_warps: args.lockstep_warps,
-            dump_smt: args.dump_smt.clone(),
+            dump_smt: warpsafe_smt::settings().dump_dir,
             jobs: args.jobs.unwrap_or_else(default_jobs),
             replay: !args.no_replay,
             strict_bounds: args.strict_bounds,
