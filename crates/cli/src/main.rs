@@ -49,6 +49,12 @@ fn main() -> std::process::ExitCode {
         Err(e) => e.exit(),
     };
     source::configure(&cli.front);
+    if let Some(dir) = cli.solver.cache.clone() {
+        warpsafe_smt::set_cache_dir(Some(dir));
+    }
+    if let Some(dir) = cli.solver.dump_smt.clone() {
+        warpsafe_smt::set_dump_dir(Some(dir));
+    }
     if solver::needed_by(&cli.command) {
         if let Err(e) = solver::require_z3() {
             return exit::finish(Err(e), json);
@@ -92,13 +98,7 @@ fn main() -> std::process::ExitCode {
                 kernels,
                 repeat,
                 format,
-                cache,
-            } => {
-                if cache.is_some() {
-                    warpsafe_smt::set_cache_dir(cache);
-                }
-                verify_cmd::bench(&kernels, repeat, format)
-            }
+            } => verify_cmd::bench(&kernels, repeat, format),
             BenchKind::Scans { bound, format } => {
                 scans_bench::bench(std::path::Path::new("."), bound, format)
             }
