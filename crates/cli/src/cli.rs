@@ -703,6 +703,10 @@ pub enum BenchKind {
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        /// Also write the seconds per kernel (all properties, the median) as an SVG bar
+        /// chart, one standalone file. Example: `--svg verify.svg`.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
     },
     /// The verification table: per benchmark kernel, the four safety verdicts (parametric)
     /// and functional correctness against its spec (for every size where the kernel's shape

@@ -98,7 +98,8 @@ fn main() -> std::process::ExitCode {
                 kernels,
                 repeat,
                 format,
-            } => verify_cmd::bench(&kernels, repeat, format),
+                svg,
+            } => verify_cmd::bench(&kernels, repeat, format, svg.as_deref()),
             BenchKind::Scans { bound, format } => {
                 scans_bench::bench(std::path::Path::new("."), bound, format)
             }

@@ -462,7 +462,12 @@ pub fn verdict_word(v: &Verdict) -> String {
 }
 
 /// `warpsafe bench verify`: every bundled kernel, every property, one row each.
-pub fn bench(dir: &std::path::Path, repeat: usize, format: Format) -> Result<u8, CliError> {
+pub fn bench(
+    dir: &std::path::Path,
+    repeat: usize,
+    format: Format,
+    svg: Option<&std::path::Path>,
+) -> Result<u8, CliError> {
     let solver_before = warpsafe_smt::stats();
     let files = source::expand(&[dir.to_path_buf()])?;
     let mut reports = vec![];
@@ -489,6 +494,25 @@ pub fn bench(dir: &std::path::Path, repeat: usize, format: Format) -> Result<u8,
                 .unwrap_or_default();
             reports.push((name, r));
         }
+    }
+    if let Some(path) = svg {
+        let rows: Vec<(String, f64)> = reports
+            .iter()
+            .map(|(file, r)| {
+                let label = if *file == r.kernel {
+                    file.clone()
+                } else {
+                    format!("{file} ({})", r.kernel)
+                };
+                (label, r.seconds)
+            })
+            .collect();
+        let title = format!(
+            "warpsafe bench verify: seconds per kernel (all properties, median of {})",
+            repeat.max(1)
+        );
+        std::fs::write(path, crate::html::bar_chart(&title, &rows))
+            .map_err(|e| CliError::io(path, e))?;
     }
     match format {
         Format::Json => {

@@ -294,3 +294,43 @@ fn a_script_error_is_noticed() {
         "console: {console:#?}"
     );
 }
+
+/// `bench verify --svg`: one bar per kernel, the slowest full width, a standalone SVG.
+#[test]
+fn bench_verify_draws_seconds_per_kernel() {
+    let dir = scratch("bench_svg");
+    let kernels = dir.join("kernels");
+    std::fs::create_dir_all(&kernels).expect("kernels directory");
+    for k in ["vector_add.cu", "kogge_stone_scan_bug_race.cu"] {
+        std::fs::copy(example(k), kernels.join(k)).expect("copy");
+    }
+    let svg = dir.join("verify.svg");
+    let out = warpsafe(&[
+        "bench",
+        "verify",
+        "--kernels",
+        kernels.to_str().expect("utf-8 path"),
+        "--repeat",
+        "1",
+        "--svg",
+        svg.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&svg).expect("the chart is written");
+    assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(text.trim_end().ends_with("</svg>"));
+    assert_eq!(text.matches("<g class=\"row\">").count(), 2);
+    assert!(text.contains(">vector_add</text>"));
+    assert!(text.contains(">kogge_stone_scan_bug_race (kogge_stone_scan)</text>"));
+    assert_eq!(
+        text.matches("width=\"520.0\"").count(),
+        1,
+        "exactly one bar, the slowest, is full width"
+    );
+    assert!(!text.contains("<script") && !text.contains("href"));
+}

@@ -7,10 +7,12 @@ mod from_run;
 mod from_verify;
 mod model;
 mod render;
+mod svg;
 
 pub use from_run::{section as run_section, stopped as run_stopped, RunView};
 pub use from_verify::section as verify_section;
 pub use model::{Page, Section};
+pub use svg::bar_chart;
 
 use crate::exit::CliError;
 use std::path::Path;
