@@ -332,11 +332,10 @@ pub struct SymArgs {
     #[command(flatten)]
     pub launch: SymLaunch,
     /// Run block 0 only (faster): outputs other blocks write are not compared, and the verdict
-    /// says so. By default `equiv` runs every block and compares every output element.
+    /// says so. By default every block runs and every output element is compared.
     #[arg(long, conflicts_with = "all_blocks")]
     pub block0_only: bool,
-    /// Run every block (in parallel): the default of `equiv` (accepted there for
-    /// compatibility); `prove` checks block 0 unless given this.
+    /// Run every block (in parallel): the default (accepted for compatibility).
     #[arg(long)]
     pub all_blocks: bool,
     /// Memory the check may use (resident memory of the process): `4G`, `512M`, `64K` or
@@ -407,8 +406,9 @@ pub struct ValidateArgs {
     pub select: KernelSelect,
     #[command(flatten)]
     pub launch: SymLaunch,
-    /// Run only block 0 (faster; outputs other blocks write are not compared).
-    #[arg(long)]
+    /// Run block 0 only (faster; outputs other blocks write are not compared). By default every
+    /// block runs. `--first-block` is an alias.
+    #[arg(long = "block0-only", visible_alias = "first-block")]
     pub first_block: bool,
 }
 

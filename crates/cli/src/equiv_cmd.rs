@@ -433,7 +433,7 @@ impl Configuration {
         let blocks = if self.blocks == "all" {
             "every block"
         } else {
-            "block 0 only (--all-blocks checks every block)"
+            "block 0 only (--block0-only)"
         };
         format!("{}; {blocks}", parts.join(", "))
     }
@@ -486,14 +486,9 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
         }
         all_sizes = Some(why);
     }
-    // `prove` keeps block 0 as its default (its report names the blocks checked).
     let cfg = ExecConfig {
         limits: limits(&args.sym)?,
-        ..exec_config(
-            k,
-            &args.sym.launch,
-            args.sym.all_blocks && !args.sym.block0_only,
-        )?
+        ..exec_config(k, &args.sym.launch, !args.sym.block0_only)?
     };
     let mut report =
         warpsafe_equiv::prove_spec(k, &spec, &cfg).map_err(|e| CliError::usage(e.to_string()))?;

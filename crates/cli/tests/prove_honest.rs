@@ -80,12 +80,31 @@ fn a_spec_of_declarations_only_is_a_usage_error() {
 }
 
 /// The spec leaves y[n-1] out of its domain while saxpy writes it: the all-sizes frame
-/// obligation fails, and the header's configuration is what remains proved.
+/// obligation fails; the header's configuration, every block of it, shows the element that
+/// breaks the spec, and block 0 alone (which does not write it) is what `--block0-only` proves.
 const SHORT_DOMAIN: &str = "y[i] = a * x[i] + y[i] for i < n - 1";
 
 #[test]
-fn a_failed_all_sizes_proof_is_said_and_exits_4() {
+fn a_failed_all_sizes_proof_is_said_and_the_configuration_finds_the_element() {
     let o = warpsafe(&["prove", SAXPY, "--spec", SHORT_DOMAIN]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("the all-sizes proof failed: frame obligation refuted"),
+        "{out}"
+    );
+    assert!(out.contains("against the spec: different"), "{out}");
+    assert!(out.contains("first difference: y[3999]"), "{out}");
+    assert!(
+        out.contains("configuration: grid 8, block 128, n = 4000, a = 2.0f; every block"),
+        "{out}"
+    );
+    assert!(!out.contains("proved for every launch"), "{out}");
+}
+
+#[test]
+fn block0_only_proves_one_configuration_only_and_exits_4() {
+    let o = warpsafe(&["prove", SAXPY, "--spec", SHORT_DOMAIN, "--block0-only"]);
     assert_eq!(o.status.code(), Some(4), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
@@ -93,14 +112,17 @@ fn a_failed_all_sizes_proof_is_said_and_exits_4() {
         "{out}"
     );
     assert!(out.contains("proved for one configuration only"), "{out}");
-    assert!(
-        out.contains("configuration: grid 8, block 128, n = 4000"),
-        "{out}"
-    );
     assert!(out.contains("block 0 only"), "{out}");
-    assert!(!out.contains("proved for every launch"), "{out}");
 
-    let o = warpsafe(&["prove", SAXPY, "--spec", SHORT_DOMAIN, "--format", "json"]);
+    let o = warpsafe(&[
+        "prove",
+        SAXPY,
+        "--spec",
+        SHORT_DOMAIN,
+        "--block0-only",
+        "--format",
+        "json",
+    ]);
     assert_eq!(o.status.code(), Some(4), "{}", text(&o));
     let v = json(&o);
     assert_eq!(v["scope"], "configuration", "{v:#}");
