@@ -77,11 +77,11 @@ pub fn chain(launch: &Launch, store: &StoreEv) -> Result<Chain, String> {
     let mut rest = p;
     let mut coefs: Vec<(Term, usize, Poly)> = vec![];
     for (x, id) in &names {
-        let key = x.text();
+        let key = x.smt();
         let (coef, r) = rest
             .split(&key)
             .ok_or("a coordinate occurs squared in the address")?;
-        if names.iter().any(|(n, _)| coef.contains(&n.text())) {
+        if names.iter().any(|(n, _)| coef.contains(&n.smt())) {
             return Err("the address multiplies two coordinates".into());
         }
         if !coef.terms.is_empty() {
@@ -158,7 +158,7 @@ pub fn witness(launch: &Launch, store: &StoreEv, target: &Term) -> Result<Witnes
     for (i, l) in ch.links.iter().enumerate() {
         let x = match &l.pair {
             Some((bid, tid, bd)) => {
-                let g = Term::sym(format!("cov_g{i}"), Sort::Int);
+                let g = crate::term::sym(format!("cov_g{i}"), Sort::Int);
                 defs.push(g.eq(&bid.mul(bd).add(tid)));
                 defs.push(Term::int(0).le(tid).and(&tid.lt(bd)));
                 defs.push(Term::int(0).le(bid));
@@ -175,7 +175,7 @@ pub fn witness(launch: &Launch, store: &StoreEv, target: &Term) -> Result<Witnes
     }
     let base = target.sub(&ch.offset);
     defs.push(base.eq(&sum));
-    let goal = Term::all(launch.thread_ranges()).and(&store.guard);
+    let goal = Term::and_all(launch.thread_ranges()).and(&store.guard);
     Ok(Witness {
         radices,
         base,

@@ -145,7 +145,10 @@ pub type Vars = Vec<Option<Val>>;
 pub fn param_sym(kernel: &Kernel, p: ParamId) -> Option<Term> {
     let param = kernel.params.get(p.0 as usize)?;
     match param.kind {
-        ParamKind::Scalar(t) => Some(Term::sym(format!("p_{}", clean(&param.name)), sort_of(t))),
+        ParamKind::Scalar(t) => Some(crate::term::sym(
+            format!("p_{}", clean(&param.name)),
+            sort_of(t),
+        )),
         ParamKind::Buffer { .. } => None,
     }
 }
@@ -157,7 +160,7 @@ pub fn buffer_read(kernel: &Kernel, p: ParamId, addr: &Term) -> Option<Term> {
         return None;
     };
     let range = elem.is_int().then(|| type_range(elem));
-    Some(Term::uf(
+    Some(crate::term::uf(
         format!("mem_{}", clean(&param.name)),
         vec![canon(addr)],
         sort_of(elem),
@@ -167,7 +170,7 @@ pub fn buffer_read(kernel: &Kernel, p: ParamId, addr: &Term) -> Option<Term> {
 
 /// The uninterpreted function standing for a math intrinsic over the reals.
 pub fn math_fn(name: &str, args: Vec<Term>) -> Term {
-    Term::uf(format!("f_{name}"), args, Sort::Real, None)
+    crate::term::uf(format!("f_{name}"), args, Sort::Real, None)
 }
 
 /// A name usable in an SMT symbol.
@@ -497,7 +500,7 @@ impl<'k> Encoder<'k> {
     fn opaque(&self, name: &str, x: Val, y: Val, ty: ScalarType) -> Val {
         let range = type_range(ty);
         Val::of(
-            Term::uf(
+            crate::term::uf(
                 format!("bv_{name}_{}", ty.name()),
                 vec![x.t, y.t],
                 Sort::Int,

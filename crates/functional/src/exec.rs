@@ -280,7 +280,7 @@ impl Exec<'_> {
             .collect();
 
         // The counter as a placeholder symbol, to read the step and the bound.
-        let x = Term::sym(format!("v{id}_x"), Sort::Int);
+        let x = crate::term::sym(format!("v{id}_x"), Sort::Int);
         let ty = self.enc.kernel.var(iv).ty;
         let mut probe = st.vars.clone();
         probe[iv.0 as usize] = Some(Val {
@@ -295,7 +295,7 @@ impl Exec<'_> {
         let upd_side: Vec<Side> = self.enc.side.drain(side0..).collect();
         let upd_loads: Vec<LoadEv> = self.enc.loads.drain(loads0..).collect();
         let step = match Poly::of(&next.t).and_then(|p| p.add(&Poly::of(&x)?.scale(-1)?)) {
-            Some(p) if !p.contains(&x.text()) => p.to_term(),
+            Some(p) if !p.contains(&x.smt()) => p.to_term(),
             _ => {
                 return unsupported(
                     s.span,
@@ -310,14 +310,14 @@ impl Exec<'_> {
         let cond_side: Vec<Side> = self.enc.side.drain(side0..).collect();
         let cond_loads: Vec<LoadEv> = self.enc.loads.drain(loads0..).collect();
         let bound = match c.t.as_app() {
-            Some((Op::Lt, [a, b])) if *a == x && !b.mentions(&x.text()) => b.clone(),
-            Some((Op::Le, [a, b])) if *a == x && !b.mentions(&x.text()) => b.add(&Term::int(1)),
+            Some((Op::Lt, [a, b])) if *a == x && !b.mentions(&x.smt()) => b.clone(),
+            Some((Op::Le, [a, b])) if *a == x && !b.mentions(&x.smt()) => b.add(&Term::int(1)),
             _ => return unsupported(s.span, "a loop condition other than `counter < bound`"),
         };
 
-        let t = Term::sym(format!("t{id}"), Sort::Int);
-        let k = Term::sym(format!("k{id}"), Sort::Int);
-        self.ev.iter_syms.extend([t.text(), k.text(), x.text()]);
+        let t = crate::term::sym(format!("t{id}"), Sort::Int);
+        let k = crate::term::sym(format!("k{id}"), Sort::Int);
+        self.ev.iter_syms.extend([t.smt(), k.smt(), x.smt()]);
         let at = |i: &Term| v0.t.add(&i.mul(&step));
         let vt = at(&t);
         let iter_guard = entry.and(&Term::int(0).le(&t)).and(&vt.lt(&bound));
@@ -330,8 +330,8 @@ impl Exec<'_> {
             &t.eq(&Term::int(0))
                 .or(&at(&t.sub(&Term::int(1))).lt(&bound)),
         );
-        let xname = x.text();
-        let at_t = |term: &Term| term.subst(&|n| (n == xname).then(|| vt.clone()));
+        let xname = x.smt();
+        let at_t = |term: &Term| term.replace(&xname, &vt);
         self.ev.side.push(Side {
             guard: entry.and(&v0.t.lt(&bound)),
             cond: Term::int(1).le(&step),
@@ -374,8 +374,8 @@ impl Exec<'_> {
         let mut pre = vec![];
         for v in &carried {
             let decl = self.enc.kernel.var(*v);
-            let sym = Term::sym(format!("s{id}_{}", v.0), sort_of(decl.ty));
-            self.ev.iter_syms.insert(sym.text());
+            let sym = crate::term::sym(format!("s{id}_{}", v.0), sort_of(decl.ty));
+            self.ev.iter_syms.insert(sym.smt());
             body_st.vars[v.0 as usize] = Some(Val {
                 t: sym.clone(),
                 iv: type_range(decl.ty),
@@ -404,7 +404,7 @@ impl Exec<'_> {
                     ),
                 );
             };
-            if pre.iter().any(|p| summand.mentions(&p.text())) {
+            if pre.iter().any(|p| summand.mentions(&p.smt())) {
                 return unsupported(
                     s.span,
                     format!(
@@ -419,8 +419,8 @@ impl Exec<'_> {
                     format!("`{}` has no value before the loop", decl.name),
                 );
             };
-            let acc = Term::sym(format!("acc{id}_{}", v.0), sort_of(decl.ty));
-            self.ev.iter_syms.insert(acc.text());
+            let acc = crate::term::sym(format!("acc{id}_{}", v.0), sort_of(decl.ty));
+            self.ev.iter_syms.insert(acc.smt());
             self.ev.accs.push(Acc {
                 sym: acc.clone(),
                 op,
@@ -455,9 +455,9 @@ impl Exec<'_> {
     /// `pre + Σ_inner e`, so the outer loop adds the inner sum started from 0 — recorded as an
     /// accumulator of its own, linked to the spec's inner reduction the same way.
     fn nested(&mut self, new: &Term, pre: &Term) -> Option<(AccOp, Term)> {
-        let name = new.text();
-        let inner = self.ev.accs.iter().find(|a| a.sym.text() == name)?;
-        if inner.init != *pre || inner.summand.mentions(&pre.text()) {
+        let name = new.smt();
+        let inner = self.ev.accs.iter().find(|a| a.sym.smt() == name)?;
+        if inner.init != *pre || inner.summand.mentions(&pre.smt()) {
             return None;
         }
         let zero = match (inner.op, pre.sort()) {
@@ -467,13 +467,13 @@ impl Exec<'_> {
             (AccOp::Prod, _) => Term::int(1).to_real(),
         };
         let fresh = Acc {
-            sym: Term::sym(format!("{name}_from0"), pre.sort()),
+            sym: crate::term::sym(format!("{name}_from0"), pre.sort()),
             init: zero,
             ..inner.clone()
         };
         let op = fresh.op;
         let sym = fresh.sym.clone();
-        self.ev.iter_syms.insert(sym.text());
+        self.ev.iter_syms.insert(sym.smt());
         self.ev.accs.push(fresh);
         Some((op, sym))
     }
@@ -481,7 +481,7 @@ impl Exec<'_> {
 
 /// `new = pre ⊕ e` with `e` free of `pre`.
 fn accumulation(new: &Term, pre: &Term) -> Option<(AccOp, Term)> {
-    let name = pre.text();
+    let name = pre.smt();
     let (op, args) = new.as_app()?;
     let acc_op = match op {
         Op::Add => AccOp::Sum,
@@ -498,8 +498,7 @@ fn accumulation(new: &Term, pre: &Term) -> Option<(AccOp, Term)> {
 fn zero(ty: warpsafe_ir::ScalarType) -> Val {
     let t = match sort_of(ty) {
         Sort::Bool => Term::bool(false),
-        Sort::Int => Term::int(0),
-        Sort::Real => Term::int(0).to_real(),
+        s => Term::zero(s),
     };
     Val { t, iv: (0, 0) }
 }

@@ -29,7 +29,7 @@ impl Launch {
     pub fn new(dims: usize) -> Launch {
         let pick = |d: usize, name: &str, fixed: i128| {
             if d < dims {
-                Term::sym(format!("{name}_{}", NAMES[d]), Sort::Int)
+                crate::term::sym(format!("{name}_{}", NAMES[d]), Sort::Int)
             } else {
                 Term::int(fixed)
             }

@@ -38,7 +38,7 @@ impl Poly {
             Some((Op::Neg, [a])) => Poly::of(a)?.scale(-1),
             Some((Op::Mul, [a, b])) => Poly::of(a)?.mul(&Poly::of(b)?),
             _ => {
-                let key = t.text();
+                let key = t.smt();
                 let mut p = Poly::default();
                 p.terms.insert(vec![key.clone()], 1);
                 p.atoms.insert(key, t.clone());
@@ -187,7 +187,7 @@ impl Poly {
                     .atoms
                     .get(a)
                     .cloned()
-                    .unwrap_or_else(|| Term::sym(a.clone(), Sort::Int));
+                    .unwrap_or_else(|| crate::term::sym(a.clone(), Sort::Int));
                 t = t.mul(&atom);
             }
             acc = Some(match acc {

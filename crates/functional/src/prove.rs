@@ -8,7 +8,7 @@ use crate::launch::{dims_of, Launch};
 use crate::poly::Poly;
 use crate::solve::{Answer, Query};
 use crate::specenc::{Red, SpecEnc};
-use crate::term::{Sort, Term};
+use crate::term::{Sort, Term, TermExt};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -356,7 +356,7 @@ impl Builder<'_> {
         p.extend(self.launch.thread_facts().iter().map(|f| f.rename(&ren)));
         p.extend(self.events.defs.iter().map(|d| d.rename(&ren)));
         let l = self.launch;
-        let differ = Term::any((0..l.dims).flat_map(|d| {
+        let differ = Term::or_all((0..l.dims).flat_map(|d| {
             [
                 l.tid[d].eq(&l.tid[d].rename(&ren)).not(),
                 l.bid[d].eq(&l.bid[d].rename(&ren)).not(),
@@ -474,7 +474,7 @@ impl Builder<'_> {
                 premises.extend(self.events.defs.iter().map(|d| d.rename(&ren)));
                 let same = a.addr.eq(&b2);
                 let goal = if std::ptr::eq(a, b) {
-                    let iters = Term::all(a.loops.iter().map(|(_, t)| t.eq(&t.rename(&ren))));
+                    let iters = Term::and_all(a.loops.iter().map(|(_, t)| t.eq(&t.rename(&ren))));
                     same.implies(&iters)
                 } else {
                     same.not()
@@ -518,7 +518,7 @@ impl Builder<'_> {
                 let goal = l
                     .addr
                     .eq(&s.addr.rename(&ren))
-                    .and(&Term::any(before))
+                    .and(&Term::or_all(before))
                     .not();
                 let what = format!(
                     "the read of `{}` ({}) never sees this thread's earlier write ({})",
@@ -581,7 +581,7 @@ impl Builder<'_> {
                 "smt",
                 what,
                 self.premises(std::slice::from_ref(&s.guard)),
-                Term::all(conds.clone()),
+                Term::and_all(conds.clone()),
             );
             let mut ctx = vec![s.guard.clone()];
             ctx.extend(conds);
@@ -633,12 +633,9 @@ impl Builder<'_> {
             .events
             .accs
             .iter()
-            .filter(|a| lhs.mentions(&a.sym.text()))
+            .filter(|a| lhs.mentions(&a.sym.smt()))
             .collect();
-        let mut free: Vec<&Red> = reds
-            .iter()
-            .filter(|r| rhs.mentions(&r.sym.text()))
-            .collect();
+        let mut free: Vec<&Red> = reds.iter().filter(|r| rhs.mentions(&r.sym.smt())).collect();
         for a in accs {
             let want = match a.op {
                 AccOp::Sum => Reduce::Sum,
@@ -666,7 +663,7 @@ impl Builder<'_> {
                 a.k.eq(&span),
             );
             let k_spec = r.lo.add(&a.t);
-            let body = r.body.subst(&|n| (n == r.k.text()).then(|| k_spec.clone()));
+            let body = r.body.replace(&r.k.smt(), &k_spec);
             let mut c = ctx.clone();
             c.push(a.iter_guard.clone());
             // Nested reductions of the spec mention this index: it is lo + t here.
@@ -686,8 +683,8 @@ impl Builder<'_> {
                 AccOp::Sum => a.init.add(&r.sym),
                 AccOp::Prod => a.init.mul(&r.sym),
             };
-            let sym = a.sym.text();
-            lhs = lhs.subst(&|n| (n == sym).then(|| combined.clone()));
+            let sym = a.sym.smt();
+            lhs = lhs.replace(&sym, &combined);
         }
         let (kind, method) = if step {
             ("step", "induction")
@@ -710,7 +707,7 @@ impl Builder<'_> {
             let vars = SpecEnc::index_vars(eq)?;
             let syms: Vec<Term> = vars
                 .iter()
-                .map(|v| Term::sym(format!("ix_{}", crate::encode::clean(v)), Sort::Int))
+                .map(|v| crate::term::sym(format!("ix_{}", crate::encode::clean(v)), Sort::Int))
                 .collect();
             let binding: Vec<(String, Term)> =
                 vars.iter().cloned().zip(syms.iter().cloned()).collect();
@@ -745,7 +742,7 @@ impl Builder<'_> {
                 let what = format!(
                     "`{}`: the witness decomposition's radix {} is positive",
                     eq.buffer,
-                    r.text()
+                    r.smt()
                 );
                 self.push(
                     "coverage",

@@ -1,6 +1,6 @@
 //! Obligations as SMT-LIB scripts, each decided by a fresh z3 process (`warpsafe-smt`).
 
-use crate::term::{Decls, Term};
+use crate::term::{Decls, Term, TermExt};
 use std::time::{Duration, Instant};
 
 /// `premises → goal`, to be proved valid (`WARPSAFE_DUMP_SMT=DIR` writes every script there).
@@ -37,12 +37,12 @@ impl Query {
         for p in &self.premises {
             if p.as_bool() != Some(true) {
                 out.push_str("(assert ");
-                p.write(&mut out);
+                p.write_smt(&mut out);
                 out.push_str(")\n");
             }
         }
         out.push_str("(assert ");
-        negated.write(&mut out);
+        negated.write_smt(&mut out);
         out.push_str(")\n(check-sat)\n");
         out
     }

@@ -231,7 +231,7 @@ impl<'a> SpecEnc<'a> {
             ExprKind::Reduce(op, range, body) => {
                 let id = self.next;
                 self.next += 1;
-                let k = Term::sym(format!("rk{id}"), Sort::Int);
+                let k = crate::term::sym(format!("rk{id}"), Sort::Int);
                 let lo = match &range.lo {
                     Some(e) => self.int(e, env, reds)?,
                     None => Term::int(0),
@@ -245,7 +245,7 @@ impl<'a> SpecEnc<'a> {
                 let mut inner = env.to_vec();
                 inner.push((range.var.clone(), k.clone()));
                 let body = self.expr(body, &inner, reds)?;
-                let sym = Term::sym(format!("red{id}"), body.sort());
+                let sym = crate::term::sym(format!("red{id}"), body.sort());
                 reds.push(Red {
                     sym: sym.clone(),
                     op: *op,
