@@ -5,8 +5,8 @@
 //! difference, as long as `p` does not divide every coefficient of that difference (cleared of
 //! denominators). We draw `p` at random among the primes in [2⁶¹, 2⁶²) (there are more than
 //! 2⁵⁵ of them, so a coefficient of `h` bits is divisible by one with probability at most
-//! `h / 61 / 2⁵⁵`) and evaluate at `k` points, so a wrong "equal" has probability at most
-//! `(d/p)^k + h / 61 / 2⁵⁵` per element ([`Fingerprint::error_log2`]). A difference mod `p`
+//! `⌊h / 61⌋ / 2⁵⁵`, none below 61 bits) and evaluate at `k` points, so a wrong "equal" has probability at most
+//! `(d/p)^k + ⌊h / 61⌋ / 2⁵⁵` per element ([`Fingerprint::error_log2`]). A difference mod `p`
 //! is certain: equal polynomials agree mod `p` everywhere their denominators are invertible.
 //!
 //! [`sweep`] evaluates every node of a [`Store`] in one pass in id order (operands come
@@ -316,7 +316,8 @@ fn all_sizes(store: &Store) -> Vec<Size> {
                 let (x, y) = (s[a.0 as usize], s[b.0 as usize]);
                 Size {
                     degree: x.degree.max(y.degree),
-                    height: (x.height + y.denom).max(y.height + x.denom) + 1.0,
+                    height: log2_add((x.height + y.denom) as f64, (y.height + x.denom) as f64)
+                        as f32,
                     denom: x.denom + y.denom,
                 }
             }
@@ -400,13 +401,19 @@ impl Tester {
     }
 
     /// log₂ of the probability that two different polynomials of sizes `a` and `b` agree at
-    /// every point: `(d/p)^k + h / 61 / 2⁵⁵`, `d` the degree and `h` the bits of the
+    /// every point: `(d/p)^k + ⌊h / 61⌋ / 2⁵⁵`, `d` the degree and `h` the bits of the
     /// coefficients of their difference.
     pub fn error_log2(&self, a: Size, b: Size) -> f64 {
         let d = a.degree.max(b.degree).max(1) as f64;
-        let h = (a.height + b.denom).max(b.height + a.denom) as f64 + 1.0;
+        let h = log2_add((a.height + b.denom) as f64, (b.height + a.denom) as f64);
         let miss = self.points.len() as f64 * (d.log2() - (self.field.p as f64).log2());
-        let divides = (h / 61.0).max(1.0).log2() - PRIMES_LOG2;
+        // A non-zero integer below 2^h has at most ⌊h/61⌋ prime factors ≥ 2⁶¹.
+        let factors = (h / 61.0).floor();
+        let divides = if factors < 1.0 {
+            f64::NEG_INFINITY
+        } else {
+            factors.log2() - PRIMES_LOG2
+        };
         log2_add(miss, divides)
     }
 }
@@ -492,6 +499,19 @@ mod tests {
         assert_eq!((z[0].degree, z[1].degree), (2, 2));
         let err = t.error_log2(z[0], z[1]);
         assert!(err < -50.0, "error bound 2^{err}");
+    }
+
+    #[test]
+    fn a_frozen_store_builds_on() {
+        let mut s = Store::new();
+        let (x, y) = (s.symbol("x", None, false), s.symbol("y", None, false));
+        let xy = s.mul(x, y);
+        s.freeze();
+        assert_eq!(s.mul(x, y), xy, "hash-consing survives freezing");
+        let n = s.len();
+        let sum = s.add(xy, x);
+        assert_eq!(s.len(), n + 1);
+        assert_eq!(s.add(xy, x), sum);
     }
 
     #[test]

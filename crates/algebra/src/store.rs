@@ -4,16 +4,16 @@
 //! A store holds tens of millions of nodes for a large kernel (every partial sum of a matrix
 //! product is one), so a node costs what it must: its 16 bytes in the node table, a 4-byte
 //! slot (and a control byte) in the interning table, which hashes the node where it lies
-//! instead of keeping a second copy, and one byte of parent count.
+//! instead of keeping a second copy, and one byte of parent count; a store only read from
+//! drops the table ([`Store::freeze`]).
 
-use crate::fxhash::{FxHashMap, FxHasher};
+use crate::fxhash::FxHashMap;
 use crate::rat::{rat_int, rat_to_i128, wrap_int};
 use crate::term::{Cmp, ConstId, Func, IntOp, Node, SymId, SymInfo, TermId};
 use hashbrown::hash_table::{Entry, HashTable};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
-use std::hash::{Hash, Hasher};
 
 /// Owns every term: structurally equal terms get the same [`TermId`].
 #[derive(Clone, Debug, Default)]
@@ -21,6 +21,8 @@ pub struct Store {
     nodes: Vec<Node>,
     /// Node indices, hashed by their node (see [`hash_node`]).
     table: HashTable<u32>,
+    /// The table was dropped by [`Store::freeze`].
+    frozen: bool,
     consts: Vec<BigRational>,
     const_map: FxHashMap<(BigInt, BigInt), ConstId>,
     /// Distinct parents per node, saturating at 255 (only "at most one" is ever asked).
@@ -71,6 +73,9 @@ impl Store {
 
     /// Interns `n` (no simplification).
     pub fn intern(&mut self, n: Node) -> TermId {
+        if self.frozen {
+            self.thaw();
+        }
         let nodes = &self.nodes;
         let slot = match self.table.entry(
             hash_node(&n),
@@ -89,6 +94,26 @@ impl Store {
         self.nodes.push(n);
         self.parents.push(0);
         t
+    }
+
+    /// Frees what only building needs: the interning table and the spare capacity of the
+    /// node table (a store is kept for reading after a symbolic run). Building again
+    /// ([`Store::intern`] and every constructor) first rebuilds the table.
+    pub fn freeze(&mut self) {
+        self.table = HashTable::new();
+        self.frozen = true;
+        self.nodes.shrink_to_fit();
+        self.parents.shrink_to_fit();
+    }
+
+    fn thaw(&mut self) {
+        self.frozen = false;
+        let nodes = &self.nodes;
+        let mut table = HashTable::with_capacity(nodes.len());
+        for (i, n) in nodes.iter().enumerate() {
+            table.insert_unique(hash_node(n), i as u32, |&j| hash_node(&nodes[j as usize]));
+        }
+        self.table = table;
     }
 
     /// The rational constant `q`.
@@ -588,11 +613,39 @@ impl Store {
     }
 }
 
-/// The hash of a node for the interning table.
+/// The hash of a node for the interning table: the node packed into two words, mixed by one
+/// 128-bit multiplication (the table is hot; the derived `Hash` fed the hasher field by field).
 fn hash_node(n: &Node) -> u64 {
-    let mut h = FxHasher::default();
-    n.hash(&mut h);
-    h.finish()
+    let two = |a: TermId, b: TermId| a.0 as u64 | (b.0 as u64) << 32;
+    let (tag, extra, ops): (u64, u64, u64) = match *n {
+        Node::Const(c) => (0, c.0 as u64, 0),
+        Node::Inf(s) => (1, s as u64, 0),
+        Node::NaN => (2, 0, 0),
+        Node::Sym(s) => (3, s.0 as u64, 0),
+        Node::Add(a, b) => (4, 0, two(a, b)),
+        Node::Sub(a, b) => (5, 0, two(a, b)),
+        Node::Mul(a, b) => (6, 0, two(a, b)),
+        Node::Div(a, b) => (7, 0, two(a, b)),
+        Node::Neg(a) => (8, 0, a.0 as u64),
+        Node::Fn(f, a) => (9, f as u64, a.0 as u64),
+        Node::Pow(a, b) => (10, 0, two(a, b)),
+        Node::Max(a, b) => (11, 0, two(a, b)),
+        Node::Min(a, b) => (12, 0, two(a, b)),
+        Node::Cmp(op, a, b) => (13, op as u64, two(a, b)),
+        Node::Not(a) => (14, 0, a.0 as u64),
+        Node::And(a, b) => (15, 0, two(a, b)),
+        Node::Or(a, b) => (16, 0, two(a, b)),
+        Node::Select(c, a, b) => (17, c.0 as u64, two(a, b)),
+        Node::Int(op, bits, signed, a, b) => (
+            18,
+            op as u64 | (bits as u64) << 8 | (signed as u64) << 16,
+            two(a, b),
+        ),
+        Node::Opaque(k) => (19, k as u64, 0),
+    };
+    let w = tag | extra << 8;
+    let m = (ops ^ 0x243f_6a88_85a3_08d3) as u128 * (w ^ 0x1319_8a2e_0370_7344) as u128;
+    (m as u64) ^ ((m >> 64) as u64)
 }
 
 /// What [`Store::import`] has copied already (term of the source → term of the target).

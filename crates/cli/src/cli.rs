@@ -370,6 +370,13 @@ pub struct EquivArgs {
     /// Output buffers to compare (comma-separated; default: writable buffers of both).
     #[arg(long, value_name = "LIST")]
     pub outputs: Option<String>,
+    /// Decide every output element by canonical forms. By default an element whose two
+    /// terms are polynomials (+, -, *, constants) is decided by their values at two random
+    /// points modulo a random 62-bit prime (Schwartz-Zippel; the verdict prints the bound on
+    /// the chance of a wrong `equal`, below 2^-100 for SGEMM); `different` always needs a
+    /// counterexample replayed in the interpreter, with or without this flag.
+    #[arg(long)]
+    pub exact: bool,
     #[command(flatten)]
     pub sym: SymArgs,
 }

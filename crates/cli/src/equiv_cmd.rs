@@ -277,7 +277,8 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
         },
         outputs: list(&args.outputs),
         inputs: list(&args.inputs),
-        points: None,
+        exact: args.exact,
+        ..EquivConfig::default()
     };
     let mut report = warpsafe_equiv::equiv_programs(&r.program, &o.program, &cfg)
         .map_err(|e| CliError::usage(e.to_string()))?;
@@ -298,6 +299,9 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
             println!("  compared: {}", report.scope);
             if let Some(why) = &report.reason {
                 println!("  reason: {why}");
+            }
+            if let Some(t) = &report.identity {
+                println!("  {}", t.text());
             }
             print_starts(&report.reference);
             print_starts(&report.optimized);

@@ -5,13 +5,15 @@
 use crate::budget::Budget;
 use crate::compare::{compare_elements, CompareOptions, Compared, Confirm, Pair};
 use crate::replay::{self, Outputs, Replay};
-use crate::report::{exit_code, verdict_of, Counterexample, KernelRun, OutputSummary};
+use crate::report::{
+    exit_code, verdict_of, Counterexample, IdentityTest, KernelRun, OutputSummary,
+};
 use crate::symexec::{run_budgeted, SymOutcome};
 use crate::{BlockSel, EquivError, ExecConfig};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::time::Instant;
-use warpsafe_algebra::{ImportMemo, Witness};
+use warpsafe_algebra::{log2_add, sizes, ImportMemo, Store, Tester, Witness};
 use warpsafe_exec::Program;
 use warpsafe_ir::Kernel;
 
@@ -26,8 +28,14 @@ pub struct EquivConfig {
     pub outputs: Option<Vec<String>>,
     /// Input buffers (informational: every buffer element is an input symbol anyway).
     pub inputs: Option<Vec<String>>,
-    /// Random points tried per element (default 3).
+    /// Random real points tried per element to find a difference (default 3).
     pub points: Option<u64>,
+    /// Decide every element by canonical forms (no random evaluation over a prime field).
+    pub exact: bool,
+    /// Points of the prime field per polynomial element (default 2).
+    pub field_points: Option<u32>,
+    /// Seed of the prime and the points (default: drawn from the operating system).
+    pub seed: Option<u64>,
 }
 
 impl EquivConfig {
@@ -58,6 +66,9 @@ pub struct EquivReport {
     pub outputs: Vec<OutputSummary>,
     /// The first differing element, with a concrete input.
     pub counterexample: Option<Counterexample>,
+    /// The elements proved equal by random evaluation (Schwartz–Zippel), with the bound on
+    /// the probability that one of them is not; `None` when none was (`--exact`).
+    pub identity: Option<IdentityTest>,
     /// Seconds for the whole check.
     pub seconds: f64,
     /// Seconds per phase.
@@ -67,9 +78,11 @@ pub struct EquivReport {
 /// Where the time of a check went.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct Phases {
-    /// Running both kernels symbolically (in parallel).
+    /// Running both kernels symbolically.
     pub run: f64,
-    /// Moving the optimised kernel's terms into the common store.
+    /// Evaluating the polynomial outputs at random points of a prime field.
+    pub identity: f64,
+    /// Moving the optimised kernel's terms that need it into the common store.
     pub import: f64,
     /// Comparing the output elements.
     pub compare: f64,
@@ -117,19 +130,25 @@ pub fn equiv_programs(
         &cfg.optimized,
     )?;
     let budget = Budget::new(cfg.reference.limits);
-    let (r, o) = rayon::join(
-        || run_budgeted(reference, &cfg.reference, &budget),
-        || run_budgeted(optimized, &cfg.optimized, &budget),
-    );
+    let (r, o) = run_both(reference, optimized, cfg, &budget)?;
     let (mut r, o) = (r?, o?);
     let run_seconds = start.elapsed().as_secs_f64();
     let names = output_names(&r, &o, cfg)?;
     let all_blocks = cfg.reference.blocks == BlockSel::All && cfg.optimized.blocks == BlockSel::All;
+    let incomplete = [&r, &o].into_iter().find_map(|side| {
+        side.findings
+            .iter()
+            .find(|f| f.issue.is_incomplete())
+            .map(|f| {
+                format!(
+                    "the symbolic run of `{}` stopped early: {}",
+                    side.kernel, f.message
+                )
+            })
+    });
 
-    // The reference's store is the common store; the optimised kernel's terms move into it.
-    let mut store = std::mem::take(&mut r.store);
-    let mut mo = ImportMemo::default();
-    let mut pairs = Vec::new();
+    // The elements to compare, each a term of its own side's store.
+    let mut elements: Vec<Pair> = Vec::new();
     let mut outputs = Vec::new();
     let spent_early = budget.spent();
     for name in &names {
@@ -158,29 +177,44 @@ pub fn equiv_programs(
                 }
                 continue;
             }
-            let a = br.values[i];
-            let b = store.import(&o.store, bo.values[i], &mut mo);
-            pairs.push(Pair {
+            elements.push(Pair {
                 output: outputs.len(),
                 index: i as u64,
-                expected: a,
-                actual: b,
+                expected: br.values[i],
+                actual: bo.values[i],
             });
         }
         outputs.push(summary);
     }
-    let import_seconds = start.elapsed().as_secs_f64() - run_seconds;
-    let incomplete = [&r, &o].into_iter().find_map(|side| {
-        side.findings
-            .iter()
-            .find(|f| f.issue.is_incomplete())
-            .map(|f| {
-                format!(
-                    "the symbolic run of `{}` stopped early: {}",
-                    side.kernel, f.message
-                )
-            })
-    });
+
+    // Polynomial elements are decided by their values at random points of a prime field,
+    // each side in its own store; the rest (and any difference, for its counterexample)
+    // move into the reference's store for the float points, the replay and normal forms.
+    let sz_start = Instant::now();
+    let tested = match (&incomplete, cfg.exact, budget.spent()) {
+        (None, false, None) => Some(identity_test(&r.store, &o.store, &elements, cfg)),
+        _ => None,
+    };
+    let sz_seconds = sz_start.elapsed().as_secs_f64();
+    let import_start = Instant::now();
+    let mut store = std::mem::take(&mut r.store);
+    let mut mo = ImportMemo::default();
+    let mut pairs = Vec::new();
+    for (k, e) in elements.iter().enumerate() {
+        if tested.as_ref().is_some_and(|t| t.equal[k]) {
+            let s = &mut outputs[e.output];
+            s.compared += 1;
+            s.equal += 1;
+            continue;
+        }
+        pairs.push(Pair {
+            actual: store.import(&o.store, e.actual, &mut mo),
+            ..*e
+        });
+    }
+    drop(elements);
+    let identity = tested.and_then(|t| t.summary);
+    let import_seconds = import_start.elapsed().as_secs_f64();
     let names_of: Vec<String> = outputs.iter().map(|s| s.name.clone()).collect();
     let mut runs: HashMap<u64, Result<(Outputs, Outputs), String>> = HashMap::new();
     let mut confirm = |p: &Pair, w: &Witness| -> Confirm {
@@ -229,7 +263,7 @@ pub fn equiv_programs(
         },
         &mut confirm,
     );
-    let compare_seconds = start.elapsed().as_secs_f64() - run_seconds - import_seconds;
+    let compare_seconds = start.elapsed().as_secs_f64() - run_seconds - import_seconds - sz_seconds;
     for (p, v) in pairs.iter().zip(&result.verdicts) {
         let s = &mut outputs[p.output];
         s.compared += 1;
@@ -270,12 +304,106 @@ pub fn equiv_programs(
         outputs,
         counterexample,
         seconds: start.elapsed().as_secs_f64(),
+        identity,
         phases: Phases {
             run: run_seconds,
+            identity: sz_seconds,
             import: import_seconds,
             compare: compare_seconds,
         },
     })
+}
+
+/// Runs both kernels: one after the other when each runs several blocks (their blocks use
+/// the cores, and only one run's per-block stores are alive at a time), else side by side.
+#[allow(clippy::type_complexity)]
+fn run_both(
+    reference: &Program,
+    optimized: &Program,
+    cfg: &EquivConfig,
+    budget: &std::sync::Arc<Budget>,
+) -> Result<
+    (
+        Result<SymOutcome, EquivError>,
+        Result<SymOutcome, EquivError>,
+    ),
+    EquivError,
+> {
+    let blocks = |p: &Program, c: &ExecConfig| -> Result<u64, EquivError> {
+        Ok(match c.blocks {
+            BlockSel::One(_) => 1,
+            BlockSel::All => crate::launch::resolve(p.kernel(), c)?.launch.num_blocks(),
+        })
+    };
+    // Outputs are only read from here on (until a few move into the reference's store).
+    let run = |p: &Program, c: &ExecConfig| {
+        run_budgeted(p, c, budget).map(|mut out| {
+            out.store.freeze();
+            out
+        })
+    };
+    let run_r = || run(reference, &cfg.reference);
+    let run_o = || run(optimized, &cfg.optimized);
+    if blocks(reference, &cfg.reference)? > 1 && blocks(optimized, &cfg.optimized)? > 1 {
+        let r = run_r();
+        Ok((r, run_o()))
+    } else {
+        Ok(rayon::join(run_r, run_o))
+    }
+}
+
+/// What random evaluation decided.
+struct Tested {
+    /// Per element: proved equal (with high probability).
+    equal: Vec<bool>,
+    summary: Option<IdentityTest>,
+}
+
+/// Evaluates both sides' elements at random points of a random prime field: an element
+/// whose two terms are polynomials with the same values at every point is equal with the
+/// error bound of [`Tester::error_log2`]; everything else is left to the exact road.
+fn identity_test(r: &Store, o: &Store, elements: &[Pair], cfg: &EquivConfig) -> Tested {
+    let seed = cfg.seed.unwrap_or_else(|| {
+        use std::hash::BuildHasher;
+        std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64)
+    });
+    let tester = Tester::new(seed, cfg.field_points.unwrap_or(2));
+    let a: Vec<_> = elements.iter().map(|e| e.expected).collect();
+    let b: Vec<_> = elements.iter().map(|e| e.actual).collect();
+    let (va, vb) = rayon::join(|| tester.values(r, &a), || tester.values(o, &b));
+    let equal: Vec<bool> = va
+        .iter()
+        .zip(&vb)
+        .map(|(x, y)| x.is_some() && x == y)
+        .collect();
+    let count = equal.iter().filter(|&&e| e).count() as u64;
+    if count == 0 {
+        return Tested {
+            equal,
+            summary: None,
+        };
+    }
+    let pick = |v: &[warpsafe_algebra::TermId]| -> Vec<_> {
+        v.iter()
+            .zip(&equal)
+            .filter(|(_, &e)| e)
+            .map(|(t, _)| *t)
+            .collect()
+    };
+    let (sa, sb) = rayon::join(|| sizes(r, &pick(&a)), || sizes(o, &pick(&b)));
+    let error_log2 = sa.iter().zip(&sb).fold(f64::NEG_INFINITY, |acc, (x, y)| {
+        log2_add(acc, tester.error_log2(*x, *y))
+    });
+    Tested {
+        equal,
+        summary: Some(IdentityTest {
+            elements: count,
+            points: tester.points(),
+            prime: tester.prime(),
+            seed,
+            error_log2,
+        }),
+    }
 }
 
 /// Which outputs a check compares, in words.

@@ -79,7 +79,7 @@ pub use error::EquivError;
 pub use finding::{Finding, Issue, Place};
 pub use prove::{prove_spec, SpecReport};
 pub use replay::Replay;
-pub use report::{exit_code, Counterexample, KernelRun, OutputSummary, TensorValues};
+pub use report::{exit_code, Counterexample, IdentityTest, KernelRun, OutputSummary, TensorValues};
 pub use source::{equiv_sources, kernel_from_source};
 pub use spec::{
     Equation, Expr as SpecExpr, ExprKind as SpecExprKind, Range, Reduce, Spec, SpecError, SpecSpan,

@@ -54,6 +54,39 @@ pub struct OutputSummary {
     pub skipped: u64,
 }
 
+/// Elements proved equal by evaluation at random points of a prime field (Schwartz–Zippel):
+/// two different polynomials agree at all of them only with a small probability.
+#[derive(Clone, Debug, Serialize)]
+pub struct IdentityTest {
+    /// Elements so proved.
+    pub elements: u64,
+    /// Points per element.
+    pub points: u32,
+    /// The prime (drawn at random in [2^61, 2^62)).
+    pub prime: u64,
+    /// The seed the prime and the points were drawn from.
+    pub seed: u64,
+    /// log₂ of a bound on the probability that any of these elements is not equal after all
+    /// (the per-element bounds summed).
+    pub error_log2: f64,
+}
+
+impl IdentityTest {
+    /// One line for reports.
+    pub fn text(&self) -> String {
+        format!(
+            "{} element(s) equal by evaluation at {} random point(s) mod the prime {} \
+             (Schwartz-Zippel, seed {}): a wrong `equal` has probability below 2^{:.0} \
+             (--exact decides by canonical forms)",
+            self.elements,
+            self.points,
+            self.prime,
+            self.seed,
+            self.error_log2.ceil()
+        )
+    }
+}
+
 /// Values of one input tensor in a counterexample (the elements the differing outputs read).
 #[derive(Clone, Debug, Serialize)]
 pub struct TensorValues {
