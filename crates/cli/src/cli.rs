@@ -17,6 +17,11 @@ pub struct Cli {
     /// Where solver queries and answers go (every command that asks a solver).
     #[command(flatten)]
     pub solver: SolverArgs,
+    /// Print what the command is doing to stderr, one line per step with the seconds since
+    /// it started (`-vv`: finer steps, such as every F4 round). Accepted by every command,
+    /// before or after its name; stdout is the same with or without it.
+    #[arg(short = 'v', long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
 }
 
 /// Solver queries and answers: accepted by every command (before or after the subcommand);

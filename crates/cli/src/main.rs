@@ -16,6 +16,7 @@ mod ir_cmd;
 mod launch;
 mod mutate;
 mod perm_cmd;
+mod progress;
 mod ptx_input;
 mod report;
 mod run_cmd;
@@ -48,6 +49,7 @@ fn main() -> std::process::ExitCode {
         }
         Err(e) => e.exit(),
     };
+    progress::configure(cli.verbose, json);
     source::configure(&cli.front);
     if let Some(dir) = cli.solver.cache.clone() {
         warpsafe_smt::set_cache_dir(Some(dir));

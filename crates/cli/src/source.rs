@@ -65,22 +65,33 @@ pub fn load(path: &Path) -> Result<Loaded, CliError> {
         Frontend::Subset => None,
         _ => warpsafe_clang_front::find_clang(),
     };
-    let Some(_) = clang else {
+    let Some(clang) = clang else {
         if front.frontend == Frontend::Auto {
             eprintln!(
                 "note: clang not found; {name} is read by the C-subset parser (run scripts/setup.sh for CUDA C++)"
             );
         }
-        return match warpsafe_cuda_front::compile(&file.text) {
+        return match subset(&name, &file.text) {
             Ok(module) => Ok(Loaded { file, module }),
             Err(errors) => Err(parse_error(&file, &errors)),
         };
     };
-    let read = warpsafe_clang_front::compile_file(path, &file.text, &clang_options());
+    let read = crate::progress::step(
+        &format!("read {name} through clang ({})", clang.display()),
+        || warpsafe_clang_front::compile_file(path, &file.text, &clang_options()),
+        |r| match r {
+            Ok(c) => format!(
+                "{} kernel(s), {} left out",
+                c.module.kernels.len(),
+                c.rejected.len()
+            ),
+            Err(e) => format!("{} error(s)", e.len()),
+        },
+    );
     let whole = matches!(&read, Ok(c) if c.rejected.is_empty() && !c.module.kernels.is_empty());
     if !whole && front.frontend == Frontend::Auto {
         // The subset parser may still read a file clang's road leaves kernels of.
-        if let Ok(module) = warpsafe_cuda_front::compile(&file.text) {
+        if let Ok(module) = subset(&name, &file.text) {
             return Ok(Loaded { file, module });
         }
     }
@@ -113,6 +124,18 @@ pub fn load(path: &Path) -> Result<Loaded, CliError> {
         }
         Err(errors) => Err(parse_error(&file, &errors)),
     }
+}
+
+/// Reads `text` with the C-subset parser, saying so under `-v`.
+fn subset(name: &str, text: &str) -> Result<Module, Vec<FrontError>> {
+    crate::progress::step(
+        &format!("read {name} with the C-subset parser"),
+        || warpsafe_cuda_front::compile(text),
+        |r| match r {
+            Ok(m) => format!("{} kernel(s)", m.kernels.len()),
+            Err(e) => format!("{} error(s)", e.len()),
+        },
+    )
 }
 
 /// How `.cu` files are read, set once from the command line.

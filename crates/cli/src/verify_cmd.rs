@@ -2,10 +2,9 @@
 
 use crate::cli::{Format, VerifyArgs, VerifyFormat};
 use crate::exit::{CliError, CLEAN, FINDINGS, UNKNOWN};
+use crate::progress::{self, Task};
 use crate::summary::Table;
 use crate::{launch, sarif, source};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 use warpsafe_ir::{Kernel, SourceFile};
 use warpsafe_verify::{Config, Counterexample, DimSpec, Property, Report, Verdict};
@@ -67,36 +66,6 @@ pub fn exit_code(r: &Report) -> u8 {
     } else {
         UNKNOWN
     }
-}
-
-/// Shows a spinner on a terminal when the work takes more than a second.
-fn spinner(label: String) -> impl Drop {
-    struct Stop(Arc<AtomicBool>, Option<std::thread::JoinHandle<()>>);
-    impl Drop for Stop {
-        fn drop(&mut self) {
-            self.0.store(true, Ordering::Relaxed);
-            if let Some(h) = self.1.take() {
-                let _ = h.join();
-            }
-        }
-    }
-    let done = Arc::new(AtomicBool::new(false));
-    let flag = done.clone();
-    let handle = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_secs(1));
-            if flag.load(Ordering::Relaxed) {
-                return;
-            }
-            let bar = indicatif::ProgressBar::new_spinner().with_message(label);
-            bar.enable_steady_tick(Duration::from_millis(100));
-            while !flag.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            bar.finish_and_clear();
-        })
-    });
-    Stop(done, handle)
 }
 
 /// A kernel to verify, with the text its spans point into; or why it has none.
@@ -232,11 +201,19 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
     let properties = properties(&args.property)?;
     let deadline = std::time::Instant::now() + Duration::from_secs_f64(args.timeout.max(0.01));
     let mut reports = vec![];
+    let solver_before = warpsafe_smt::stats();
+    let bar = Task::bar_with_status(
+        "verify",
+        (targets.len() * properties.len()) as u64,
+        move || solver_status(&solver_before),
+    );
     for t in &targets {
         let kernel = match &t.kernel {
             Ok(k) => k,
             Err(u) => {
+                progress::say(|| format!("kernel `{}`: not verified: {}", u.name, u.reason));
                 reports.push(unknown_report(u, &properties));
+                bar.inc(properties.len() as u64);
                 continue;
             }
         };
@@ -257,9 +234,12 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
             replay: !args.no_replay,
             strict_bounds: args.strict_bounds,
         };
-        let _s = spinner(format!("verifying {}", kernel.name));
-        reports.push(warpsafe_verify::verify(kernel, &cfg));
+        bar.message(format!("`{}`", kernel.name));
+        let report = verified(kernel, &cfg);
+        bar.inc(properties.len() as u64);
+        reports.push(report);
     }
+    drop(bar);
     let code = reports.iter().map(exit_code).fold(CLEAN, worst);
     if let Some(path) = &args.html {
         write_html(path, args, &file_name, &targets, &reports)?;
@@ -285,6 +265,42 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
         }
     }
     Ok(code)
+}
+
+/// Verifies `kernel`; with `-v`, says what starts and, per property, what it found and how
+/// long it took, then the solver's work for the kernel.
+fn verified(kernel: &Kernel, cfg: &Config) -> Report {
+    let names: Vec<&str> = cfg.properties.iter().map(|p| p.name()).collect();
+    progress::say(|| format!("verify `{}`: {}", kernel.name, names.join(", ")));
+    let before = warpsafe_smt::stats();
+    let report = warpsafe_verify::verify(kernel, cfg);
+    for p in &report.results {
+        progress::say(|| {
+            format!(
+                "verify `{}` {}: {} ({:.3} s, {} queries)",
+                kernel.name,
+                p.property.name(),
+                verdict_word(&p.verdict),
+                p.seconds.max(0.0),
+                p.queries
+            )
+        });
+    }
+    progress::say(|| {
+        format!(
+            "verify `{}` done ({:.3} s); solver: {}",
+            kernel.name,
+            report.seconds,
+            warpsafe_smt::stats().since(&before)
+        )
+    });
+    report
+}
+
+/// The solver's work since `before`, in a few words for a progress bar.
+fn solver_status(before: &warpsafe_smt::Stats) -> String {
+    let s = warpsafe_smt::stats().since(before);
+    format!("{} SMT queries ({} cached)", s.queries, s.cache_hits)
 }
 
 /// `--html`: the reports over their source, one section per kernel.
@@ -471,9 +487,14 @@ pub fn bench(
     let solver_before = warpsafe_smt::stats();
     let files = source::expand(&[dir.to_path_buf()])?;
     let mut reports = vec![];
+    let bar = Task::bar_with_status("bench verify", files.len() as u64, move || {
+        solver_status(&solver_before)
+    });
     for f in &files {
+        bar.message(f.display().to_string());
         let loaded = source::load(f)?;
         for k in &loaded.module.kernels {
+            progress::say(|| format!("bench verify {} `{}`", f.display(), k.name));
             let cfg = config_for(k);
             let mut runs: Vec<Report> = (0..repeat.max(1))
                 .map(|_| warpsafe_verify::verify(k, &cfg))
@@ -492,9 +513,19 @@ pub fn bench(
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
+            progress::say(|| {
+                let words: Vec<String> = r
+                    .results
+                    .iter()
+                    .map(|p| format!("{} {}", p.property.name(), verdict_word(&p.verdict)))
+                    .collect();
+                format!("row {name}: {} ({:.3} s)", words.join(", "), r.seconds)
+            });
             reports.push((name, r));
         }
+        bar.inc(1);
     }
+    drop(bar);
     if let Some(path) = svg {
         let rows: Vec<(String, f64)> = reports
             .iter()
