@@ -589,12 +589,54 @@ pub(crate) fn print_all_sizes(file: &warpsafe_ir::SourceFile, o: &warpsafe_funct
     }
 }
 
+/// Reads a benchmark file as `warpsafe equiv` does: clang (with the pair's `-D`) when it is
+/// installed, else the C subset (a sized pair then fails: its files are C++); through our
+/// CUDA codegen and NVRTC's PTX on the PTX road.
+fn bench_load(
+    path: &Path,
+    defines: &[(String, String)],
+    via_ptx: bool,
+) -> Result<(Program, String), warpsafe_equiv::EquivError> {
+    use warpsafe_equiv::EquivError;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| EquivError::Source(format!("{}: {e}", path.display())))?;
+    let name = path.display().to_string();
+    let joined = |errs: Vec<warpsafe_cuda_front::FrontError>| {
+        let msgs: Vec<String> = errs.iter().map(|e| e.message.clone()).collect();
+        EquivError::Source(format!("{name}: {}", msgs.join("; ")))
+    };
+    let module = if warpsafe_clang_front::find_clang().is_some() {
+        let opts = warpsafe_clang_front::Options {
+            defines: defines.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+            include_dirs: vec![],
+        };
+        let c = warpsafe_clang_front::compile_file(path, &text, &opts).map_err(joined)?;
+        if let Some(r) = c.rejected.into_iter().next() {
+            return Err(joined(r.errors));
+        }
+        c.module
+    } else {
+        warpsafe_cuda_front::compile(&text).map_err(joined)?
+    };
+    let k = module
+        .kernels
+        .first()
+        .ok_or_else(|| EquivError::Source(format!("{name}: no kernel")))?;
+    if via_ptx {
+        let p = ptx_input::via_ptx(&name, k).map_err(|e| EquivError::Compile(e.to_string()))?;
+        return Ok((p.program, p.file.text));
+    }
+    let p = warpsafe_exec::compile(k).map_err(|e| EquivError::Compile(e.to_string()))?;
+    Ok((p, text))
+}
+
 /// `warpsafe bench equiv`.
 pub fn bench(dir: &std::path::Path, repeat: usize, format: Format) -> Result<u8, CliError> {
     let mut runs = vec![];
     for _ in 0..repeat.max(1) {
         runs.push(
-            warpsafe_equiv::bench_equiv(dir, None).map_err(|e| CliError::usage(e.to_string()))?,
+            warpsafe_equiv::bench_equiv_with(dir, None, &bench_load, true)
+                .map_err(|e| CliError::usage(e.to_string()))?,
         );
     }
     let mut rows = runs.pop().unwrap_or_default();

@@ -1,9 +1,18 @@
 //! The equivalence benchmark: every pair of `examples/equiv`, its expected verdict, and a
-//! table of verdict, seconds, barriers and thread instructions (for `warpsafe bench equiv`).
+//! table of verdict, seconds, peak memory, barriers and thread instructions (for
+//! `warpsafe bench equiv`). Pairs of the sized SGEMM family are C++ read through clang at
+//! `-D SIZE=…` and run on both roads (the thread code of the IR, and NVRTC's PTX), through a
+//! [`Loader`] the caller gives.
 
-use crate::{equiv_sources, BlockSel, EquivConfig, EquivError, ExecConfig};
+use crate::{equiv_programs, BlockSel, EquivConfig, EquivError, ExecConfig};
 use serde::Serialize;
 use std::path::Path;
+use warpsafe_exec::Program;
+
+/// Reads one benchmark file: its path, the `-D` definitions, and whether to take the PTX road;
+/// gives the program and the text its findings point into.
+pub type Loader<'a> =
+    dyn Fn(&Path, &[(String, String)], bool) -> Result<(Program, String), EquivError> + 'a;
 
 /// One benchmark pair: files relative to `examples/equiv`.
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -18,6 +27,9 @@ pub struct BenchPair {
     pub lockstep: bool,
     /// The verdict the pair must get.
     pub expect: &'static str,
+    /// `-D SIZE=…` for C++ files of the sized family (read through clang, both roads);
+    /// `None`: files of the C subset, the thread-code road only.
+    pub size: Option<u32>,
 }
 
 const fn pair(
@@ -33,6 +45,18 @@ const fn pair(
         optimized,
         lockstep,
         expect,
+        size: None,
+    }
+}
+
+const fn sized(optimized: &'static str, size: u32, expect: &'static str) -> BenchPair {
+    BenchPair {
+        family: "sgemm-sized",
+        reference: S10,
+        optimized,
+        lockstep: false,
+        expect,
+        size: Some(size),
     }
 }
 
@@ -40,6 +64,9 @@ const R0: &str = "reduce/reduce0_reference.cu";
 const S1: &str = "sgemm/sgemm1_naive.cu";
 const SM: &str = "softmax/softmax_naive.cu";
 const AT: &str = "attention/attention_reference.cu";
+const S10: &str = "sgemm/sgemm10_reference.cu";
+const S11: &str = "sgemm/sgemm11_template_blocktiling.cu";
+const S12: &str = "sgemm/sgemm12_warptiling.cu";
 
 /// Every pair of the benchmark with its expected verdict.
 pub const BENCH_PAIRS: &[BenchPair] = &[
@@ -172,6 +199,11 @@ pub const BENCH_PAIRS: &[BenchPair] = &[
         false,
         "different",
     ),
+    sized(S11, 128, "equal"),
+    sized(S12, 128, "equal"),
+    sized("sgemm/sgemm12_bug_float4_swap.cu", 128, "different"),
+    sized(S11, 256, "equal"),
+    sized(S12, 256, "equal"),
 ];
 
 /// One row of the benchmark table.
@@ -181,6 +213,10 @@ pub struct BenchRow {
     pub pair: String,
     /// The family.
     pub family: String,
+    /// `cuda-c` (thread code of the IR) or `ptx` (NVRTC's PTX of our generated CUDA C).
+    pub road: String,
+    /// `-D SIZE=…` of a sized pair.
+    pub size: Option<u32>,
     /// The verdict.
     pub verdict: String,
     /// The expected verdict.
@@ -197,55 +233,100 @@ pub struct BenchRow {
     pub peak_mib: Option<f64>,
 }
 
-/// Runs the pairs of [`BENCH_PAIRS`] whose files contain `filter` (all when `None`), with the
-/// files under `root` (the `examples/equiv` folder).
+/// Runs the pairs of [`BENCH_PAIRS`] of the C subset whose files contain `filter` (all when
+/// `None`), with the files under `root` (the `examples/equiv` folder); the sized pairs need
+/// clang and are left to [`bench_equiv_with`].
 pub fn bench_equiv(root: &Path, filter: Option<&str>) -> Result<Vec<BenchRow>, EquivError> {
+    let subset = |path: &Path, _: &[(String, String)], _: bool| {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| EquivError::Source(format!("{}: {e}", path.display())))?;
+        let k = crate::kernel_from_source(&text, None)?;
+        let p = warpsafe_exec::compile(&k).map_err(|e| EquivError::Compile(e.to_string()))?;
+        Ok((p, text))
+    };
+    bench_equiv_with(root, filter, &subset, false)
+}
+
+/// Runs the pairs of [`BENCH_PAIRS`] whose files or family contain `filter`, reading each file
+/// with `load`; sized pairs run on both roads when `sized` is true (and are left out
+/// otherwise).
+pub fn bench_equiv_with(
+    root: &Path,
+    filter: Option<&str>,
+    load: &Loader,
+    sized: bool,
+) -> Result<Vec<BenchRow>, EquivError> {
     let mut rows = Vec::new();
     for p in BENCH_PAIRS {
         if filter.is_some_and(|f| !p.optimized.contains(f) && !p.family.contains(f)) {
             continue;
         }
-        let read = |f: &str| {
-            std::fs::read_to_string(root.join(f))
-                .map_err(|e| EquivError::Source(format!("{}: {e}", root.join(f).display())))
+        let roads: &[bool] = match p.size {
+            None => &[false],
+            Some(_) if sized => &[false, true],
+            Some(_) => &[],
         };
-        let exec = ExecConfig {
-            blocks: BlockSel::All, // every output element
-            lockstep_warps: p.lockstep,
-            ..ExecConfig::default()
-        };
-        let measured = crate::budget::reset_peak_resident();
-        let r = equiv_sources(
-            &read(p.reference)?,
-            &read(p.optimized)?,
-            &EquivConfig::both(exec),
-        )?;
-        let name = |f: &str| {
-            Path::new(f)
-                .file_stem()
-                .map(|s| s.to_string_lossy().to_string())
-                .unwrap_or_default()
-        };
-        rows.push(BenchRow {
-            pair: format!(
-                "{} vs {}{}",
-                name(p.reference),
-                name(p.optimized),
-                if p.lockstep { " [lockstep]" } else { "" }
-            ),
-            family: p.family.to_string(),
-            verdict: r.verdict.to_string(),
-            expect: p.expect.to_string(),
-            seconds: r.seconds,
-            barriers: r.reference.stats.barriers + r.optimized.stats.barriers,
-            thread_instructions: r.reference.stats.thread_instructions
-                + r.optimized.stats.thread_instructions,
-            peak_mib: crate::budget::peak_resident_bytes()
-                .filter(|_| measured)
-                .map(|b| b as f64 / (1 << 20) as f64),
-        });
+        let defines: Vec<(String, String)> = p
+            .size
+            .map(|n| vec![("SIZE".to_string(), n.to_string())])
+            .unwrap_or_default();
+        for &via_ptx in roads {
+            rows.push(bench_pair(root, p, &defines, via_ptx, load)?);
+        }
     }
     Ok(rows)
+}
+
+fn bench_pair(
+    root: &Path,
+    p: &BenchPair,
+    defines: &[(String, String)],
+    via_ptx: bool,
+    load: &Loader,
+) -> Result<BenchRow, EquivError> {
+    let exec = ExecConfig {
+        blocks: BlockSel::All, // every output element
+        lockstep_warps: p.lockstep,
+        ..ExecConfig::default()
+    };
+    let (rp, rt) = load(&root.join(p.reference), defines, via_ptx)?;
+    let (op, ot) = load(&root.join(p.optimized), defines, via_ptx)?;
+    let measured = crate::budget::reset_peak_resident();
+    let mut r = equiv_programs(&rp, &op, &EquivConfig::both(exec))?;
+    for f in &mut r.reference.findings {
+        f.set_lines(&rt);
+    }
+    for f in &mut r.optimized.findings {
+        f.set_lines(&ot);
+    }
+    let name = |f: &str| {
+        Path::new(f)
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default()
+    };
+    Ok(BenchRow {
+        pair: format!(
+            "{} vs {}{}{}{}",
+            name(p.reference),
+            name(p.optimized),
+            p.size.map(|n| format!(" {n}^3")).unwrap_or_default(),
+            if via_ptx { " [ptx]" } else { "" },
+            if p.lockstep { " [lockstep]" } else { "" }
+        ),
+        family: p.family.to_string(),
+        road: if via_ptx { "ptx" } else { "cuda-c" }.to_string(),
+        size: p.size,
+        verdict: r.verdict.to_string(),
+        expect: p.expect.to_string(),
+        seconds: r.seconds,
+        barriers: r.reference.stats.barriers + r.optimized.stats.barriers,
+        thread_instructions: r.reference.stats.thread_instructions
+            + r.optimized.stats.thread_instructions,
+        peak_mib: crate::budget::peak_resident_bytes()
+            .filter(|_| measured)
+            .map(|b| b as f64 / (1 << 20) as f64),
+    })
 }
 
 /// The rows as a text table.

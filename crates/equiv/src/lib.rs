@@ -71,7 +71,9 @@ mod step;
 mod symexec;
 mod value;
 
-pub use bench::{bench_equiv, bench_table, BenchPair, BenchRow, BENCH_PAIRS};
+pub use bench::{
+    bench_equiv, bench_equiv_with, bench_table, BenchPair, BenchRow, Loader, BENCH_PAIRS,
+};
 pub use budget::{peak_resident_bytes, reset_peak_resident, resident_bytes, Limits, Spent};
 pub use config::{BlockSel, BufferStart, ExecConfig};
 pub use equiv::{equiv, equiv_programs, EquivConfig, EquivReport, Phases};
