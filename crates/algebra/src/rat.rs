@@ -50,11 +50,60 @@ pub fn wrap_int(v: i128, bits: u8, signed: bool) -> i128 {
     if bits >= 128 {
         return v;
     }
+    if bits > 0 {
+        // The low `bits` bits, sign- or zero-extended (the symbolic executor wraps every
+        // integer result; an i128 remainder was a library call).
+        let shift = 128 - bits as u32;
+        return if signed {
+            (v << shift) >> shift
+        } else {
+            ((v as u128) << shift >> shift) as i128
+        };
+    }
     let m = 1i128 << bits;
     let r = v.rem_euclid(m);
     if signed && r >= m / 2 {
         r - m
     } else {
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_int;
+
+    /// The remainder definition the shifts replace.
+    fn by_remainder(v: i128, bits: u8, signed: bool) -> i128 {
+        let m = 1i128 << bits;
+        let r = v.rem_euclid(m);
+        if signed && r >= m / 2 {
+            r - m
+        } else {
+            r
+        }
+    }
+
+    #[test]
+    fn wrapping_by_shifts_is_the_remainder() {
+        let mut x: u64 = 0x1234_5678_9abc_def1;
+        let mut samples = vec![0i128, 1, -1, i128::MAX, i128::MIN, 255, 256, -129, 1 << 40];
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            samples.push(((x as i128) << 64 | x as i128) >> (x % 100));
+        }
+        for &v in &samples {
+            for bits in [1u8, 7, 8, 16, 31, 32, 33, 63, 64, 100, 126] {
+                for signed in [false, true] {
+                    assert_eq!(
+                        wrap_int(v, bits, signed),
+                        by_remainder(v, bits, signed),
+                        "{v} in {bits} bits, signed {signed}"
+                    );
+                }
+            }
+        }
     }
 }
