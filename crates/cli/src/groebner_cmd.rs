@@ -3,12 +3,15 @@
 
 use crate::cli::{Format, GroebnerArgs, GroebnerBackend};
 use crate::exit::{CliError, CLEAN};
+use crate::progress::{self, Task, Ticker};
 use crate::summary::Table;
 use serde_json::json;
 use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use warpsafe_groebner::{dense, Algorithm, KernelBackend, Options, Order, System};
+use warpsafe_groebner::{
+    dense, Algorithm, KernelBackend, Options, Order, Round, RoundHook, System,
+};
 
 fn options(args: &GroebnerArgs) -> Result<Options, CliError> {
     let mut opts = Options {
@@ -25,6 +28,29 @@ fn options(args: &GroebnerArgs) -> Result<Options, CliError> {
         opts.dense = Arc::new(KernelBackend::cuda());
     }
     Ok(opts)
+}
+
+/// Reports F4's rounds: on the spinner, and with `-v` one line each.
+fn round_hook(ticker: Ticker) -> RoundHook {
+    Arc::new(move |r: &Round| {
+        ticker.message(format!(
+            "round {}, degree {}, {} pairs pending",
+            r.step, r.degree, r.pending
+        ));
+        progress::say(|| {
+            format!(
+                "F4 round {}: degree {}, {} pairs, matrix {}x{}, {} new, {} pending ({:.3} s)",
+                r.step,
+                r.degree,
+                r.pairs,
+                r.matrix.0,
+                r.matrix.1,
+                r.new,
+                r.pending,
+                r.time.as_secs_f64()
+            )
+        });
+    })
 }
 
 /// Prints the kernel F4's dense step launches (its CUDA C, generated from the same IR the CPU
@@ -88,8 +114,31 @@ pub fn run(args: &GroebnerArgs) -> Result<u8, CliError> {
     if args.explain && args.format == Format::Human {
         explain()?;
     }
-    let basis = warpsafe_groebner::groebner(&sys, algo, &options(args)?)
+    let task = Task::spinner(&format!("{algo}"));
+    let opts = Options {
+        on_round: Some(round_hook(task.ticker())),
+        ..options(args)?
+    };
+    progress::say(|| {
+        format!(
+            "{algo} on {} ({} variables, {} polynomials, mod {})",
+            args.file.display(),
+            sys.vars.len(),
+            sys.polys.len(),
+            sys.prime
+        )
+    });
+    let basis = warpsafe_groebner::groebner(&sys, algo, &opts)
         .map_err(|e| CliError::usage(e.to_string()))?;
+    drop(task);
+    progress::say(|| {
+        format!(
+            "{algo} done: {} elements, {} rounds ({:.3} s)",
+            basis.len(),
+            basis.stats.steps,
+            basis.stats.time.total.as_secs_f64()
+        )
+    });
     let checked = args.check.then(|| {
         warpsafe_groebner::is_groebner_basis(&sys, &basis) && warpsafe_groebner::is_reduced(&basis)
     });
@@ -244,16 +293,42 @@ pub fn bench(repeat: usize, limit: f64, exact: bool, format: Format) -> Result<u
         ..Options::default()
     };
     let start = Instant::now();
-    let rows = warpsafe_groebner::bench_table(&systems, Algorithm::F4, repeat, &opts);
-    let others: Vec<Vec<ToolResult>> = systems
-        .iter()
-        .map(|(_, sys)| {
+    let task = Task::bar("bench groebner", systems.len() as u64);
+    let mut rows = vec![];
+    let mut others: Vec<Vec<ToolResult>> = vec![];
+    for one in systems.chunks(1) {
+        task.message(one[0].0.clone());
+        rows.extend(warpsafe_groebner::bench_table(
+            one,
+            Algorithm::F4,
+            repeat,
+            &opts,
+        ));
+        others.push(
             ["Singular", "M2"]
                 .iter()
-                .map(|t| other_tool(t, sys, limit))
-                .collect()
-        })
-        .collect();
+                .map(|t| other_tool(t, &one[0].1, limit))
+                .collect(),
+        );
+        if let Some(r) = rows.last() {
+            progress::say(|| {
+                format!(
+                    "row {}: {} elements, {} s{}",
+                    r.name,
+                    r.size.map_or("-".into(), |n| n.to_string()),
+                    r.median
+                        .map_or("-".into(), |d| format!("{:.4}", d.as_secs_f64())),
+                    if r.note.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", r.note)
+                    }
+                )
+            });
+        }
+        task.inc(1);
+    }
+    drop(task);
     let cell = |c: &ToolResult| match c {
         None => "not installed".to_string(),
         Some(Ok((s, n))) => format!("{s:.3} ({n})"),

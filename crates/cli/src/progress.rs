@@ -147,6 +147,22 @@ impl Task {
     pub fn message(&self, text: impl Into<String>) {
         self.bar.set_message(text.into());
     }
+
+    /// A handle that moves the bar from elsewhere (a callback, another thread).
+    pub fn ticker(&self) -> Ticker {
+        Ticker(self.bar.clone())
+    }
+}
+
+/// Moves a [`Task`]'s bar from a callback; it does not keep the bar on screen.
+#[derive(Clone)]
+pub struct Ticker(ProgressBar);
+
+impl Ticker {
+    /// What is being worked on now.
+    pub fn message(&self, text: impl Into<String>) {
+        self.0.set_message(text.into());
+    }
 }
 
 /// The style for `template`, its `{status}` key filled by `status` (empty without one).

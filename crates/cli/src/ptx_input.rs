@@ -93,7 +93,7 @@ pub fn via_ptx(file_name: &str, kernel: &Kernel) -> Result<PtxKernel, CliError> 
         ));
     }
     let cuda = warpsafe_cuda::generate(kernel).map_err(|e| fail(e.to_string()))?;
-    let ptx = warpsafe_cuda::compile_ptx(&cuda, &Default::default())
+    let ptx = nvrtc(&kernel.name, &cuda, &Default::default())
         .map_err(|e| fail(e.to_string()))?
         .ptx;
     let module = warpsafe_ptx::parse(&ptx).map_err(|e| fail(format!("NVRTC output: {e}")))?;
@@ -110,6 +110,24 @@ pub fn via_ptx(file_name: &str, kernel: &Kernel) -> Result<PtxKernel, CliError> 
         file: SourceFile::new(format!("{file_name} (PTX of `{}`)", kernel.name), ptx),
         program,
     })
+}
+
+/// Compiles the generated CUDA C of kernel `name` with NVRTC (or finds its PTX in the cache):
+/// a spinner when it takes over a second, and with `-v` a line saying which and how long.
+pub fn nvrtc(
+    name: &str,
+    cuda: &str,
+    opts: &warpsafe_cuda::CompileOptions,
+) -> Result<warpsafe_cuda::Compiled, warpsafe_cuda::NvrtcError> {
+    crate::progress::step(
+        &format!("NVRTC compile of `{name}` for {}", opts.arch),
+        || warpsafe_cuda::compile_ptx(cuda, opts),
+        |r| match r {
+            Ok(c) if c.cached => format!("PTX from the cache ({} bytes)", c.ptx.len()),
+            Ok(c) => format!("compiled ({} bytes of PTX)", c.ptx.len()),
+            Err(e) => format!("failed: {e}"),
+        },
+    )
 }
 
 #[cfg(test)]

@@ -43,7 +43,9 @@ pub use dense::{CpuBackend, DenseBackend, DenseError, KernelBackend};
 pub use order::Order;
 pub use parse::{parse_system, ParseError};
 pub use poly::{Poly, Term};
-pub use system::{Algorithm, Basis, GroebnerError, Options, PhaseTimes, Stats, System};
+pub use system::{
+    Algorithm, Basis, GroebnerError, Options, PhaseTimes, Round, RoundHook, Stats, System,
+};
 pub use systems::{bundled_systems, cyclic, katsura};
 
 use field::{is_prime, Field};

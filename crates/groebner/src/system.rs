@@ -86,6 +86,31 @@ pub struct Options {
     /// faster, and it misses part of a matrix's result with probability below `k * 2^-60` for
     /// `k` combinations (the seed is fixed: runs are reproducible). `false` reduces every row.
     pub random_combinations: bool,
+    /// Called after every F4 round with what it did (`None`: nothing is called). For progress
+    /// reports; it cannot change the computation.
+    pub on_round: Option<RoundHook>,
+}
+
+/// An observer of F4's rounds ([`Options::on_round`]).
+pub type RoundHook = Arc<dyn Fn(&Round) + Send + Sync>;
+
+/// What one F4 round did: the pairs of one sugar degree reduced together as one matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Round {
+    /// The round's number, from 1.
+    pub step: usize,
+    /// The sugar degree of the pairs selected.
+    pub degree: u32,
+    /// Pairs selected.
+    pub pairs: usize,
+    /// The matrix's rows (reducers and rows to reduce) and columns.
+    pub matrix: (usize, usize),
+    /// New basis elements (rows that did not reduce to zero).
+    pub new: usize,
+    /// Pairs still waiting after the round.
+    pub pending: usize,
+    /// The round's wall-clock time.
+    pub time: Duration,
 }
 
 impl Default for Options {
@@ -95,6 +120,7 @@ impl Default for Options {
             dense: Arc::new(CpuBackend),
             time_limit: None,
             random_combinations: true,
+            on_round: None,
         }
     }
 }
@@ -106,6 +132,7 @@ impl fmt::Debug for Options {
             .field("dense", &self.dense.name())
             .field("time_limit", &self.time_limit)
             .field("random_combinations", &self.random_combinations)
+            .field("on_round", &self.on_round.is_some())
             .finish()
     }
 }

@@ -15,7 +15,7 @@ use crate::interreduce::interreduce_matrix;
 use crate::monomial::MonoTable;
 use crate::pairs::PairSet;
 use crate::poly::HPoly;
-use crate::system::{GroebnerError, Options, Stats};
+use crate::system::{GroebnerError, Options, Round, Stats};
 use std::time::Instant;
 use symbolic::{Marks, Reducers, Row, Symbolic};
 
@@ -60,6 +60,7 @@ fn f4_with(
     let mut last_rank = 0;
     loop {
         check_time(start, opts)?;
+        let round_start = Instant::now();
         let t = Instant::now();
         let (sel, sugar) = ps.select_batch(table);
         stats.time.pairs += t.elapsed();
@@ -120,11 +121,23 @@ fn f4_with(
             })
             .collect();
         new.sort_by(|a, b| table.cmp(a.lm(), b.lm()));
+        let added = new.len();
         for h in new {
             ps.add(h.lm(), sugar.max(h.degree(table)), table);
             polys.push(h);
         }
         stats.time.pairs += t.elapsed();
+        if let Some(hook) = &opts.on_round {
+            hook(&Round {
+                step: stats.steps,
+                degree: sugar,
+                pairs: sel.len(),
+                matrix: (nrows, mat.ncols),
+                new: added,
+                pending: ps.pairs.len(),
+                time: round_start.elapsed(),
+            });
+        }
     }
     stats.pairs_created = ps.created;
     let t = Instant::now();
