@@ -382,6 +382,13 @@ pub struct EquivArgs {
     /// counterexample replayed in the interpreter, with or without this flag.
     #[arg(long)]
     pub exact: bool,
+    /// Run these kernels of the optimised file one after another as its side (comma-separated,
+    /// in launch order: `--sequence splitk_partial,splitk_reduce`): each takes its launch from
+    /// the file's host launcher or header, and reads the buffers the earlier ones left (by
+    /// parameter name). `--arg`, `--len` and `--init` apply to the kernels that have the
+    /// parameter; `--grid`, `--block` and `--shared-bytes` are refused with it.
+    #[arg(long, value_name = "LIST", conflicts_with = "kernel")]
+    pub sequence: Option<String>,
     #[command(flatten)]
     pub sym: SymArgs,
 }

@@ -64,6 +64,7 @@ mod launch;
 mod prove;
 mod replay;
 mod report;
+mod sequence;
 mod shadow;
 mod source;
 mod spec;
@@ -76,12 +77,13 @@ pub use bench::{
 };
 pub use budget::{peak_resident_bytes, reset_peak_resident, resident_bytes, Limits, Spent};
 pub use config::{BlockSel, BufferStart, ExecConfig};
-pub use equiv::{equiv, equiv_programs, EquivConfig, EquivReport, Phases};
+pub use equiv::{equiv, equiv_programs, equiv_stages, EquivConfig, EquivReport, Phases};
 pub use error::EquivError;
 pub use finding::{Finding, Issue, Place};
 pub use prove::{prove_spec, SpecReport};
 pub use replay::Replay;
 pub use report::{exit_code, Counterexample, IdentityTest, KernelRun, OutputSummary, TensorValues};
+pub use sequence::Stage;
 pub use source::{equiv_sources, kernel_from_source};
 pub use spec::{
     Equation, Expr as SpecExpr, ExprKind as SpecExprKind, Range, Reduce, Spec, SpecError, SpecSpan,

@@ -29,7 +29,11 @@ pub struct Replay {
 pub(crate) type Outputs = Vec<(String, Buffer)>;
 
 /// The concrete input at `seed` of `program` under `cfg`.
-fn arguments(program: &Program, cfg: &ExecConfig, seed: u64) -> Result<Vec<Arg>, String> {
+pub(crate) fn arguments(
+    program: &Program,
+    cfg: &ExecConfig,
+    seed: u64,
+) -> Result<Vec<Arg>, String> {
     let kernel = program.kernel();
     let setup = launch::resolve(kernel, cfg).map_err(|e| e.to_string())?;
     let point = Assignment::new(seed);
