@@ -16,6 +16,7 @@ mod ir_cmd;
 mod launch;
 mod mutate;
 mod perm_cmd;
+mod phases;
 mod progress;
 mod ptx_input;
 mod report;

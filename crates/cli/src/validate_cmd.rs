@@ -58,10 +58,13 @@ pub fn validate(args: &ValidateArgs) -> Result<u8, CliError> {
         .map_err(|e| CliError::usage(format!("{}: {e}", loaded.file.name)))?;
     let ptx = ptx_input::via_ptx(&loaded.file.name, kernel)?;
     let fma = count_fma(&ptx.file.text);
+    let task = crate::progress::Task::spinner("validate");
     let mut report = warpsafe_equiv::equiv_programs(&ir, &ptx.program, &EquivConfig::both(exec))
         .map_err(|e| CliError::usage(format!("{}: {e}", loaded.file.name)))?;
     set_lines(&mut report.reference, &loaded.file);
     set_lines(&mut report.optimized, &ptx.file);
+    drop(task);
+    crate::phases::equiv(&report, "IR", "PTX");
     match args.launch.format {
         Format::Json => {
             let out = ValidateReport {
