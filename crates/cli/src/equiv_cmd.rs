@@ -8,7 +8,7 @@ use crate::ptx_input;
 use crate::source;
 use crate::summary::Table;
 use std::path::Path;
-use warpsafe_equiv::{BlockSel, Counterexample, EquivConfig, ExecConfig, KernelRun, Limits};
+use warpsafe_equiv::{BlockSel, Counterexample, EquivConfig, ExecConfig, KernelRun, Limits, Stage};
 use warpsafe_exec::{LaunchConfig, Program};
 use warpsafe_ir::{Kernel, ParamKind, SourceFile, Value};
 
@@ -259,32 +259,148 @@ fn side(path: &Path, via_ptx: bool, kernel: Option<&str>) -> Result<Side, CliErr
     })
 }
 
+/// The kernels `names` (comma-separated, in launch order) of the file at `path`, each
+/// compiled as [`side`] compiles one; the file's text for their findings.
+fn sequence(
+    path: &Path,
+    via_ptx: bool,
+    names: &str,
+) -> Result<(SourceFile, Vec<Program>), CliError> {
+    let names: Vec<&str> = names
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect();
+    if names.is_empty() {
+        return Err(CliError::usage("--sequence: name at least one kernel"));
+    }
+    if ptx_input::is_ptx(path) {
+        let mut file = None;
+        let mut programs = Vec::new();
+        for n in names {
+            let p = ptx_input::load_ptx(path, Some(n))?;
+            file.get_or_insert(p.file);
+            programs.push(p.program);
+        }
+        let file = file.ok_or_else(|| CliError::usage("--sequence: no kernel"))?;
+        return Ok((file, programs));
+    }
+    let loaded = source::load(path)?;
+    let mut programs = Vec::new();
+    for n in names {
+        let k = loaded.kernel(Some(n))?;
+        programs.push(if via_ptx {
+            ptx_input::via_ptx(&loaded.file.name, k)?.program
+        } else {
+            warpsafe_exec::compile(k)
+                .map_err(|e| CliError::usage(format!("{}: {e}", loaded.file.name)))?
+        });
+    }
+    Ok((loaded.file, programs))
+}
+
+/// The `--arg`, `--len` and `--init` flags that name a parameter of `kernel` (one set of
+/// flags serves every kernel of a sequence; a malformed flag is kept, for its error).
+fn flags_for(kernel: &Kernel, sym: &SymLaunch) -> SymLaunch {
+    let mine = |items: &[String]| -> Vec<String> {
+        items
+            .iter()
+            .filter(|i| {
+                i.split_once('=')
+                    .is_none_or(|(n, _)| kernel.param_named(n.trim()).is_some())
+            })
+            .cloned()
+            .collect()
+    };
+    SymLaunch {
+        args: mine(&sym.args),
+        lens: mine(&sym.lens),
+        inits: mine(&sym.inits),
+        ..sym.clone()
+    }
+}
+
+/// Checks that every `--arg`, `--len` and `--init` names a parameter of one of `kernels`.
+fn every_flag_used(kernels: &[&Kernel], sym: &SymLaunch) -> Result<(), CliError> {
+    for (flag, items) in [("arg", &sym.args), ("len", &sym.lens), ("init", &sym.inits)] {
+        for item in items {
+            let Some((name, _)) = item.split_once('=') else {
+                continue;
+            };
+            if !kernels.iter().any(|k| k.param_named(name.trim()).is_some()) {
+                let names: Vec<&str> = kernels.iter().map(|k| k.name.as_str()).collect();
+                return Err(CliError::usage(format!(
+                    "--{flag} {item}: none of {} has a parameter `{}`",
+                    names.join(", "),
+                    name.trim()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `warpsafe equiv REF OPT`.
 pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
     let r = side(&args.reference, args.via_ptx, args.kernel.as_deref())?;
-    let o = side(&args.optimized, args.via_ptx, args.kernel.as_deref())?;
-    let (rk, ok) = (r.program.kernel(), o.program.kernel());
+    let (o, stages) = match &args.sequence {
+        None => {
+            let o = side(&args.optimized, args.via_ptx, args.kernel.as_deref())?;
+            (o.file, vec![o.program])
+        }
+        Some(list) => {
+            let l = &args.sym.launch;
+            if l.grid.is_some() || l.block.is_some() || l.shared_bytes.is_some() {
+                return Err(CliError::usage(
+                    "--sequence: each kernel takes its launch from the file (host launcher or header); --grid, --block and --shared-bytes cannot say which kernel they are for",
+                ));
+            }
+            sequence(&args.optimized, args.via_ptx, list)?
+        }
+    };
+    let rk = r.program.kernel();
     let limits = limits(&args.sym)?;
     let every_block = !args.sym.block0_only;
+    let mut kernels = vec![rk];
+    kernels.extend(stages.iter().map(Program::kernel));
+    every_flag_used(&kernels, &args.sym.launch)?;
+    let exec = |k: &Kernel| -> Result<ExecConfig, CliError> {
+        let flags = if args.sequence.is_some() {
+            flags_for(k, &args.sym.launch)
+        } else {
+            args.sym.launch.clone()
+        };
+        Ok(ExecConfig {
+            limits,
+            ..exec_config(k, &flags, every_block)?
+        })
+    };
+    let stage_execs = stages
+        .iter()
+        .map(|p| exec(p.kernel()))
+        .collect::<Result<Vec<_>, _>>()?;
     let cfg = EquivConfig {
-        reference: ExecConfig {
-            limits,
-            ..exec_config(rk, &args.sym.launch, every_block)?
-        },
-        optimized: ExecConfig {
-            limits,
-            ..exec_config(ok, &args.sym.launch, every_block)?
-        },
+        reference: exec(rk)?,
+        optimized: stage_execs[0].clone(),
         outputs: list(&args.outputs),
         inputs: list(&args.inputs),
         exact: args.exact,
         ..EquivConfig::default()
     };
+    let optimized: Vec<Stage> = stages
+        .iter()
+        .zip(&stage_execs)
+        .map(|(program, exec)| Stage { program, exec })
+        .collect();
+    let reference = [Stage {
+        program: &r.program,
+        exec: &cfg.reference,
+    }];
     let task = crate::progress::Task::spinner("equiv");
-    let mut report = warpsafe_equiv::equiv_programs(&r.program, &o.program, &cfg)
+    let mut report = warpsafe_equiv::equiv_stages(&reference, &optimized, &cfg)
         .map_err(|e| CliError::usage(e.to_string()))?;
     set_lines(&mut report.reference, &r.file);
-    set_lines(&mut report.optimized, &o.file);
+    set_lines(&mut report.optimized, &o);
     drop(task);
     crate::phases::equiv(&report, "reference", "optimized");
     match args.sym.launch.format {
@@ -297,7 +413,7 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
             };
             println!(
                 "{} vs {}: {}{partial} ({:.3} s)",
-                r.file.name, o.file.name, report.verdict, report.seconds
+                r.file.name, o.name, report.verdict, report.seconds
             );
             println!("  compared: {}", report.scope);
             if let Some(why) = &report.reason {
@@ -309,7 +425,7 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
             print_starts(&report.reference);
             print_starts(&report.optimized);
             print_run(&r.file, &report.reference);
-            print_run(&o.file, &report.optimized);
+            print_run(&o, &report.optimized);
             for s in &report.outputs {
                 println!(
                     "  output {}: {} compared, {} equal, {} different, {} unknown",
