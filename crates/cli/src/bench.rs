@@ -150,10 +150,21 @@ fn time_case(case: &Case, dir: &Path, repeat: usize) -> Result<Row, CliError> {
 
 /// Runs the interpreter benchmark and prints the table.
 pub fn interp(repeat: usize, dir: &Path, format: Format) -> Result<u8, CliError> {
-    let rows = CASES
-        .iter()
-        .map(|c| time_case(c, dir, repeat))
-        .collect::<Result<Vec<_>, _>>()?;
+    let task = crate::progress::Task::bar("bench interp", CASES.len() as u64);
+    let mut rows = vec![];
+    for c in CASES {
+        task.message(c.file);
+        let r = time_case(c, dir, repeat)?;
+        crate::progress::say(|| {
+            format!(
+                "row {}: {} thread instructions, median {:.3} s",
+                r.kernel, r.thread_instructions, r.median_seconds
+            )
+        });
+        rows.push(r);
+        task.inc(1);
+    }
+    drop(task);
     match format {
         Format::Json => crate::report::print_json(&rows)?,
         Format::Human => {

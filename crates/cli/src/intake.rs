@@ -39,7 +39,10 @@ pub fn bench(dir: &Path, format: Format) -> Result<u8, CliError> {
     let opts = source::clang_options();
     let start = Instant::now();
     let mut results = vec![];
+    let task = crate::progress::Task::bar("bench intake", files.len() as u64);
     for f in &files {
+        task.message(f.display().to_string());
+        task.inc(1);
         let bytes = std::fs::read(f).map_err(|e| CliError::io(f, e))?;
         let text = warpsafe_clang_front::source_text(&bytes);
         let subset = warpsafe_cuda_front::compile(&text).map_or(0, |m| m.kernels.len());
@@ -64,8 +67,22 @@ pub fn bench(dir: &Path, format: Format) -> Result<u8, CliError> {
                 text: file,
             },
         };
+        crate::progress::say(|| {
+            format!(
+                "{}: {} kernel(s) accepted, {} rejected{}",
+                f.display(),
+                r.accepted,
+                r.rejected.len(),
+                if r.failed.is_some() {
+                    ", clang failed"
+                } else {
+                    ""
+                }
+            )
+        });
         results.push(r);
     }
+    drop(task);
     let seconds = start.elapsed().as_secs_f64();
     let mut causes: BTreeMap<String, (usize, String)> = BTreeMap::new();
     for r in &results {

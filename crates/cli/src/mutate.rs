@@ -61,9 +61,15 @@ pub fn bench(opts: &Options) -> Result<u8, CliError> {
     }
     let start = Instant::now();
     let mut kernels = vec![];
-    for file in files(&opts.kernels, &opts.only)? {
+    let files = files(&opts.kernels, &opts.only)?;
+    let task = crate::progress::Task::bar("bench mutate", files.len() as u64);
+    for file in files {
+        task.message(file.display().to_string());
+        crate::progress::say(|| format!("mutants of {}", file.display()));
         kernels.extend(campaign_of_file(&file, opts));
+        task.inc(1);
     }
+    drop(task);
     let mut campaign = Campaign {
         configs: opts.configs,
         limit: opts.limit,

@@ -97,7 +97,9 @@ pub fn bench(
     svg: Option<&Path>,
 ) -> Result<u8, CliError> {
     let mut rows = vec![];
+    let task = crate::progress::Task::bar("bench suite", SUITE.len() as u64);
     for name in SUITE {
+        task.message(name.to_string());
         let loaded = source::load(&kernels.join(format!("{name}.cu")))?;
         let k = loaded.kernel(None)?;
         let report = warpsafe_verify::verify(k, &config_for(k));
@@ -114,6 +116,12 @@ pub fn bench(
             },
             Err(e) => unknown(format!("{}: {e}", spec_path.display())),
         };
+        crate::progress::say(|| {
+            format!(
+                "row {name}: safety {:.3} s, functional {} ({})",
+                report.seconds, functional.verdict, functional.scope
+            )
+        });
         rows.push(Row {
             kernel: name.to_string(),
             race: word(Property::Race),
@@ -123,7 +131,9 @@ pub fn bench(
             safety_seconds: report.seconds,
             functional,
         });
+        task.inc(1);
     }
+    drop(task);
     let failed = rows.iter().any(|r| {
         r.functional.verdict == "refuted"
             || [&r.race, &r.divergence, &r.bounds, &r.overflow]
