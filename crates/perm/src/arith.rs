@@ -1,7 +1,7 @@
 //! C arithmetic as SMT terms over mathematical integers: truncating division and
 //! remainder, two's-complement wrapping of unsigned results and conversions.
 
-use crate::term::{Sort, Term};
+use crate::term::{in_range, Sort, Term};
 use warpsafe_ir::ScalarType;
 
 /// The SMT sort holding values of `ty`.
@@ -18,63 +18,46 @@ pub fn sort_of(ty: ScalarType) -> Sort {
 /// C's `a / b` on integers (truncation toward zero), from SMT's Euclidean `div` and `mod`
 /// (`a = b * div(a, b) + mod(a, b)` with `0 <= mod(a, b) < |b|`): they agree with C when
 /// `a >= 0` or the division is exact, and otherwise C's quotient is one nearer zero, that
-/// is `div(a, b) + sign(b)`. The operands are named once (a `let`), not copied, so a chain
-/// of divisions grows linearly. Division by zero is left unspecified, as SMT leaves it.
+/// is `div(a, b) + sign(b)`. The operands are shared subterms, which the printer names
+/// once, so a chain of divisions grows linearly. Division by zero is left unspecified, as
+/// SMT leaves it.
 pub fn c_div(a: Term, b: Term) -> Term {
-    if let (Term::Int(x), Term::Int(y)) = (&a, &b) {
-        if let Some(q) = x.checked_div(*y).filter(|q| *q != i128::MIN) {
-            return Term::Int(q);
+    if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
+        if let Some(q) = x.checked_div(y).filter(|q| *q != i128::MIN) {
+            return Term::int(q);
         }
     }
-    Term::shared([a, b], |[a, b]| {
-        let q = Term::app("div", vec![a.clone(), b.clone()]);
-        let sign = match b {
-            Term::Int(v) => Term::Int(v.signum()),
-            _ => Term::ite(
-                Term::lt(Term::Int(0), b.clone()),
-                Term::Int(1),
-                Term::Int(-1),
-            ),
-        };
-        Term::ite(agrees_with_c(&a, &b), q.clone(), Term::plus(q, sign))
-    })
+    let q = a.div(&b);
+    let sign = match b.as_int() {
+        Some(v) => Term::int(v.signum()),
+        None => Term::ite(&Term::int(0).lt(&b), &Term::int(1), &Term::int(-1)),
+    };
+    Term::ite(&agrees_with_c(&a, &b), &q, &q.add(&sign))
 }
 
 /// C's `a % b` on integers (the sign of the dividend): SMT's `mod(a, b)` when `a >= 0` or
-/// it is 0, otherwise `mod(a, b) - |b|`; the operands named once, as in [`c_div`].
+/// it is 0, otherwise `mod(a, b) - |b|`; the operands shared, as in [`c_div`].
 pub fn c_rem(a: Term, b: Term) -> Term {
-    if let (Term::Int(x), Term::Int(y)) = (&a, &b) {
-        if let Some(r) = x.checked_rem(*y) {
-            return Term::Int(r);
+    if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
+        if let Some(r) = x.checked_rem(y) {
+            return Term::int(r);
         }
     }
-    Term::shared([a, b], |[a, b]| {
-        let m = Term::app("mod", vec![a.clone(), b.clone()]);
-        Term::ite(agrees_with_c(&a, &b), m.clone(), Term::minus(m, abs(b)))
-    })
+    let m = a.modulo(&b);
+    Term::ite(&agrees_with_c(&a, &b), &m, &m.sub(&abs(&b)))
 }
 
-/// `a >= 0 || mod(a, b) == 0`, for leaves `a` and `b`: where SMT's Euclidean division and
-/// C's truncating one agree.
+/// `a >= 0 || mod(a, b) == 0`: where SMT's Euclidean division and C's truncating one agree.
 fn agrees_with_c(a: &Term, b: &Term) -> Term {
-    Term::or(vec![
-        Term::le(Term::Int(0), a.clone()),
-        Term::eq(Term::app("mod", vec![a.clone(), b.clone()]), Term::Int(0)),
-    ])
+    Term::int(0).le(a).or(&a.modulo(b).eq(&Term::int(0)))
 }
 
-/// `|a|` for a leaf `a` (it is copied).
-fn abs(a: Term) -> Term {
-    if let Term::Int(v) = a {
-        if let Some(m) = v.checked_abs() {
-            return Term::Int(m);
-        }
+/// `|a|`.
+fn abs(a: &Term) -> Term {
+    if let Some(m) = a.as_int().and_then(i128::checked_abs) {
+        return Term::int(m);
     }
-    Term::ite(
-        Term::le(Term::Int(0), a.clone()),
-        a.clone(),
-        Term::app("-", vec![a]),
-    )
+    Term::ite(&Term::int(0).le(a), a, &a.neg())
 }
 
 /// Reduces an integer result to the range of `ty`: exact wrap-around for unsigned types;
@@ -83,17 +66,13 @@ pub fn wrap(t: Term, ty: ScalarType) -> Term {
     if !ty.is_int() || ty.is_signed() {
         return t;
     }
-    let m = 1i128 << ty.bits();
-    if let Term::Int(v) = t {
-        return Term::Int(v.rem_euclid(m));
-    }
-    Term::app("mod", vec![t, Term::Int(m)])
+    t.modulo(&Term::int(1i128 << ty.bits()))
 }
 
 /// The range of values of an integer type, as a constraint on `t`.
 pub fn in_type(t: &Term, ty: ScalarType) -> Term {
     if !ty.is_int() {
-        return Term::Bool(true);
+        return Term::bool(true);
     }
     let bits = ty.bits();
     let (lo, hi) = if ty.is_signed() {
@@ -101,7 +80,7 @@ pub fn in_type(t: &Term, ty: ScalarType) -> Term {
     } else {
         (0, 1i128 << bits)
     };
-    Term::in_range(t.clone(), Term::Int(lo), Term::Int(hi))
+    in_range(t, &Term::int(lo), &Term::int(hi))
 }
 
 /// Converts `t` of type `from` to type `to` with C semantics (two's complement for
@@ -111,19 +90,16 @@ pub fn convert(t: Term, from: ScalarType, to: ScalarType) -> Term {
         return t;
     }
     match (sort_of(from), sort_of(to)) {
-        (Sort::Bool, Sort::Int) => Term::ite(t, Term::Int(1), Term::Int(0)),
-        (Sort::Bool, Sort::Real) => Term::ite(t, Term::real(1, 1), Term::real(0, 1)),
-        (Sort::Int, Sort::Bool) => Term::negate(Term::eq(t, Term::Int(0))),
-        (Sort::Real, Sort::Bool) => Term::negate(Term::eq(t, Term::real(0, 1))),
-        (Sort::Int, Sort::Real) => Term::app("to_real", vec![t]),
-        (Sort::Real, Sort::Int) => Term::shared([t], |[t]| {
-            let down = Term::app("to_int", vec![t.clone()]);
-            let up = Term::app(
-                "-",
-                vec![Term::app("to_int", vec![Term::app("-", vec![t.clone()])])],
-            );
-            Term::ite(Term::le(Term::real(0, 1), t), down, up)
-        }),
+        (Sort::Bool, Sort::Int) => Term::ite(&t, &Term::int(1), &Term::int(0)),
+        (Sort::Bool, Sort::Real) => Term::ite(&t, &Term::ratio(1, 1), &Term::ratio(0, 1)),
+        (Sort::Int, Sort::Bool) => t.eq(&Term::int(0)).not(),
+        (Sort::Real, Sort::Bool) => t.eq(&Term::ratio(0, 1)).not(),
+        (Sort::Int, Sort::Real) => t.to_real(),
+        (Sort::Real, Sort::Int) => {
+            let down = t.to_int();
+            let up = t.neg().to_int().neg();
+            Term::ite(&Term::ratio(0, 1).le(&t), &down, &up)
+        }
         (Sort::Int, Sort::Int) => {
             let m = 1i128 << to.bits();
             if !to.is_signed() {
@@ -132,19 +108,18 @@ pub fn convert(t: Term, from: ScalarType, to: ScalarType) -> Term {
                 t
             } else if from.bits() == to.bits() {
                 let half = m / 2;
-                Term::shared([t], |[t]| {
-                    Term::ite(
-                        Term::lt(t.clone(), Term::Int(half)),
-                        t.clone(),
-                        Term::minus(t, Term::Int(m)),
-                    )
-                })
+                Term::ite(&t.lt(&Term::int(half)), &t, &t.sub(&Term::int(m)))
             } else {
                 let half = m / 2;
-                let w = Term::app("mod", vec![Term::plus(t, Term::Int(half)), Term::Int(m)]);
-                Term::minus(w, Term::Int(half))
+                let w = t.add(&Term::int(half)).modulo(&Term::int(m));
+                w.sub(&Term::int(half))
             }
         }
         _ => t,
     }
+}
+
+/// The sort of an array of `elem` values (indexed by integers).
+pub fn array_sort(elem: Sort) -> Sort {
+    Sort::array_of(elem).unwrap_or(Sort::Array(crate::term::Elem::Int))
 }

@@ -14,7 +14,7 @@ use crate::extract::extract;
 use crate::frac::{Frac, Share};
 use crate::solver::{Sat, Solver};
 use crate::syntax::{AnnotKind, Annotation};
-use crate::term::{Sort, Term};
+use crate::term::{forall, in_range, int_sym, sym, thread_sym, tid, Sort, Term, ThreadTerm};
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 use std::time::Duration;
@@ -293,11 +293,11 @@ impl<'a> Checker<'a> {
             arrays.insert(a.name.clone(), (m, a.elem));
         }
         for (name, (_, elem)) in &arrays {
-            let s = Sort::Array(Box::new(sort_of(*elem)));
+            let s = crate::arith::array_sort(sort_of(*elem));
             for pre in ["old_", "fin_"] {
-                solver.declare(&format!("{pre}{name}"), s.clone());
+                solver.declare(&format!("{pre}{name}"), s);
             }
-            views.insert(name.clone(), Term::sym(&format!("old_{name}")));
+            views.insert(name.clone(), sym(&format!("old_{name}"), s));
         }
         Checker {
             k,
@@ -320,7 +320,7 @@ impl<'a> Checker<'a> {
             invariants: HashMap::new(),
             memory_uniform: vec![],
             shown,
-            alive: Term::Bool(true),
+            alive: Term::bool(true),
             loop_depth: 0,
             thread_ensures: vec![],
         }
@@ -343,7 +343,7 @@ impl<'a> Checker<'a> {
     fn untracked(&mut self, sort: Sort) -> Term {
         let n = self.fresh_name(&format!("{UNTRACKED}v"));
         self.solver.declare_thread(&n, sort);
-        Term::thread_sym(&n)
+        thread_sym(&n, sort)
     }
 
     /// Facts about the launch, and the facts assumed at this point, for thread `t`.
@@ -355,23 +355,23 @@ impl<'a> Checker<'a> {
 
     /// Facts about the launch for thread `t`.
     fn assumptions(&mut self, t: &Term) -> R<Vec<Term>> {
-        let bdx = Term::sym("bdx");
+        let bdx = int_sym("bdx");
         let mut out = vec![
-            Term::le(Term::Int(1), bdx.clone()),
-            Term::le(bdx.clone(), Term::Int(1024)),
-            Term::in_range(t.clone(), Term::Int(0), bdx),
-            Term::in_range(Term::sym("bix"), Term::Int(0), Term::sym("gdx")),
-            Term::le(Term::sym("gdx"), Term::Int(i128::from(i32::MAX))),
+            Term::int(1).le(&bdx),
+            bdx.le(&Term::int(1024)),
+            in_range(t, &Term::int(0), &bdx),
+            in_range(&int_sym("bix"), &Term::int(0), &int_sym("gdx")),
+            int_sym("gdx").le(&Term::int(i128::from(i32::MAX))),
         ];
         for p in &self.k.params {
             if let ParamKind::Scalar(ty) = p.kind {
-                out.push(in_type(&Term::sym(&format!("p_{}", p.name)), ty));
+                out.push(in_type(&sym(&format!("p_{}", p.name), sort_of(ty)), ty));
             }
         }
         let reqs = self.k.contract.requires.clone();
         let saved = std::mem::take(&mut self.accesses);
         for r in &reqs {
-            let v = self.eval(r, &Term::Bool(true))?;
+            let v = self.eval(r, &Term::bool(true))?;
             out.push(v.for_thread(t));
         }
         self.accesses = saved;
@@ -387,7 +387,7 @@ impl<'a> Checker<'a> {
         fail: &str,
     ) {
         let (sat, model) = self.solver.check_with_model(&facts, &self.shown);
-        let untracked = facts.iter().any(|f| f.smt().contains(UNTRACKED));
+        let untracked = facts.iter().any(|f| f.smt_shared().contains(UNTRACKED));
         let (verdict, reason) = match sat {
             Sat::Unsat => (Verdict::Verified, None),
             Sat::Sat if untracked => (
@@ -436,7 +436,7 @@ impl<'a> Checker<'a> {
             &lines(AnnotKind::BarrierEnsures),
             &lines(AnnotKind::Invariant),
         )?;
-        let tid = Term::Tid;
+        let tid = tid();
         let kreq = self.resolve_all(&lines(AnnotKind::KernelRequires), false)?;
         let thread_dep = |c: &Clause| {
             c.idx.is_thread_dependent()
@@ -457,7 +457,7 @@ impl<'a> Checker<'a> {
             .take_while(|s| matches!(s.kind, StmtKind::Assume(_)))
         {
             if let StmtKind::Assume(e) = &s.kind {
-                let v = self.eval(e, &Term::Bool(true))?;
+                let v = self.eval(e, &Term::bool(true))?;
                 self.facts.push(v);
             }
         }
@@ -471,7 +471,7 @@ impl<'a> Checker<'a> {
             treq_line,
             "thread requires",
             &treq,
-            &Term::Bool(true),
+            &Term::bool(true),
         )?;
         // The kernel precondition's facts are assumed; the threads' facts must follow from
         // them, read only what the thread holds, and are then assumed for the thread.
@@ -489,7 +489,7 @@ impl<'a> Checker<'a> {
             treq_line,
             "at launch (`thread requires`)",
             &treq_spec,
-            &Term::Bool(true),
+            &Term::bool(true),
         )?;
         self.facts.extend(treq.facts.iter().cloned());
         // Symbolic execution of one thread; barriers and loops check as they go.
@@ -499,7 +499,7 @@ impl<'a> Checker<'a> {
             .into_iter()
             .cloned()
             .collect();
-        self.exec_block(&k.body, &Term::Bool(true))?;
+        self.exec_block(&k.body, &Term::bool(true))?;
         // (a) every access is covered by a permission held where it happens.
         let base = self.assumptions(&tid)?;
         for acc in std::mem::take(&mut self.accesses) {
@@ -512,7 +512,7 @@ impl<'a> Checker<'a> {
             let mut facts = base.clone();
             facts.extend(acc.facts.iter().cloned());
             facts.push(acc.pc.clone());
-            facts.push(Term::negate(cov));
+            facts.push(cov.not());
             let what = format!(
                 "{} `{}` covered by the permissions held since line {}",
                 if acc.write { "write" } else { "read" },
@@ -538,16 +538,17 @@ impl<'a> Checker<'a> {
         // every thread's postcondition over the final memory.
         let kens_annots = lines(AnnotKind::KernelEnsures);
         let kens_line = kens_annots.first().map_or(0, |a| self.line(a.span));
-        for (name, _) in self.arrays.clone() {
+        for (name, (_, elem)) in self.arrays.clone() {
+            let s = crate::arith::array_sort(sort_of(elem));
             self.views
-                .insert(name.clone(), Term::sym(&format!("fin_{name}")));
+                .insert(name.clone(), sym(&format!("fin_{name}"), s));
         }
         self.final_mem = true;
         let kens = self.resolve_all(&kens_annots, true)?;
         // (c) the threads' postconditions combine into the kernel's: each permission of
         // `kernel ensures` is one thread's `thread ensures` permission.
-        let tq = Term::sym("tq");
-        let tq_in_block = Term::and(self.assumptions(&tq)?);
+        let tq = int_sym("tq");
+        let tq_in_block = Term::and_all(self.assumptions(&tq)?);
         for c in &kens.clauses {
             if thread_dep(c) {
                 return self.unsupported(k.span, "`kernel ensures` must not mention the thread");
@@ -558,10 +559,7 @@ impl<'a> Checker<'a> {
                 .for_thread(&tq);
             let mut facts = asm.clone();
             facts.extend(guard);
-            facts.push(Term::Forall(
-                vec!["tq".into()],
-                Box::new(Term::implies(tq_in_block.clone(), Term::negate(cov))),
-            ));
+            facts.push(forall(&["tq"], tq_in_block.implies(&cov.not())));
             self.decide(
                 "split",
                 kens_line,
@@ -575,16 +573,16 @@ impl<'a> Checker<'a> {
         }
         if !kens.facts.is_empty() {
             let tens_fin = self.resolve_all(&tens_annots, true)?;
-            let tq = Term::sym("tq");
+            let tq = int_sym("tq");
             let mut hyps = asm.clone();
-            let tq_asm = Term::and(self.assumptions(&tq)?);
+            let tq_asm = Term::and_all(self.assumptions(&tq)?);
             for f in &tens_fin.facts {
-                let body = Term::implies(tq_asm.clone(), f.for_thread(&tq));
-                hyps.push(Term::Forall(vec!["tq".into()], Box::new(body)));
+                let body = tq_asm.implies(&f.for_thread(&tq));
+                hyps.push(forall(&["tq"], body));
             }
             for f in &kens.facts {
                 let mut facts = hyps.clone();
-                facts.push(Term::negate(f.clone()));
+                facts.push(f.not());
                 self.decide(
                     "functional",
                     kens_line,

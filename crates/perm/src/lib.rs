@@ -34,4 +34,4 @@ pub use frac::{Frac, Share};
 pub use parse::parse_formula;
 pub use solver::{Sat, Solver};
 pub use syntax::{AnnotKind, Annotation, SpecExpr, SpecIndex, SpecKind, SpecOp};
-pub use term::{linear_in, Sort, Term};
+pub use term::{int_sym, linear_in, tid, Sort, Term};

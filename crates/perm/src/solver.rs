@@ -58,17 +58,17 @@ impl Solver {
         let mut body = String::new();
         for f in facts {
             body.push_str("(assert ");
-            f.write_smt(&mut body);
+            f.write_shared(&mut body);
             body.push_str(")\n");
         }
         let mut out = String::from("(set-logic ALL)\n");
         for (name, (args, sort)) in &self.decls {
             if mentions_word(&body, name) {
-                let args: Vec<String> = args.iter().map(Sort::smt).collect();
+                let args: Vec<String> = args.iter().map(Sort::to_string).collect();
                 out.push_str(&format!(
                     "(declare-fun {name} ({}) {})\n",
                     args.join(" "),
-                    sort.smt()
+                    sort
                 ));
             }
         }
@@ -151,18 +151,16 @@ fn mentions_word(text: &str, word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::term::int_sym;
 
     #[test]
     fn decides_simple_queries() {
         let mut s = Solver::new(Duration::from_secs(5));
         s.declare("x", Sort::Int);
-        let x = Term::sym("x");
-        let q = [
-            Term::lt(x.clone(), Term::Int(3)),
-            Term::lt(Term::Int(5), x.clone()),
-        ];
+        let x = int_sym("x");
+        let q = [x.lt(&Term::int(3)), Term::int(5).lt(&x)];
         assert_eq!(s.check(&q), Sat::Unsat);
-        assert_eq!(s.check(&[Term::lt(x, Term::Int(3))]), Sat::Sat);
+        assert_eq!(s.check(&[x.lt(&Term::int(3))]), Sat::Sat);
     }
 
     #[test]
@@ -170,8 +168,8 @@ mod tests {
         let mut s = Solver::new(Duration::from_secs(5));
         s.declare("x", Sort::Int);
         s.declare("y", Sort::Int);
-        let x = Term::sym("x");
-        let q = [Term::eq(x, Term::Int(-4))];
+        let x = int_sym("x");
+        let q = [x.eq(&Term::int(-4))];
         let (sat, model) = s.check_with_model(&q, &["x".to_string(), "y".to_string()]);
         assert_eq!(sat, Sat::Sat);
         assert_eq!(model, vec![("x".to_string(), "(- 4)".to_string())]);
@@ -182,7 +180,7 @@ mod tests {
         let mut s = Solver::new(Duration::from_secs(5));
         s.declare("x", Sort::Int);
         s.declare("xy", Sort::Int);
-        let script = s.script(&[Term::eq(Term::sym("x"), Term::Int(1))]);
+        let script = s.script(&[int_sym("x").eq(&Term::int(1))]);
         assert!(script.contains("(declare-fun x () Int)"));
         assert!(!script.contains("xy"));
     }

@@ -174,13 +174,24 @@ impl<S: Symbol> Term<S> {
     }
 
     /// True when the two terms are the same: by pointer, else structurally (symbols by
-    /// name).
+    /// name). The structural walk gives up (answers `false`, which only forgoes a
+    /// simplification) after a fixed number of nodes, so comparing two large DAGs that are
+    /// not shared stays cheap.
     pub fn same(&self, o: &Term<S>) -> bool {
+        let mut budget = 4096u32;
+        self.same_within(o, &mut budget)
+    }
+
+    fn same_within(&self, o: &Term<S>, budget: &mut u32) -> bool {
         if Arc::ptr_eq(&self.0, &o.0) {
             return true;
         }
-        let all = |a: &[Term<S>], b: &[Term<S>]| {
-            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let mut all = |a: &[Term<S>], b: &[Term<S>]| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_within(y, budget))
         };
         match (&*self.0, &*o.0) {
             (Node::Bool(a), Node::Bool(b)) => a == b,
@@ -190,7 +201,9 @@ impl<S: Symbol> Term<S> {
             (Node::Sym(a), Node::Sym(b)) => a.name() == b.name(),
             (Node::App(o1, a1, _), Node::App(o2, a2, _)) => o1 == o2 && all(a1, a2),
             (Node::Call(f, a1), Node::Call(g, a2)) => f.name() == g.name() && all(a1, a2),
-            (Node::Forall(v1, b1), Node::Forall(v2, b2)) => all(v1, v2) && b1.same(b2),
+            (Node::Forall(v1, b1), Node::Forall(v2, b2)) => {
+                all(v1, v2) && b1.same_within(b2, budget)
+            }
             _ => false,
         }
     }

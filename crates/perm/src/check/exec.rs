@@ -3,7 +3,7 @@
 
 use super::{Access, Checker, R};
 use crate::arith::{c_div, c_rem, convert, sort_of, wrap};
-use crate::term::Term;
+use crate::term::{int_sym, sym, tid, Sort, Term};
 use warpsafe_ir::{
     BinOp, Builtin, Dim, Expr, ExprKind, LogicOp, MemRef, Span, Stmt, StmtKind, UnOp, Value,
 };
@@ -12,10 +12,10 @@ impl Checker<'_> {
     pub(super) fn exec(&mut self, s: &Stmt, pc: &Term) -> R<()> {
         // After a `return`, only threads that have not returned run on.
         let live;
-        let pc = if self.alive == Term::Bool(true) {
+        let pc = if self.alive == Term::bool(true) {
             pc
         } else {
-            live = Term::and(vec![pc.clone(), self.alive.clone()]);
+            live = Term::and_all(vec![pc.clone(), self.alive.clone()]);
             &live
         };
         match &s.kind {
@@ -26,7 +26,7 @@ impl Checker<'_> {
                 };
                 let old = self.env.get(var).cloned();
                 let v = match old {
-                    Some(o) => Term::ite(pc.clone(), v, o),
+                    Some(o) => Term::ite(pc, &v, &o),
                     None => v,
                 };
                 self.env.insert(*var, v);
@@ -37,7 +37,7 @@ impl Checker<'_> {
                     Some(o) => o,
                     None => self.untracked(sort_of(self.k.var(*var).ty)),
                 };
-                self.env.insert(*var, Term::ite(pc.clone(), v, old));
+                self.env.insert(*var, Term::ite(pc, &v, &old));
             }
             StmtKind::Store {
                 mem,
@@ -60,7 +60,7 @@ impl Checker<'_> {
                 });
                 self.stored.insert(name.clone());
                 let view = self.views[&name].clone();
-                let new = Term::ite(pc.clone(), Term::store(view.clone(), idx, v), view);
+                let new = Term::ite(pc, &view.store(&idx, &v), &view);
                 self.views.insert(name, new);
             }
             StmtKind::If {
@@ -82,13 +82,13 @@ impl Checker<'_> {
             // `requires(...)` in a `#[kernel]`: assumed from here on.
             StmtKind::Assume(e) => {
                 let v = self.eval(e, pc)?;
-                self.facts.push(Term::implies(pc.clone(), v));
+                self.facts.push(pc.implies(&v));
             }
             StmtKind::Assert(e) => {
                 let v = self.eval(e, pc)?;
-                let mut facts = self.context(&Term::Tid)?;
+                let mut facts = self.context(&tid())?;
                 facts.push(pc.clone());
-                facts.push(Term::negate(v));
+                facts.push(v.not());
                 let text = self.file_text(s.span).trim().to_string();
                 self.decide(
                     "functional",
@@ -103,7 +103,7 @@ impl Checker<'_> {
             }
             StmtKind::Return if self.loop_depth == 0 => {
                 self.thread_exit(pc)?;
-                self.alive = Term::and(vec![self.alive.clone(), Term::negate(pc.clone())]);
+                self.alive = Term::and_all(vec![self.alive.clone(), pc.not()]);
             }
             StmtKind::Return | StmtKind::Break | StmtKind::Continue => {
                 return self.unsupported(
@@ -165,7 +165,7 @@ impl Checker<'_> {
             return self.unsupported(span, "an array access without an index");
         };
         for (i, extent) in parts {
-            flat = Term::plus(Term::times(flat, Term::Int(i128::from(extent))), i);
+            flat = (flat.mul(&Term::int(i128::from(extent)))).add(&i);
         }
         Ok(flat)
     }
@@ -176,11 +176,11 @@ impl Checker<'_> {
         let ty = e.ty;
         Ok(match &e.kind {
             ExprKind::Const(v) => match *v {
-                Value::Bool(b) => Term::Bool(b),
+                Value::Bool(b) => Term::bool(b),
                 Value::F16(_) | Value::F32(_) | Value::F64(_) => {
                     let f = v.as_f64();
                     if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e18 {
-                        Term::real(f as i128, 1)
+                        Term::ratio(f as i128, 1)
                     } else {
                         return self.unsupported(
                             e.span,
@@ -189,7 +189,7 @@ impl Checker<'_> {
                     }
                 }
                 _ => match v.as_i128() {
-                    Some(i) => Term::Int(i),
+                    Some(i) => Term::int(i),
                     None => return self.unsupported(e.span, "constant"),
                 },
             },
@@ -197,12 +197,19 @@ impl Checker<'_> {
                 Some(t) => t,
                 None => self.untracked(sort_of(ty)),
             },
-            ExprKind::Param(p) => Term::sym(&format!("p_{}", self.k.param(*p).name)),
+            ExprKind::Param(p) => {
+                let param = self.k.param(*p);
+                let sort = match param.kind {
+                    warpsafe_ir::ParamKind::Scalar(t) => sort_of(t),
+                    _ => Sort::Int,
+                };
+                sym(&format!("p_{}", param.name), sort)
+            }
             ExprKind::Builtin(b) => match b {
-                Builtin::ThreadIdx(Dim::X) => Term::Tid,
-                Builtin::BlockDim(Dim::X) => Term::sym("bdx"),
-                Builtin::BlockIdx(Dim::X) => Term::sym("bix"),
-                Builtin::GridDim(Dim::X) => Term::sym("gdx"),
+                Builtin::ThreadIdx(Dim::X) => tid(),
+                Builtin::BlockDim(Dim::X) => int_sym("bdx"),
+                Builtin::BlockIdx(Dim::X) => int_sym("bix"),
+                Builtin::GridDim(Dim::X) => int_sym("gdx"),
                 _ => {
                     return self.unsupported(e.span, "only 1-D blocks are supported (x dimension)")
                 }
@@ -210,8 +217,8 @@ impl Checker<'_> {
             ExprKind::Unary(op, a) => {
                 let a = self.eval(a, pc)?;
                 match op {
-                    UnOp::Neg => wrap(Term::app("-", vec![a]), ty),
-                    UnOp::Not => Term::negate(a),
+                    UnOp::Neg => wrap(a.neg(), ty),
+                    UnOp::Not => a.not(),
                     UnOp::BitNot => {
                         return self.unsupported(e.span, "bitwise operators are not supported yet")
                     }
@@ -222,20 +229,20 @@ impl Checker<'_> {
                 let a = self.eval(a, pc)?;
                 let b = self.eval(b, pc)?;
                 match op {
-                    BinOp::Add => wrap(Term::plus(a, b), ty),
-                    BinOp::Sub => wrap(Term::minus(a, b), ty),
-                    BinOp::Mul => wrap(Term::times(a, b), ty),
-                    BinOp::Div if float => Term::app("/", vec![a, b]),
+                    BinOp::Add => wrap(a.add(&b), ty),
+                    BinOp::Sub => wrap(a.sub(&b), ty),
+                    BinOp::Mul => wrap(a.mul(&b), ty),
+                    BinOp::Div if float => a.rdiv(&b),
                     BinOp::Div => wrap(c_div(a, b), ty),
                     BinOp::Rem if !float => wrap(c_rem(a, b), ty),
-                    BinOp::Eq => Term::eq(a, b),
-                    BinOp::Ne => Term::negate(Term::eq(a, b)),
-                    BinOp::Lt => Term::lt(a, b),
-                    BinOp::Le => Term::le(a, b),
-                    BinOp::Gt => Term::lt(b, a),
-                    BinOp::Ge => Term::le(b, a),
-                    BinOp::Min => Term::ite(Term::le(a.clone(), b.clone()), a, b),
-                    BinOp::Max => Term::ite(Term::le(a.clone(), b.clone()), b, a),
+                    BinOp::Eq => a.eq(&b),
+                    BinOp::Ne => a.eq(&b).not(),
+                    BinOp::Lt => a.lt(&b),
+                    BinOp::Le => a.le(&b),
+                    BinOp::Gt => b.lt(&a),
+                    BinOp::Ge => b.le(&a),
+                    BinOp::Min => Term::ite(&a.le(&b), &a, &b),
+                    BinOp::Max => Term::ite(&a.le(&b), &b, &a),
                     _ => {
                         return self.unsupported(e.span, "bitwise operators are not supported yet")
                     }
@@ -247,12 +254,12 @@ impl Checker<'_> {
                 let a = self.eval(a, pc)?;
                 let when = match op {
                     LogicOp::And => a.clone(),
-                    LogicOp::Or => Term::negate(a.clone()),
+                    LogicOp::Or => a.not(),
                 };
-                let b = self.eval(b, &Term::and(vec![pc.clone(), when]))?;
+                let b = self.eval(b, &Term::and_all(vec![pc.clone(), when]))?;
                 match op {
-                    LogicOp::And => Term::and(vec![a, b]),
-                    LogicOp::Or => Term::or(vec![a, b]),
+                    LogicOp::And => Term::and_all(vec![a, b]),
+                    LogicOp::Or => Term::or_all(vec![a, b]),
                 }
             }
             ExprKind::Cast(a) => {
@@ -262,9 +269,9 @@ impl Checker<'_> {
             }
             ExprKind::Select(c, a, b) => {
                 let c = self.eval(c, pc)?;
-                let a = self.eval(a, &Term::and(vec![pc.clone(), c.clone()]))?;
-                let b = self.eval(b, &Term::and(vec![pc.clone(), Term::negate(c.clone())]))?;
-                Term::ite(c, a, b)
+                let a = self.eval(a, &Term::and_all(vec![pc.clone(), c.clone()]))?;
+                let b = self.eval(b, &Term::and_all(vec![pc.clone(), c.not()]))?;
+                Term::ite(&c, &a, &b)
             }
             ExprKind::Load(m, indices) => {
                 let (name, idx) = self.element(*m, indices, pc, e.span)?;
@@ -280,7 +287,7 @@ impl Checker<'_> {
                     held_line: self.held_line,
                     facts: self.facts.clone(),
                 });
-                Term::select(self.views[&name].clone(), idx)
+                (self.views[&name].clone()).select(&idx)
             }
             ExprKind::Call(..) | ExprKind::BufferLen(_) => {
                 return self.unsupported(

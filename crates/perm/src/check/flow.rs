@@ -7,7 +7,7 @@ use crate::arith::sort_of;
 use crate::check::Verdict;
 use crate::error::PermError;
 use crate::syntax::Annotation;
-use crate::term::{Sort, Term};
+use crate::term::{forall, int_sym, sym, tid, Term, ThreadTerm};
 use std::collections::HashMap;
 use std::rc::Rc;
 use warpsafe_ir::{Expr, Stmt, StmtKind};
@@ -56,7 +56,7 @@ impl Checker<'_> {
             line,
             "barrier reached by every thread of the block or by none".into(),
             pc,
-            &Term::Bool(true),
+            &Term::bool(true),
         )?;
         let lookup = |m: &HashMap<u32, Vec<Annotation>>| m.get(&s.span.lo).cloned();
         let gives = lookup(&self.barrier_gives);
@@ -105,10 +105,7 @@ impl Checker<'_> {
         self.held = Rc::new(spec.clauses.clone());
         self.held_line = line;
         if described {
-            let learnt = spec
-                .facts
-                .iter()
-                .map(|f| Term::implies(pc.clone(), f.clone()));
+            let learnt = spec.facts.iter().map(|f| pc.implies(f));
             self.facts.extend(learnt);
         }
         Ok(())
@@ -122,8 +119,9 @@ impl Checker<'_> {
             let n = format!("{n}_{name}");
             let elem = self.arrays[&name].1;
             self.solver
-                .declare(&n, Sort::Array(Box::new(sort_of(elem))));
-            self.views.insert(name, Term::sym(&n));
+                .declare(&n, crate::arith::array_sort(sort_of(elem)));
+            self.views
+                .insert(name, sym(&n, crate::arith::array_sort(sort_of(elem))));
         }
     }
 
@@ -138,15 +136,15 @@ impl Checker<'_> {
         spec: &Spec,
         pc: &Term,
     ) -> R<()> {
-        let mut base = self.context(&Term::Tid)?;
+        let mut base = self.context(&tid())?;
         base.push(pc.clone());
         let held = self.held.clone();
         for c in &spec.clauses {
-            let (guard, loc) = self.instance(c, &Term::Tid, "i");
+            let (guard, loc) = self.instance(c, &tid(), "i");
             let cov = self.covered(&held, &c.array, &loc, c.share);
             let mut facts = base.clone();
             facts.extend(guard);
-            facts.push(Term::negate(cov));
+            facts.push(cov.not());
             self.decide(
                 perm_check,
                 line,
@@ -159,7 +157,7 @@ impl Checker<'_> {
             let cov = self.covered(&held, arr, idx, crate::frac::Share::Read);
             let mut facts = base.clone();
             facts.push(g.clone());
-            facts.push(Term::negate(cov));
+            facts.push(cov.not());
             self.decide(
                 fact_check,
                 line,
@@ -170,7 +168,7 @@ impl Checker<'_> {
         }
         for f in &spec.facts {
             let mut facts = base.clone();
-            facts.push(Term::negate(f.clone()));
+            facts.push(f.not());
             self.decide(
                 fact_check,
                 line,
@@ -194,8 +192,8 @@ impl Checker<'_> {
         given: &Spec,
         pc: &Term,
     ) -> R<()> {
-        let t1 = Term::sym("t1");
-        let tq = Term::sym("tq");
+        let t1 = int_sym("t1");
+        let tq = int_sym("tq");
         let mut base = self.context(&t1)?;
         base.push(pc.for_thread(&t1));
         let tq_here = self.here(&tq, pc)?;
@@ -210,10 +208,7 @@ impl Checker<'_> {
                 .for_thread(&tq);
             let mut facts = base.clone();
             facts.extend(guard);
-            facts.push(Term::Forall(
-                vec!["tq".into()],
-                Box::new(Term::implies(tq_here.clone(), Term::negate(cov))),
-            ));
+            facts.push(forall(&["tq"], tq_here.implies(&cov.not())));
             self.decide(
                 check,
                 line,
@@ -229,13 +224,13 @@ impl Checker<'_> {
     /// the memory after the barrier (which agrees with each thread's view on what it held),
     /// and read only what is received.
     fn received_facts(&mut self, line: usize, spec: &Spec, given: &Spec, pc: &Term) -> R<()> {
-        let mut base = self.context(&Term::Tid)?;
+        let mut base = self.context(&tid())?;
         base.push(pc.clone());
         for (arr, idx, g) in &spec.reads {
             let cov = self.covered(&spec.clauses, arr, idx, crate::frac::Share::Read);
             let mut facts = base.clone();
             facts.push(g.clone());
-            facts.push(Term::negate(cov));
+            facts.push(cov.not());
             self.decide(
                 "barrier",
                 line,
@@ -249,18 +244,15 @@ impl Checker<'_> {
         if spec.facts.is_empty() {
             return Ok(());
         }
-        let tq = Term::sym("tq");
+        let tq = int_sym("tq");
         let tq_here = self.here(&tq, pc)?;
         let mut hyps = base;
         for f in &given.facts {
-            hyps.push(Term::Forall(
-                vec!["tq".into()],
-                Box::new(Term::implies(tq_here.clone(), f.for_thread(&tq))),
-            ));
+            hyps.push(forall(&["tq"], tq_here.implies(&f.for_thread(&tq))));
         }
         for f in &spec.facts {
             let mut facts = hyps.clone();
-            facts.push(Term::negate(f.clone()));
+            facts.push(f.not());
             self.decide(
                 "barrier",
                 line,
@@ -280,8 +272,9 @@ impl Checker<'_> {
             let n = format!("{n}_{name}");
             let elem = self.arrays[&name].1;
             self.solver
-                .declare(&n, Sort::Array(Box::new(sort_of(elem))));
-            self.views.insert(name, Term::sym(&n));
+                .declare(&n, crate::arith::array_sort(sort_of(elem)));
+            self.views
+                .insert(name, sym(&n, crate::arith::array_sort(sort_of(elem))));
         }
     }
 
@@ -297,8 +290,8 @@ impl Checker<'_> {
         pc: &Term,
     ) -> R<()> {
         let c = self.eval(cond, pc)?;
-        let pt = Term::and(vec![pc.clone(), c.clone()]);
-        let pe = Term::and(vec![pc.clone(), Term::negate(c.clone())]);
+        let pt = Term::and_all(vec![pc.clone(), c.clone()]);
+        let pe = Term::and_all(vec![pc.clone(), c.not()]);
         if !contains_barrier(then_body) && !contains_barrier(else_body) {
             self.exec_block(then_body, &pt)?;
             return self.exec_block(else_body, &pe);
@@ -313,12 +306,12 @@ impl Checker<'_> {
         self.exec_block(else_body, &pe)?;
         let else_facts = self.facts.split_off(facts0);
         // What a branch learnt (facts received at its barriers) holds only on that branch.
-        for (g, learnt) in [(&c, then_facts), (&Term::negate(c.clone()), else_facts)] {
+        for (g, learnt) in [(&c, then_facts), (&c.not(), else_facts)] {
             if !learnt.is_empty() {
-                self.facts.push(Term::implies(g.clone(), Term::and(learnt)));
+                self.facts.push(g.implies(&Term::and_all(learnt)));
             }
         }
-        let not_c = Term::negate(c.clone());
+        let not_c = c.not();
         let mut merged: Vec<Clause> = then_held.iter().map(|cl| guarded(cl, &c)).collect();
         merged.extend(self.held.iter().map(|cl| guarded(cl, &not_c)));
         self.held = Rc::new(merged);
@@ -326,7 +319,7 @@ impl Checker<'_> {
         for (name, tv) in then_views {
             let ev = self.views[&name].clone();
             if ev != tv {
-                self.views.insert(name, Term::ite(c.clone(), tv, ev));
+                self.views.insert(name, Term::ite(&c, &tv, &ev));
             }
         }
         Ok(())
@@ -343,12 +336,9 @@ impl Checker<'_> {
         assume: &Term,
     ) -> R<()> {
         if cond.is_thread_dependent() {
-            let (t1, t2) = (Term::sym("t1"), Term::sym("t2"));
+            let (t1, t2) = (int_sym("t1"), int_sym("t2"));
             let mut facts = self.pair_context(&t1, &t2, assume)?;
-            facts.push(Term::negate(Term::eq(
-                cond.for_thread(&t1),
-                cond.for_thread(&t2),
-            )));
+            facts.push((cond.for_thread(&t1).eq(&cond.for_thread(&t2))).not());
             self.decide(
                 "uniform",
                 line,
@@ -359,7 +349,7 @@ impl Checker<'_> {
         } else {
             self.note("uniform", line, what, Verdict::Verified, "");
         }
-        if cond.smt().contains("(select ") {
+        if cond.smt_shared().contains("(select ") {
             self.memory_uniform.push(self.obligations.len() - 1);
         }
         Ok(())
@@ -369,14 +359,14 @@ impl Checker<'_> {
     fn here(&mut self, t: &Term, pc: &Term) -> R<Term> {
         let mut facts = self.context(t)?;
         facts.push(pc.for_thread(t));
-        Ok(Term::and(facts))
+        Ok(Term::and_all(facts))
     }
 
     /// The facts of two distinct threads `t1`, `t2` that both satisfy `assume`.
     pub(super) fn pair_context(&mut self, t1: &Term, t2: &Term, assume: &Term) -> R<Vec<Term>> {
         let mut facts = self.context(t1)?;
         facts.extend(self.context(t2)?);
-        facts.push(Term::negate(Term::eq(t1.clone(), t2.clone())));
+        facts.push((t1.eq(t2)).not());
         facts.push(assume.for_thread(t1));
         facts.push(assume.for_thread(t2));
         Ok(facts)
@@ -387,12 +377,9 @@ impl Checker<'_> {
         if !value.is_thread_dependent() {
             return Ok(true);
         }
-        let (t1, t2) = (Term::sym("t1"), Term::sym("t2"));
+        let (t1, t2) = (int_sym("t1"), int_sym("t2"));
         let mut facts = self.pair_context(&t1, &t2, pc)?;
-        facts.push(Term::negate(Term::eq(
-            value.for_thread(&t1),
-            value.for_thread(&t2),
-        )));
+        facts.push((value.for_thread(&t1).eq(&value.for_thread(&t2))).not());
         Ok(self.solver.check(&facts) == crate::solver::Sat::Unsat)
     }
 
@@ -427,7 +414,7 @@ impl Checker<'_> {
 /// The clause, applying only where `g` holds.
 pub(super) fn guarded(cl: &Clause, g: &Term) -> Clause {
     let mut cl = cl.clone();
-    cl.guard = Term::and(vec![g.clone(), cl.guard]);
+    cl.guard = Term::and_all(vec![g.clone(), cl.guard]);
     cl
 }
 

@@ -6,7 +6,7 @@ use super::flow::guarded;
 use super::{contains_barrier, Checker, Clause, Spec, R, UNTRACKED};
 use crate::arith::sort_of;
 use crate::syntax::Annotation;
-use crate::term::Term;
+use crate::term::{sym, thread_sym, Term};
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 use warpsafe_ir::{Expr, Stmt, StmtKind, VarId};
@@ -106,7 +106,7 @@ impl Checker<'_> {
                 lp.line,
                 "loop with barriers reached by every thread of the block or by none".into(),
                 pc,
-                &Term::Bool(true),
+                &Term::bool(true),
             )?;
         }
         let mut uniform: BTreeSet<VarId> = if lp.barriers {
@@ -168,10 +168,10 @@ impl Checker<'_> {
             let value = if uniform.contains(v) {
                 self.solver.declare(&n, sort);
                 self.shown.push(n.clone());
-                Term::sym(&n)
+                sym(&n, sort)
             } else {
                 self.solver.declare_thread(&n, sort);
-                Term::thread_sym(&n)
+                thread_sym(&n, sort)
             };
             self.env.insert(*v, value);
         }
@@ -205,10 +205,7 @@ impl Checker<'_> {
             self.held_line = lp.line;
         }
         if let Some(spec) = &head_spec {
-            let assumed = spec
-                .facts
-                .iter()
-                .map(|f| Term::implies(pc.clone(), f.clone()));
+            let assumed = spec.facts.iter().map(|f| pc.implies(f));
             self.facts.extend(assumed);
         }
         let head_facts = self.facts.len();
@@ -223,7 +220,7 @@ impl Checker<'_> {
                 pc,
             )?;
         }
-        self.facts.push(Term::implies(pc.clone(), c.clone()));
+        self.facts.push(pc.implies(&c));
         self.exec_block(lp.body, pc)?;
         self.exec_block(lp.update, pc)?;
         // The back edge: the invariant (or the entry permissions) again, uniform variables
@@ -251,10 +248,10 @@ impl Checker<'_> {
         // The exit: the head of the last iteration, with the condition false.
         // A thread for which `pc` is false never ran the loop: it keeps its values.
         self.facts.truncate(head_facts);
-        self.facts.push(Term::implies(pc.clone(), Term::negate(c)));
-        let always = *pc == Term::Bool(true);
+        self.facts.push(pc.implies(&c.not()));
+        let always = *pc == Term::bool(true);
         let merge = |head: Term, entry: Option<&Term>| match entry {
-            Some(e) if !always && *e != head => Term::ite(pc.clone(), head, e.clone()),
+            Some(e) if !always && *e != head => Term::ite(pc, &head, e),
             _ => head,
         };
         self.env = head_env
@@ -275,7 +272,7 @@ impl Checker<'_> {
             self.held = head_held;
         } else {
             let mut merged: Vec<Clause> = head_held.iter().map(|cl| guarded(cl, pc)).collect();
-            let not_pc = Term::negate(pc.clone());
+            let not_pc = pc.not();
             merged.extend(entry_held.iter().map(|cl| guarded(cl, &not_pc)));
             self.held = Rc::new(merged);
         }

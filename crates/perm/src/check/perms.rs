@@ -3,7 +3,8 @@
 
 use super::{Checker, Clause, Spec, Verdict, R};
 use crate::frac::{Frac, Share};
-use crate::term::{linear_in, Sort, Term};
+use crate::term::{in_range, int_sym, linear_in, tid, Sort, Term, ThreadTerm};
+use warpsafe_terms::Op;
 
 impl Checker<'_> {
     /// (b)/(c) without a statement of what is given up: the clauses are consistent across
@@ -30,8 +31,8 @@ impl Checker<'_> {
         spec: &Spec,
         pc: &Term,
     ) -> R<()> {
-        let t1 = Term::sym("t1");
-        let t2 = Term::sym("t2");
+        let t1 = int_sym("t1");
+        let t2 = int_sym("t2");
         let base = self.pair_context(&t1, &t2, pc)?;
         let cs = &spec.clauses;
         for i in 0..cs.len() {
@@ -51,7 +52,7 @@ impl Checker<'_> {
                 let mut facts = base.clone();
                 facts.extend(g1);
                 facts.extend(g2);
-                facts.push(Term::eq(l1, l2));
+                facts.push(l1.eq(&l2));
                 self.decide(
                     check,
                     line,
@@ -65,7 +66,7 @@ impl Checker<'_> {
             }
         }
         // Within one thread: two clauses on one location must not exceed 1 together.
-        let mut asm = self.context(&Term::Tid)?;
+        let mut asm = self.context(&tid())?;
         asm.push(pc.clone());
         for i in 0..cs.len() {
             for j in i + 1..cs.len() {
@@ -82,12 +83,12 @@ impl Checker<'_> {
                 if a.array != b.array || fits {
                     continue;
                 }
-                let (g1, l1) = self.instance(a, &Term::Tid, "x");
-                let (g2, l2) = self.instance(b, &Term::Tid, "y");
+                let (g1, l1) = self.instance(a, &tid(), "x");
+                let (g2, l2) = self.instance(b, &tid(), "y");
                 let mut facts = asm.clone();
                 facts.extend(g1);
                 facts.extend(g2);
-                facts.push(Term::eq(l1, l2));
+                facts.push(l1.eq(&l2));
                 self.decide(
                     check,
                     line,
@@ -106,8 +107,8 @@ impl Checker<'_> {
             if c.bound.is_none() || twice_fits {
                 continue;
             }
-            let (g1, l1) = self.instance(c, &Term::Tid, "x");
-            let (g2, l2) = self.instance(c, &Term::Tid, "y");
+            let (g1, l1) = self.instance(c, &tid(), "x");
+            let (g2, l2) = self.instance(c, &tid(), "y");
             let (Some(b1), Some(b2)) = (bound_value(&g1), bound_value(&g2)) else {
                 self.note(
                     check,
@@ -121,8 +122,8 @@ impl Checker<'_> {
             let mut facts = asm.clone();
             facts.extend(g1);
             facts.extend(g2);
-            facts.push(Term::negate(Term::eq(b1, b2)));
-            facts.push(Term::eq(l1, l2));
+            facts.push(b1.eq(&b2).not());
+            facts.push(l1.eq(&l2));
             self.decide(
                 check,
                 line,
@@ -144,11 +145,11 @@ impl Checker<'_> {
         pc: &Term,
     ) -> R<()> {
         let kreq = self.kreq.clone();
-        let mut asm = self.context(&Term::Tid)?;
+        let mut asm = self.context(&tid())?;
         asm.push(pc.clone());
         let cs = &spec.clauses;
         for c in cs {
-            let (g, loc) = self.instance(c, &Term::Tid, "z");
+            let (g, loc) = self.instance(c, &tid(), "z");
             let kc: Vec<Clause> = kreq
                 .clauses
                 .iter()
@@ -158,7 +159,7 @@ impl Checker<'_> {
             let cov = self.covered(&kc, &c.array, &loc, Share::Read);
             let mut facts = asm.clone();
             facts.extend(g);
-            facts.push(Term::negate(cov));
+            facts.push(cov.not());
             self.decide(
                 check,
                 line,
@@ -178,14 +179,10 @@ impl Checker<'_> {
         if let Some((v, lo, hi)) = &c.bound {
             let n = self.fresh_name(&format!("{tag}_b"));
             self.solver.declare(&n, Sort::Int);
-            let nv = Term::sym(&n);
-            guard = vec![c.guard.for_thread(t).replace_sym(v, &nv)];
-            guard.push(Term::in_range(
-                nv.clone(),
-                lo.for_thread(t),
-                hi.for_thread(t),
-            ));
-            loc = loc.replace_sym(v, &nv);
+            let nv = int_sym(&n);
+            guard = vec![c.guard.for_thread(t).replace(v, &nv)];
+            guard.push(in_range(&nv, &lo.for_thread(t), &hi.for_thread(t)));
+            loc = loc.replace(v, &nv);
         }
         (guard, loc)
     }
@@ -205,28 +202,25 @@ impl Checker<'_> {
                 continue;
             }
             match &c.bound {
-                None => alts.push(Term::and(vec![
-                    c.guard.clone(),
-                    Term::eq(c.idx.clone(), loc.clone()),
-                ])),
+                None => alts.push(Term::and_all(vec![c.guard.clone(), c.idx.eq(loc)])),
                 Some((v, lo, hi)) => {
                     let Some((coef, rest)) = linear_in(&c.idx, v) else {
                         continue;
                     };
                     let j = match coef {
-                        1 => Term::minus(loc.clone(), rest),
-                        -1 => Term::minus(rest, loc.clone()),
+                        1 => loc.sub(&rest),
+                        -1 => rest.sub(loc),
                         _ => continue,
                     };
-                    alts.push(Term::and(vec![
-                        c.guard.replace_sym(v, &j),
-                        Term::in_range(j.clone(), lo.clone(), hi.clone()),
-                        Term::eq(c.idx.replace_sym(v, &j), loc.clone()),
+                    alts.push(Term::and_all(vec![
+                        c.guard.replace(v, &j),
+                        in_range(&j, lo, hi),
+                        c.idx.replace(v, &j).eq(loc),
                     ]));
                 }
             }
         }
-        Term::or(alts)
+        Term::or_all(alts)
     }
 }
 
@@ -245,11 +239,11 @@ fn covers_share(have: Share, need: Share) -> bool {
 
 /// The fresh bound variable of an instance (the first argument of its range condition).
 fn bound_value(guard: &[Term]) -> Option<Term> {
-    match guard.get(1)? {
-        Term::App(op, args) if &**op == "and" => match args.first()? {
-            Term::App(le, xs) if &**le == "<=" => xs.get(1).cloned(),
-            _ => None,
-        },
+    let (Op::And, args) = guard.get(1)?.as_app()? else {
+        return None;
+    };
+    match args.first()?.as_app()? {
+        (Op::Le, xs) => xs.get(1).cloned(),
         _ => None,
     }
 }

@@ -6,7 +6,7 @@ use crate::arith::{c_div, c_rem};
 use crate::error::PermError;
 use crate::frac::{Frac, Share};
 use crate::syntax::{Annotation, SpecExpr, SpecIndex, SpecKind, SpecOp};
-use crate::term::{Sort, Term};
+use crate::term::{forall, in_range, int_sym, sym, tid, Sort, Term};
 use std::collections::HashMap;
 use std::rc::Rc;
 use warpsafe_ir::{ParamKind, Span, VarId};
@@ -15,7 +15,7 @@ impl Checker<'_> {
     pub(super) fn resolve_all(&mut self, annots: &[&Annotation], locals: bool) -> R<Spec> {
         let mut spec = Spec::default();
         for a in annots {
-            self.resolve(&a.formula, &Term::Bool(true), None, locals, &mut spec)?;
+            self.resolve(&a.formula, &Term::bool(true), None, locals, &mut spec)?;
         }
         Ok(spec)
     }
@@ -38,7 +38,7 @@ impl Checker<'_> {
     ) -> R<()> {
         let mut binds = HashMap::new();
         if let Some((v, _, _)) = bound {
-            binds.insert(v.to_string(), Term::Sym(v.clone()));
+            binds.insert(v.to_string(), int_sym(v));
         }
         self.resolve_in(f, guard, bound, locals, spec, &mut binds)
     }
@@ -55,15 +55,9 @@ impl Checker<'_> {
         let plain_forall = matches!(f.kind, SpecKind::Forall(..)) && bound.is_none();
         if !has_perm(f) && !plain_forall {
             let fact = self.spec_term(f, locals, binds, &mut spec.reads, guard)?;
-            let mut fact = Term::implies(guard.clone(), fact);
+            let mut fact = guard.implies(&fact);
             if let Some((v, lo, hi)) = bound {
-                fact = Term::Forall(
-                    vec![v.clone()],
-                    Box::new(Term::implies(
-                        Term::in_range(Term::Sym(v.clone()), lo.clone(), hi.clone()),
-                        fact,
-                    )),
-                );
+                fact = forall(&[&**v], (in_range(&int_sym(v), lo, hi)).implies(&fact));
             }
             spec.facts.push(fact);
             return Ok(());
@@ -75,7 +69,7 @@ impl Checker<'_> {
             }
             SpecKind::Binary(SpecOp::Implies, c, body) => {
                 let ct = self.spec_term(c, locals, binds, &mut spec.reads, guard)?;
-                let g = Term::and(vec![guard.clone(), ct]);
+                let g = Term::and_all(vec![guard.clone(), ct]);
                 self.resolve_in(body, &g, bound, locals, spec, binds)
             }
             SpecKind::Forall(v, lo, hi, body) if bound.is_none() => {
@@ -83,7 +77,7 @@ impl Checker<'_> {
                 let hi = self.spec_term(hi, locals, binds, &mut spec.reads, guard)?;
                 let n: Rc<str> = self.fresh_name(&format!("q_{v}_")).into();
                 self.solver.declare(&n, Sort::Int);
-                let prev = binds.insert(v.clone(), Term::Sym(n.clone()));
+                let prev = binds.insert(v.clone(), int_sym(&n));
                 let b = (n, lo, hi);
                 let r = self.resolve_in(body, guard, Some(&b), locals, spec, binds);
                 match prev {
@@ -141,7 +135,7 @@ impl Checker<'_> {
                         let hi = self.spec_term(hi, locals, binds, &mut spec.reads, guard)?;
                         let n = self.fresh_name("r_");
                         self.solver.declare(&n, Sort::Int);
-                        prefix.push(Term::sym(&n));
+                        prefix.push(int_sym(&n));
                         let idx = self.flatten(name, prefix, loc.span)?;
                         spec.clauses.push(Clause {
                             array: name.clone(),
@@ -216,20 +210,29 @@ impl Checker<'_> {
             s.spec_term_at(x, locals, binds, reads, guard, old)
         };
         Ok(match &e.kind {
-            SpecKind::Int(v) => Term::Int(*v),
-            SpecKind::Bool(b) => Term::Bool(*b),
+            SpecKind::Int(v) => Term::int(*v),
+            SpecKind::Bool(b) => Term::bool(*b),
             SpecKind::Ident(n) => {
                 if let Some(t) = binds.get(n) {
                     t.clone()
                 } else if n == "tid" {
-                    Term::Tid
+                    tid()
                 } else if self
                     .k
                     .params
                     .iter()
                     .any(|p| &p.name == n && matches!(p.kind, ParamKind::Scalar(_)))
                 {
-                    Term::sym(&format!("p_{n}"))
+                    let sort = self
+                        .k
+                        .params
+                        .iter()
+                        .find_map(|p| match p.kind {
+                            ParamKind::Scalar(t) if &p.name == n => Some(crate::arith::sort_of(t)),
+                            _ => None,
+                        })
+                        .unwrap_or(Sort::Int);
+                    sym(&format!("p_{n}"), sort)
                 } else if let Some(t) = self.local_named(n).filter(|_| locals) {
                     t
                 } else {
@@ -237,35 +240,35 @@ impl Checker<'_> {
                 }
             }
             SpecKind::Member(a, b) => match (a.as_str(), b.as_str()) {
-                ("threadIdx", "x") => Term::Tid,
-                ("blockDim", "x") => Term::sym("bdx"),
-                ("blockIdx", "x") => Term::sym("bix"),
-                ("gridDim", "x") => Term::sym("gdx"),
+                ("threadIdx", "x") => tid(),
+                ("blockDim", "x") => int_sym("bdx"),
+                ("blockIdx", "x") => int_sym("bix"),
+                ("gridDim", "x") => int_sym("gdx"),
                 _ => return self.unsupported(e.span, "only the x dimension is supported"),
             },
-            SpecKind::Not(a) => Term::negate(go(self, a, reads)?),
-            SpecKind::Neg(a) => Term::app("-", vec![go(self, a, reads)?]),
+            SpecKind::Not(a) => (go(self, a, reads)?).not(),
+            SpecKind::Neg(a) => go(self, a, reads)?.neg(),
             SpecKind::Cond(c, a, b) => {
                 let c = go(self, c, reads)?;
                 let a = go(self, a, reads)?;
-                Term::ite(c, a, go(self, b, reads)?)
+                Term::ite(&c, &a, &go(self, b, reads)?)
             }
             SpecKind::Binary(op, a, b) => {
                 let a = go(self, a, reads)?;
                 let b = go(self, b, reads)?;
                 match op {
-                    SpecOp::Implies => Term::implies(a, b),
-                    SpecOp::Or => Term::or(vec![a, b]),
-                    SpecOp::And => Term::and(vec![a, b]),
-                    SpecOp::Eq => Term::eq(a, b),
-                    SpecOp::Ne => Term::negate(Term::eq(a, b)),
-                    SpecOp::Lt => Term::lt(a, b),
-                    SpecOp::Le => Term::le(a, b),
-                    SpecOp::Gt => Term::lt(b, a),
-                    SpecOp::Ge => Term::le(b, a),
-                    SpecOp::Add => Term::plus(a, b),
-                    SpecOp::Sub => Term::minus(a, b),
-                    SpecOp::Mul => Term::times(a, b),
+                    SpecOp::Implies => a.implies(&b),
+                    SpecOp::Or => Term::or_all(vec![a, b]),
+                    SpecOp::And => Term::and_all(vec![a, b]),
+                    SpecOp::Eq => a.eq(&b),
+                    SpecOp::Ne => a.eq(&b).not(),
+                    SpecOp::Lt => a.lt(&b),
+                    SpecOp::Le => a.le(&b),
+                    SpecOp::Gt => b.lt(&a),
+                    SpecOp::Ge => b.le(&a),
+                    SpecOp::Add => a.add(&b),
+                    SpecOp::Sub => a.sub(&b),
+                    SpecOp::Mul => a.mul(&b),
                     SpecOp::Div => c_div(a, b),
                     SpecOp::Rem => c_rem(a, b),
                 }
@@ -287,18 +290,24 @@ impl Checker<'_> {
                 }
                 let i = self.flatten(name, parts, e.span)?;
                 if old {
-                    Term::select(Term::sym(&format!("old_{name}")), i)
+                    {
+                        let elem = self
+                            .arrays
+                            .get(name)
+                            .map_or(Sort::Int, |a| crate::arith::sort_of(a.1));
+                        sym(&format!("old_{name}"), crate::arith::array_sort(elem)).select(&i)
+                    }
                 } else if self.final_mem {
-                    Term::select(self.views[name].clone(), i)
+                    (self.views[name].clone()).select(&i)
                 } else {
-                    if binds.values().any(|b| i.smt().contains(&b.smt())) {
+                    if binds.values().any(|b| i.smt_shared().contains(&b.smt())) {
                         return self.unsupported(
                             e.span,
                             "array elements under `forall` are only supported in `kernel ensures`",
                         );
                     }
                     reads.push((name.clone(), i.clone(), guard.clone()));
-                    Term::select(self.views[name].clone(), i)
+                    (self.views[name].clone()).select(&i)
                 }
             }
             SpecKind::Old(a) => self.spec_term_at(a, locals, binds, reads, guard, true)?,
