@@ -224,6 +224,10 @@ pub struct PermArgs {
     /// `.cu` files with permission annotations (several: one report each, then a summary).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// The kernel to check in each file (default: the first); its annotations are those
+    /// between the kernel before it and its end.
+    #[arg(long)]
+    pub kernel: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,

@@ -13,7 +13,7 @@ pub fn run(args: &PermArgs) -> Result<u8, CliError> {
     let mut failed = vec![];
     for path in &args.files {
         let started = std::time::Instant::now();
-        let report = check_file(path)?;
+        let report = check_file(path, args.kernel.as_deref())?;
         let seconds = started.elapsed().as_secs_f64();
         match report {
             Err(e) => {
@@ -86,10 +86,13 @@ pub fn run(args: &PermArgs) -> Result<u8, CliError> {
 }
 
 /// The report of one file, or (after printing it) why its annotations or code do not parse.
-fn check_file(path: &std::path::Path) -> Result<Result<warpsafe_perm::Report, CliError>, CliError> {
+fn check_file(
+    path: &std::path::Path,
+    kernel: Option<&str>,
+) -> Result<Result<warpsafe_perm::Report, CliError>, CliError> {
     let src = std::fs::read_to_string(path).map_err(|e| CliError::io(path, e))?;
     let file = path.display().to_string();
-    match warpsafe_perm::check(&src) {
+    match warpsafe_perm::check_named(&src, kernel) {
         Ok(r) => Ok(Ok(r)),
         Err(e) => {
             let text = warpsafe_ir::SourceFile::new(file.clone(), src.clone());

@@ -119,6 +119,11 @@ impl Report {
 /// Malformed annotations and sources the frontend rejects are errors; everything the
 /// checker cannot decide is an `unknown` obligation with its reason.
 pub fn check(source: &str) -> Result<Report, PermError> {
+    check_named(source, None)
+}
+
+/// [`check`] for the kernel called `name` (the first kernel when `None`).
+pub fn check_named(source: &str, name: Option<&str>) -> Result<Report, PermError> {
     let ex = extract(source)?;
     let module = warpsafe_cuda_front::compile(&ex.frontend_source).map_err(|errs| {
         let (message, span) = errs
@@ -127,7 +132,33 @@ pub fn check(source: &str) -> Result<Report, PermError> {
             .unwrap_or_else(|| ("the frontend rejected the source".to_string(), Span::DUMMY));
         PermError::Frontend { message, span }
     })?;
-    let kernel = module.kernels.first().ok_or(PermError::NoKernel)?;
+    let kernel = match name {
+        None => module.kernels.first().ok_or(PermError::NoKernel)?,
+        Some(n) => module.kernel(n).ok_or_else(|| PermError::NoKernelNamed {
+            name: n.to_string(),
+            have: module
+                .kernels
+                .iter()
+                .map(|k| k.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })?,
+    };
+    if module.kernels.len() > 1 {
+        // A kernel's annotations are those after the kernel before it, up to its own end (the
+        // last kernel's run to the end of the file).
+        let mut ends: Vec<u32> = module.kernels.iter().map(|k| k.span.hi).collect();
+        ends.sort_unstable();
+        let from = ends.iter().copied().filter(|&e| e < kernel.span.lo).max();
+        let to = (ends.last() != Some(&kernel.span.hi)).then_some(kernel.span.hi);
+        let mine: Vec<Annotation> = ex
+            .annotations
+            .iter()
+            .filter(|a| from.is_none_or(|f| a.span.lo > f) && to.is_none_or(|t| a.span.lo < t))
+            .cloned()
+            .collect();
+        return check_kernel(kernel, source, &mine);
+    }
     check_kernel(kernel, source, &ex.annotations)
 }
 

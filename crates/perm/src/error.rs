@@ -24,6 +24,14 @@ pub enum PermError {
     /// The file defines no `__global__` kernel.
     #[error("no `__global__` kernel in the file")]
     NoKernel,
+    /// The file defines no kernel of the name asked for.
+    #[error("no kernel `{name}` (kernels: {have})")]
+    NoKernelNamed {
+        /// The name asked for.
+        name: String,
+        /// The file's kernels, comma-separated.
+        have: String,
+    },
 }
 
 impl PermError {
@@ -39,7 +47,7 @@ impl PermError {
     pub fn span(&self) -> Option<Span> {
         match self {
             PermError::Annotation { span, .. } | PermError::Frontend { span, .. } => Some(*span),
-            PermError::NoKernel => None,
+            PermError::NoKernel | PermError::NoKernelNamed { .. } => None,
         }
     }
 }

@@ -27,7 +27,9 @@ mod syntax;
 mod term;
 
 pub use arith::{c_div, c_rem, convert, in_type, sort_of, wrap};
-pub use check::{check, check_attributes, check_kernel, Obligation, Report, Verdict, ASSUMPTIONS};
+pub use check::{
+    check, check_attributes, check_kernel, check_named, Obligation, Report, Verdict, ASSUMPTIONS,
+};
 pub use error::PermError;
 pub use extract::{annotation, extract, Extracted};
 pub use frac::{Frac, Share};
