@@ -199,6 +199,21 @@ pub const BENCH_PAIRS: &[BenchPair] = &[
         false,
         "different",
     ),
+    // Upstream style: extern __shared__, -INFINITY, __expf, the maximum grown by a branch.
+    pair(
+        "attention",
+        AT,
+        "attention/attention_flash_upstream.cu",
+        false,
+        "equal",
+    ),
+    pair(
+        "attention",
+        AT,
+        "attention/attention_flash_upstream_bug_nosync.cu",
+        false,
+        "race",
+    ),
     sized(S11, 128, "equal"),
     sized(S12, 128, "equal"),
     sized("sgemm/sgemm12_bug_float4_swap.cu", 128, "different"),
