@@ -18,8 +18,11 @@ pub struct Cli {
     #[command(flatten)]
     pub solver: SolverArgs,
     /// Print what the command is doing to stderr, one line per step with the seconds since
-    /// it started (`-vv`: finer steps, such as every F4 round). Accepted by every command,
-    /// before or after its name; stdout is the same with or without it.
+    /// it started (reading files, NVRTC compiles, each kernel and property of verify, the
+    /// phases of equiv/prove/validate, F4 rounds, bench rows). Accepted by every command,
+    /// before or after its name (repeating it changes nothing yet); stdout is the same with
+    /// or without it. Progress bars need no flag: they appear on a terminal for work over a
+    /// second.
     #[arg(short = 'v', long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
 }

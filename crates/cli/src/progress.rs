@@ -46,12 +46,7 @@ pub fn verbosity() -> u8 {
 
 /// With `-v`, prints the line `line()` builds to stderr with the command's elapsed time.
 pub fn say(line: impl FnOnce() -> String) {
-    say_at(1, line);
-}
-
-/// [`say`] for `-v` repeated `level` times or more (`-vv`: the fine-grained steps).
-pub fn say_at(level: u8, line: impl FnOnce() -> String) {
-    if verbosity() < level {
+    if verbosity() == 0 {
         return;
     }
     let at = START.get().map_or(0.0, |s| s.elapsed().as_secs_f64());
