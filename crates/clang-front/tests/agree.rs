@@ -40,6 +40,12 @@ fn clang_and_subset_frontends_give_the_same_ir() {
     let mut compared = 0;
     for path in &files {
         let source = source_text(&std::fs::read(path).expect("readable"));
+        if source.contains("<<<") {
+            // A host launcher gives clang launches, lengths and scalar values the subset
+            // parser cannot read: those kernels differ in their contracts by design (the
+            // sized SGEMM and split-K families; their verdicts are tested through `equiv`).
+            continue;
+        }
         let Ok(subset) = warpsafe_cuda_front::compile(&source) else {
             continue;
         };
