@@ -8,6 +8,7 @@ use crate::replay::{self, Outputs, Replay};
 use crate::report::{
     exit_code, verdict_of, Counterexample, IdentityTest, KernelRun, OutputSummary,
 };
+use crate::sequence::{self, Stage};
 use crate::symexec::{run_budgeted, SymOutcome};
 use crate::{BlockSel, EquivError, ExecConfig};
 use serde::Serialize;
@@ -122,15 +123,36 @@ pub fn equiv_programs(
     optimized: &Program,
     cfg: &EquivConfig,
 ) -> Result<EquivReport, EquivError> {
+    equiv_stages(
+        &[Stage {
+            program: reference,
+            exec: &cfg.reference,
+        }],
+        &[Stage {
+            program: optimized,
+            exec: &cfg.optimized,
+        }],
+        cfg,
+    )
+}
+
+/// [`equiv_programs`] where a side may be several kernels launched one after another on the
+/// same buffers (a split-K GEMM, then the kernel that sums its slices): each runs with its own
+/// [`Stage::exec`]; a later kernel reads what the earlier ones left in the buffers of the same
+/// name (symbolically and in the interpreter's replay). `cfg`'s own `reference` and
+/// `optimized` give which blocks are compared and the budget.
+pub fn equiv_stages(
+    reference: &[Stage],
+    optimized: &[Stage],
+    cfg: &EquivConfig,
+) -> Result<EquivReport, EquivError> {
     let start = Instant::now();
-    crate::launch::agree_on_starts(
-        reference.kernel(),
-        &cfg.reference,
-        optimized.kernel(),
-        &cfg.optimized,
-    )?;
+    let (Some(r0), Some(o0)) = (reference.first(), optimized.first()) else {
+        return Err(EquivError::Mismatch("a side has no kernel to run".into()));
+    };
+    crate::launch::agree_on_starts(r0.program.kernel(), r0.exec, o0.program.kernel(), o0.exec)?;
     let budget = Budget::new(cfg.reference.limits);
-    let (r, o) = run_both(reference, optimized, cfg, &budget)?;
+    let (r, o) = run_both(reference, optimized, &budget)?;
     let (mut r, o) = (r?, o?);
     let run_seconds = start.elapsed().as_secs_f64();
     let names = output_names(&r, &o, cfg)?;
@@ -232,8 +254,8 @@ pub fn equiv_programs(
     let mut confirm = |p: &Pair, w: &Witness| -> Confirm {
         let replayed = runs.entry(w.seed).or_insert_with(|| {
             let (a, b) = rayon::join(
-                || replay::run_at(reference, &cfg.reference, w.seed),
-                || replay::run_at(optimized, &cfg.optimized, w.seed),
+                || sequence::run_at(reference, w.seed),
+                || sequence::run_at(optimized, w.seed),
             );
             Ok((a?, b?))
         });
@@ -326,13 +348,13 @@ pub fn equiv_programs(
     })
 }
 
-/// Runs both kernels: one after the other when each runs several blocks (their blocks use
-/// the cores, and only one run's per-block stores are alive at a time), else side by side.
+/// Runs both sides: one after the other when each runs several blocks (their blocks use the
+/// cores, and only one run's per-block stores are alive at a time), else side by side. A side
+/// of several kernels runs them in order and composes their outcomes.
 #[allow(clippy::type_complexity)]
 fn run_both(
-    reference: &Program,
-    optimized: &Program,
-    cfg: &EquivConfig,
+    reference: &[Stage],
+    optimized: &[Stage],
     budget: &std::sync::Arc<Budget>,
 ) -> Result<
     (
@@ -341,22 +363,36 @@ fn run_both(
     ),
     EquivError,
 > {
-    let blocks = |p: &Program, c: &ExecConfig| -> Result<u64, EquivError> {
-        Ok(match c.blocks {
-            BlockSel::One(_) => 1,
-            BlockSel::All => crate::launch::resolve(p.kernel(), c)?.launch.num_blocks(),
-        })
+    let blocks = |side: &[Stage]| -> Result<u64, EquivError> {
+        let mut n = 0;
+        for s in side {
+            n += match s.exec.blocks {
+                BlockSel::One(_) => 1,
+                BlockSel::All => crate::launch::resolve(s.program.kernel(), s.exec)?
+                    .launch
+                    .num_blocks(),
+            };
+        }
+        Ok(n)
     };
     // Outputs are only read from here on (until a few move into the reference's store).
-    let run = |p: &Program, c: &ExecConfig| {
-        run_budgeted(p, c, budget).map(|mut out| {
-            out.store.freeze();
-            out
-        })
+    let run = |side: &[Stage]| -> Result<SymOutcome, EquivError> {
+        let mut acc: Option<SymOutcome> = None;
+        for s in side {
+            let out = run_budgeted(s.program, s.exec, budget)?;
+            acc = Some(match acc {
+                None => out,
+                Some(earlier) => sequence::compose(earlier, out)?,
+            });
+        }
+        let mut out =
+            acc.ok_or_else(|| EquivError::Mismatch("a side has no kernel to run".into()))?;
+        out.store.freeze();
+        Ok(out)
     };
-    let run_r = || run(reference, &cfg.reference);
-    let run_o = || run(optimized, &cfg.optimized);
-    if blocks(reference, &cfg.reference)? > 1 && blocks(optimized, &cfg.optimized)? > 1 {
+    let run_r = || run(reference);
+    let run_o = || run(optimized);
+    if blocks(reference)? > 1 && blocks(optimized)? > 1 {
         let r = run_r();
         Ok((r, run_o()))
     } else {
