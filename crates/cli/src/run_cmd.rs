@@ -395,11 +395,7 @@ fn one(path: &Path, args: &RunArgs) -> Result<u8, CliError> {
 }
 
 /// `--html`: one run's report over its source.
-fn write_html(
-    path: &Path,
-    file_name: &str,
-    section: crate::html::Section,
-) -> Result<(), CliError> {
+fn write_html(path: &Path, file_name: &str, section: crate::html::Section) -> Result<(), CliError> {
     let page = crate::html::Page {
         title: format!("warpsafe run {file_name}"),
         subtitle: "one launch in the checking interpreter: what it saw, not a proof".into(),
