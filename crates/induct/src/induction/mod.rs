@@ -9,6 +9,7 @@ pub mod shape;
 pub mod smt;
 pub mod sym;
 pub mod template;
+pub mod term;
 
 use crate::machine::{run_abstract, AbsLaunch};
 use crate::outcome::{Method, Obligation, SizeDomain};

@@ -6,7 +6,8 @@
 use super::fit::{Bound, Selector};
 use super::shape::{BarrierLoop, Phase};
 use super::smt::{check, Answer};
-use super::sym::{bv, empty, eq3, mul_small, CellFn, SVal, Sum3, Sym};
+use super::sym::{empty, eq3, ite3, mul_small, CellFn, SVal, Sum3, Sym};
+use super::term::{bv, sym, uge, T};
 use super::{LoopInvariant, Sizes};
 use crate::outcome::{Method, Obligation, SizeDomain};
 use crate::summary::Mode;
@@ -17,7 +18,15 @@ use std::time::Instant;
 use warpsafe_equiv::{Reduce, Spec, SpecExpr, SpecExprKind};
 use warpsafe_ir::{Kernel, MemRef, ParamKind, Stmt};
 
-const N: &str = "N";
+/// The block size.
+fn n() -> T {
+    sym("N")
+}
+
+/// The cell of the post-state an obligation is about.
+fn f() -> T {
+    sym("f")
+}
 /// The largest block size the proof covers (CUDA allows 1024).
 pub const MAX_N: i64 = 1 << 15;
 
@@ -37,7 +46,7 @@ pub(super) struct Ctx<'a> {
 /// An obligation settled without z3, or the query that settles it.
 pub(super) enum Pending {
     Done(Obligation),
-    Query(String, Vec<String>),
+    Query(String, Vec<T>),
 }
 
 enum Post {
@@ -45,8 +54,8 @@ enum Post {
     Spec,
 }
 
-fn loop_sym(li: usize, var: u32) -> String {
-    format!("l{li}_{var}")
+fn loop_sym(li: usize, var: u32) -> T {
+    sym(&format!("l{li}_{var}"))
 }
 
 /// A readable description of the fitted invariants.
@@ -90,38 +99,23 @@ impl<'a> Ctx<'a> {
             .collect()
     }
 
-    fn decls(&self) -> Vec<String> {
-        let mut d: Vec<String> = ["N", "t", "t2", "f"]
-            .iter()
-            .map(|s| format!("(declare-const {s} (_ BitVec 32))"))
-            .collect();
-        for (li, (_, l)) in self.loops().iter().enumerate() {
-            for c in &l.carried {
-                d.push(format!(
-                    "(declare-const {} (_ BitVec 32))",
-                    loop_sym(li, c.0)
-                ));
-            }
-        }
-        d
-    }
-
-    fn base_facts(&self) -> Vec<String> {
+    fn base_facts(&self) -> Vec<T> {
+        let n = n();
         let mut f = vec![
-            format!("(bvuge {N} {})", bv(self.sizes.lo.max(1) as i64)),
-            format!("(bvule {N} {})", bv((self.sizes.hi as i64).min(MAX_N))),
-            format!("(bvult t {N})"),
-            format!("(bvult t2 {N})"),
+            uge(&n, &bv(self.sizes.lo.max(1) as i64)),
+            n.ule(&bv((self.sizes.hi as i64).min(MAX_N))),
+            sym("t").ult(&n),
+            sym("t2").ult(&n),
         ];
         if self.domain == SizeDomain::PowersOfTwo {
-            f.push(format!("(= (bvand {N} (bvsub {N} {})) {})", bv(1), bv(0)));
+            f.push(n.bvand(&n.sub(&bv(1))).eq(&bv(0)));
         }
         f
     }
 
-    fn env_before(&self, j: usize, ts: &str) -> Result<Env, String> {
-        let none = |_: u32, _: &str| None;
-        let mut s = Sym::new(self.k, ts, N, self.mode, &none).replay_only();
+    fn env_before(&self, j: usize, ts: &T) -> Result<Env, String> {
+        let none = |_: u32, _: &T| None;
+        let mut s = Sym::new(self.k, ts, &n(), self.mode, &none).replay_only();
         let mut li = 0;
         for p in &self.phases[..j] {
             match p {
@@ -139,11 +133,11 @@ impl<'a> Ctx<'a> {
         Ok(s.env)
     }
 
-    fn head_env(&self, li: usize, ts: &str) -> Result<Env, String> {
+    fn head_env(&self, li: usize, ts: &T) -> Result<Env, String> {
         let (j, l) = self.loops()[li];
         let env = self.env_before(j, ts)?;
-        let none = |_: u32, _: &str| None;
-        let mut s = Sym::new(self.k, ts, N, self.mode, &none).replay_only();
+        let none = |_: u32, _: &T| None;
+        let mut s = Sym::new(self.k, ts, &n(), self.mode, &none).replay_only();
         s.env = env;
         s.block(l.lets)?;
         s.block(l.init)?;
@@ -153,27 +147,21 @@ impl<'a> Ctx<'a> {
         Ok(s.env)
     }
 
-    fn cond_at_head(&self, li: usize, ts: &str) -> Result<String, String> {
+    fn cond_at_head(&self, li: usize, ts: &T) -> Result<T, String> {
         let (_, l) = self.loops()[li];
-        let none = |_: u32, _: &str| None;
-        let mut s = Sym::new(self.k, ts, N, self.mode, &none);
+        let none = |_: u32, _: &T| None;
+        let mut s = Sym::new(self.k, ts, &n(), self.mode, &none);
         s.env = self.head_env(li, ts)?;
         s.cond(l.cond)
     }
 
-    fn head_terms(&self, li: usize) -> HashMap<u32, String> {
+    fn head_terms(&self, li: usize) -> HashMap<u32, T> {
         let (_, l) = self.loops()[li];
         l.carried.iter().map(|c| (c.0, loop_sym(li, c.0))).collect()
     }
 
     /// The cell of `array` at `flat` under loop `li`'s invariant with carried values `terms`.
-    fn cell(
-        &self,
-        li: usize,
-        terms: &HashMap<u32, String>,
-        array: u32,
-        flat: &str,
-    ) -> Option<(String, Sum3)> {
+    fn cell(&self, li: usize, terms: &HashMap<u32, T>, array: u32, flat: &T) -> Option<(T, Sum3)> {
         let inv = &self.invs[li];
         let fit = inv.arrays.iter().find(|a| a.array == array)?;
         let (_, l) = self.loops()[li];
@@ -183,60 +171,54 @@ impl<'a> Ctx<'a> {
             Selector::Row(r) => Some(bv(r)),
             Selector::RowVar(p) => Some(terms.get(&p)?.clone()),
         };
+        let n = n();
         let (in_row, col) = match row {
-            None => ("true".to_string(), flat.to_string()),
+            None => (T::tt(), flat.clone()),
             Some(r) => {
-                let base = mul_small(&r, N);
-                (
-                    format!("(and (bvuge {flat} {base}) (bvult (bvsub {flat} {base}) {N}))"),
-                    format!("(bvsub {flat} {base})"),
-                )
+                let base = mul_small(&r, &n);
+                let col = flat.sub(&base);
+                (uge(flat, &base).and(&col.ult(&n)), col)
             }
         };
-        let [cond, start, step, count] = fit.template.smt(&col, v, N);
-        Some((format!("(and {in_row} {cond})"), [start, step, count]))
+        let [cond, start, step, count] = fit.template.smt(&col, v, &n);
+        Some((in_row.and(&cond), [start, step, count]))
     }
 
-    fn constraints(&self, li: usize, terms: &HashMap<u32, String>) -> Option<String> {
+    fn constraints(&self, li: usize, terms: &HashMap<u32, T>) -> Option<T> {
         let inv = &self.invs[li];
         let (_, l) = self.loops()[li];
         let v = terms.get(&l.var.0)?;
-        let mut c = vec![format!("(bvult {v} {})", bv(1 << 16))];
+        let n = n();
+        let mut c = vec![v.ult(&bv(1 << 16))];
         if inv.pow2 {
-            let p2 = format!(
-                "(and (not (= {v} {})) (= (bvand {v} (bvsub {v} {})) {}))",
-                bv(0),
-                bv(1),
-                bv(0)
-            );
+            let p2 = v.ne(&bv(0)).and(&v.bvand(&v.sub(&bv(1))).eq(&bv(0)));
             c.push(if inv.zero_seen {
-                format!("(or (= {v} {}) {p2})", bv(0))
+                v.eq(&bv(0)).or(&p2)
             } else {
                 p2
             });
         }
         c.push(match inv.bound {
-            Bound::HalfN => format!("(bvule (bvmul {} {v}) {N})", bv(2)),
-            Bound::N => format!("(bvule {v} {N})"),
-            Bound::TwiceN => format!("(bvult {v} (bvmul {} {N}))", bv(2)),
+            Bound::HalfN => bv(2).mul(v).ule(&n),
+            Bound::N => v.ule(&n),
+            Bound::TwiceN => v.ult(&bv(2).mul(&n)),
         });
         for (p, vals) in &inv.values {
             let t = terms.get(p)?;
-            let alts: Vec<String> = vals.iter().map(|x| format!("(= {t} {})", bv(*x))).collect();
-            c.push(format!("(or {})", alts.join(" ")));
+            c.push(T::or_all(vals.iter().map(|x| t.eq(&bv(*x)))));
         }
-        Some(format!("(and {})", c.join(" ")))
+        Some(T::and_all(c))
     }
 
-    fn query(&self, name: String, assertions: Vec<String>) -> Pending {
+    fn query(&self, name: String, assertions: Vec<T>) -> Pending {
         Pending::Query(name, assertions)
     }
 
-    fn solve(&self, name: String, assertions: Vec<String>) -> Obligation {
+    fn solve(&self, name: String, assertions: Vec<T>) -> Obligation {
         let t0 = Instant::now();
         let mut all = self.base_facts();
         all.extend(assertions);
-        let ans = check(&self.decls(), &all, self.timeout_ms);
+        let ans = check(&all, self.timeout_ms);
         let (holds, detail) = match ans {
             Answer::Unsat if self.sizes == Sizes::ALL => (
                 Some(true),
@@ -298,7 +280,7 @@ impl<'a> Ctx<'a> {
             let prev = li.checked_sub(1);
             let name = format!("loop {} entry", li + 1);
             let pre_terms = prev.map(|p| self.head_terms(p));
-            let pre = |a: u32, flat: &str| match (prev, &pre_terms) {
+            let pre = |a: u32, flat: &T| match (prev, &pre_terms) {
                 (Some(p), Some(t)) => self.cell(p, t, a, flat),
                 _ => None,
             };
@@ -306,9 +288,9 @@ impl<'a> Ctx<'a> {
             if let Some(p) = prev {
                 match (
                     self.constraints(p, &self.head_terms(p)),
-                    self.cond_at_head(p, "t"),
+                    self.cond_at_head(p, &sym("t")),
                 ) {
-                    (Some(c), Ok(cond)) => assume.extend([c, format!("(not {cond})")]),
+                    (Some(c), Ok(cond)) => assume.extend([c, cond.not()]),
                     (_, Err(e)) => {
                         out.push(self.unsupported(name, e));
                         continue;
@@ -316,7 +298,7 @@ impl<'a> Ctx<'a> {
                     (None, _) => continue,
                 }
             }
-            let env = |ts: &str| self.env_before(j - 1, ts);
+            let env = |ts: &T| self.env_before(j - 1, ts);
             out.extend(self.hoare(
                 &name,
                 &env,
@@ -327,10 +309,10 @@ impl<'a> Ctx<'a> {
             ));
             let name = format!("loop {} step", li + 1);
             let terms = self.head_terms(li);
-            let pre = |a: u32, flat: &str| self.cell(li, &terms, a, flat);
+            let pre = |a: u32, flat: &T| self.cell(li, &terms, a, flat);
             let conds = self
-                .cond_at_head(li, "t")
-                .and_then(|a| Ok((a, self.cond_at_head(li, "t2")?)));
+                .cond_at_head(li, &sym("t"))
+                .and_then(|a| Ok((a, self.cond_at_head(li, &sym("t2"))?)));
             let (c, (cond, cond2)) = match (self.constraints(li, &terms), conds) {
                 (Some(c), Ok(x)) => (c, x),
                 (_, Err(e)) => {
@@ -344,9 +326,9 @@ impl<'a> Ctx<'a> {
             };
             out.push(self.query(
                 format!("{name}: uniform loop condition (no barrier divergence)"),
-                vec![c.clone(), format!("(not (= {cond} {cond2}))")],
+                vec![c.clone(), cond.ne(&cond2)],
             ));
-            let env = |ts: &str| self.head_env(li, ts);
+            let env = |ts: &T| self.head_env(li, ts);
             out.extend(self.hoare(
                 &name,
                 &env,
@@ -361,18 +343,14 @@ impl<'a> Ctx<'a> {
             return out;
         };
         let terms = self.head_terms(last);
-        let pre = |a: u32, flat: &str| self.cell(last, &terms, a, flat);
-        match (self.constraints(last, &terms), self.cond_at_head(last, "t")) {
+        let pre = |a: u32, flat: &T| self.cell(last, &terms, a, flat);
+        match (
+            self.constraints(last, &terms),
+            self.cond_at_head(last, &sym("t")),
+        ) {
             (Some(c), Ok(cond)) => {
-                let env = |ts: &str| self.env_before(self.phases.len() - 1, ts);
-                out.extend(self.hoare(
-                    "exit",
-                    &env,
-                    &pre,
-                    &[c, format!("(not {cond})")],
-                    &[fin],
-                    Post::Spec,
-                ));
+                let env = |ts: &T| self.env_before(self.phases.len() - 1, ts);
+                out.extend(self.hoare("exit", &env, &pre, &[c, cond.not()], &[fin], Post::Spec));
             }
             (_, Err(e)) => out.push(self.unsupported("exit".into(), e)),
             (None, _) => out.push(
@@ -385,17 +363,18 @@ impl<'a> Ctx<'a> {
     fn hoare(
         &self,
         name: &str,
-        env: &dyn Fn(&str) -> Result<Env, String>,
+        env: &dyn Fn(&T) -> Result<Env, String>,
         pre: &CellFn<'_>,
-        assume: &[String],
+        assume: &[T],
         stmts: &[&[Stmt]],
         post: Post,
     ) -> Vec<Pending> {
         let runs: Result<Vec<Sym>, String> = ["t", "t2", "u"]
             .iter()
             .map(|ts| {
-                let mut s = Sym::new(self.k, ts, N, self.mode, pre);
-                s.env = env(ts)?;
+                let ts = sym(ts);
+                let mut s = Sym::new(self.k, &ts, &n(), self.mode, pre);
+                s.env = env(&ts)?;
                 for st in stmts {
                     s.block(st)?;
                 }
@@ -408,24 +387,25 @@ impl<'a> Ctx<'a> {
         };
         let (r1, r2, ru) = (&runs[0], &runs[1], &runs[2]);
         let mut out = vec![];
-        let checks: Vec<&str> = r1.checks.iter().map(|(_, f)| f.as_str()).collect();
+        let checks = r1.checks.iter().map(|(_, f)| f.clone());
         let mut a = assume.to_vec();
-        a.push(format!("(not (and true {}))", checks.join(" ")));
+        a.push(T::and_all(checks).not());
         out.push(self.query(format!("{name}: accesses in bounds, only adjacent summaries combined, reads of described cells"), a));
         let mut pairs = vec![];
         for x in &r1.accesses {
             for y in &r2.accesses {
                 if x.mem == y.mem && (x.write || y.write) {
-                    pairs.push(format!(
-                        "(and {} {} (= {} {}))",
-                        x.guard, y.guard, x.flat, y.flat
-                    ));
+                    pairs.push(T::and_all([
+                        x.guard.clone(),
+                        y.guard.clone(),
+                        x.flat.eq(&y.flat),
+                    ]));
                 }
             }
         }
         let mut a = assume.to_vec();
-        a.push("(not (= t t2))".into());
-        a.push(format!("(or false {})", pairs.join(" ")));
+        a.push(sym("t").ne(&sym("t2")));
+        a.push(T::or_all(pairs));
         out.push(self.query(format!("{name}: race freedom"), a));
         match post {
             Post::Loop(li) => self.post_loop(name, li, assume, pre, r1, r2, ru, &mut out),
@@ -439,7 +419,7 @@ impl<'a> Ctx<'a> {
         &self,
         name: &str,
         li: usize,
-        assume: &[String],
+        assume: &[T],
         pre: &CellFn<'_>,
         r1: &Sym,
         r2: &Sym,
@@ -453,7 +433,7 @@ impl<'a> Ctx<'a> {
             match (&r1.env[c.0 as usize], &r2.env[c.0 as usize]) {
                 (Some(SVal::Int(a)), Some(SVal::Int(b))) => {
                     terms.insert(c.0, a.clone());
-                    same.push(format!("(= {a} {b})"));
+                    same.push(a.eq(b));
                 }
                 _ => {
                     out.push(self.unsupported(
@@ -468,33 +448,33 @@ impl<'a> Ctx<'a> {
             }
         }
         let mut a = assume.to_vec();
-        a.push(format!("(not (and true {}))", same.join(" ")));
+        a.push(T::and_all(same).not());
         out.push(self.query(format!("{name}: loop variables uniform"), a));
         let Some(c) = self.constraints(li, &terms) else {
             return;
         };
         let mut a = assume.to_vec();
-        a.push(format!("(not {c})"));
+        a.push(c.not());
         out.push(self.query(format!("{name}: loop-variable invariant"), a));
         for fit in &self.invs[li].arrays {
             let mem = MemRef::Shared(warpsafe_ir::ArrayId(fit.array));
             let arr = &self.k.shared[fit.array as usize].name;
-            let Some((pcons, pval)) = self.cell(li, &terms, fit.array, "f") else {
+            let Some((pcons, pval)) = self.cell(li, &terms, fit.array, &f()) else {
                 continue;
             };
             let (w1, fin) = writes(r1, mem);
             let mut a = assume.to_vec();
-            a.extend([pcons.clone(), w1, format!("(not {})", eq3(&fin, &pval))]);
+            a.extend([pcons.clone(), w1, eq3(&fin, &pval).not()]);
             out.push(self.query(
                 format!("{name}: written cells of {arr} meet the invariant"),
                 a,
             ));
-            let (precons, preval) = pre(fit.array, "f").unwrap_or(("false".into(), empty()));
+            let (precons, preval) = pre(fit.array, &f()).unwrap_or((T::ff(), empty()));
             let mut a = assume.to_vec();
             a.extend([
                 pcons,
-                format!("(not {})", witnessed(ru, mem)),
-                format!("(not (and {precons} {}))", eq3(&preval, &pval)),
+                witnessed(ru, mem).not(),
+                precons.and(&eq3(&preval, &pval)).not(),
             ]);
             out.push(self.query(
                 format!("{name}: cells of {arr} no thread writes already meet the invariant"),
@@ -503,7 +483,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn post_spec(&self, name: &str, assume: &[String], r1: &Sym, ru: &Sym, out: &mut Vec<Pending>) {
+    fn post_spec(&self, name: &str, assume: &[T], r1: &Sym, ru: &Sym, out: &mut Vec<Pending>) {
         for eq in &self.spec.equations {
             let oname = format!("{name}: {} matches the spec", eq.buffer);
             let Some(p) = self.k.param_named(&eq.buffer) else {
@@ -521,16 +501,16 @@ impl<'a> Ctx<'a> {
             let mem = MemRef::Global(p);
             let (w1, fin) = writes(r1, mem);
             let mut a = assume.to_vec();
-            a.extend([range.clone(), w1, format!("(not {})", eq3(&fin, &expected))]);
+            a.extend([range.clone(), w1, eq3(&fin, &expected).not()]);
             out.push(self.query(format!("{oname}: every written element"), a));
             let mut a = assume.to_vec();
-            a.extend([range, format!("(not {})", witnessed(ru, mem))]);
+            a.extend([range, witnessed(ru, mem).not()]);
             out.push(self.query(format!("{oname}: every element written"), a));
         }
     }
 
     /// The spec's range for the output index `f` and the summary it asks for there.
-    fn spec_target(&self, eq: &warpsafe_equiv::Equation) -> Result<(String, Sum3), String> {
+    fn spec_target(&self, eq: &warpsafe_equiv::Equation) -> Result<(T, Sum3), String> {
         let ([r], [idx]) = (eq.ranges.as_slice(), eq.indices.as_slice()) else {
             return Err("only one-dimensional equations are proved by induction".into());
         };
@@ -538,14 +518,18 @@ impl<'a> Ctx<'a> {
             return Err("the output index is not the range variable".into());
         }
         let mut env = HashMap::new();
-        env.insert(r.var.clone(), "f".to_string());
+        env.insert(r.var.clone(), f());
         let lo = match &r.lo {
             Some(e) => self.spec_term(e, &env)?,
             None => bv(0),
         };
         let hi = self.spec_term(&r.hi, &env)?;
-        let cmp = if r.inclusive { "bvsle" } else { "bvslt" };
-        let range = format!("(and (bvsle {lo} f) ({cmp} f {hi}))");
+        let below = if r.inclusive {
+            f().sle(&hi)
+        } else {
+            f().slt(&hi)
+        };
+        let range = lo.sle(&f()).and(&below);
         let expected = match &eq.value.kind {
             SpecExprKind::Num(x) if x.parse::<f64>() == Ok(0.0) => empty(),
             SpecExprKind::Index(_, i) if i.len() == 1 => {
@@ -564,12 +548,12 @@ impl<'a> Ctx<'a> {
                 };
                 let mut hi2 = self.spec_term(&rr.hi, &env)?;
                 if rr.inclusive {
-                    hi2 = format!("(bvadd {hi2} {})", bv(1));
+                    hi2 = hi2.add(&bv(1));
                 }
                 let mut env2 = env.clone();
                 env2.insert(rr.var.clone(), lo2.clone());
                 let start = self.spec_term(&i[0], &env2)?;
-                let count = format!("(ite (bvslt {hi2} {lo2}) {} (bvsub {hi2} {lo2}))", bv(0));
+                let count = T::ite(&hi2.slt(&lo2), &bv(0), &hi2.sub(&lo2));
                 [start, bv(1), count]
             }
             _ => return Err("the spec is not a sum of consecutive input elements".into()),
@@ -577,34 +561,33 @@ impl<'a> Ctx<'a> {
         Ok((range, expected))
     }
 
-    fn spec_term(&self, e: &SpecExpr, env: &HashMap<String, String>) -> Result<String, String> {
+    fn spec_term(&self, e: &SpecExpr, env: &HashMap<String, T>) -> Result<T, String> {
         Ok(match &e.kind {
             SpecExprKind::Num(n) => {
                 bv(n.parse::<i64>().map_err(|_| format!("`{n}` in an index"))?)
             }
-            SpecExprKind::Name(n) => match (env.get(n), n.as_str()) {
+            SpecExprKind::Name(name) => match (env.get(name), name.as_str()) {
                 (Some(t), _) => t.clone(),
-                (None, "blockDim.x") => N.into(),
+                (None, "blockDim.x") => n(),
                 (None, "gridDim.x" | "blockDim.y" | "blockDim.z" | "gridDim.y" | "gridDim.z") => {
                     bv(1)
                 }
-                _ => match self.k.param_named(n).map(|p| self.k.param(p).kind) {
-                    Some(ParamKind::Scalar(t)) if t.is_int() => N.into(),
-                    _ => return Err(format!("unknown name `{n}`")),
+                _ => match self.k.param_named(name).map(|p| self.k.param(p).kind) {
+                    Some(ParamKind::Scalar(t)) if t.is_int() => n(),
+                    _ => return Err(format!("unknown name `{name}`")),
                 },
             },
-            SpecExprKind::Neg(a) => format!("(bvneg {})", self.spec_term(a, env)?),
+            SpecExprKind::Neg(a) => self.spec_term(a, env)?.neg(),
             SpecExprKind::Bin(op, a, b) => {
                 let (x, y) = (self.spec_term(a, env)?, self.spec_term(b, env)?);
-                let f = match op {
-                    '+' => "bvadd",
-                    '-' => "bvsub",
-                    '*' => "bvmul",
-                    '/' => "bvsdiv",
-                    '%' => "bvsrem",
+                match op {
+                    '+' => x.add(&y),
+                    '-' => x.sub(&y),
+                    '*' => x.mul(&y),
+                    '/' => x.sdiv(&y),
+                    '%' => x.srem(&y),
                     _ => return Err(format!("`{op}` in an index")),
-                };
-                format!("({f} {x} {y})")
+                }
             }
             _ => return Err("an index expression outside + - * / %".into()),
         })
@@ -612,35 +595,33 @@ impl<'a> Ctx<'a> {
 }
 
 /// Whether thread run `r` writes cell `f` of `mem`, and the last value it writes there.
-fn writes(r: &Sym, mem: MemRef) -> (String, Sum3) {
+fn writes(r: &Sym, mem: MemRef) -> (T, Sum3) {
     let mut hits = vec![];
     let mut val = empty();
     for s in r.stores.iter().filter(|s| s.mem == mem) {
         let SVal::Data(d) = &s.val else { continue };
-        let h = format!("(and {} (= {} f))", s.guard, s.flat);
-        val = [0, 1, 2].map(|i| format!("(ite {h} {} {})", d[i], val[i]));
+        let h = s.guard.and(&s.flat.eq(&f()));
+        val = ite3(&h, d, &val);
         hits.push(h);
     }
-    (format!("(or false {})", hits.join(" ")), val)
+    (T::or_all(hits), val)
 }
 
 /// Some thread writes cell `f` of `mem`: for each store of run `ru` (whose thread is the
 /// symbol `u`), the thread that store would need if its index were affine in `u` is tried
-/// as a witness, and so are threads 0 and `f`. A wrong guess only makes the obligation fail, never hold wrongly.
-fn witnessed(ru: &Sym, mem: MemRef) -> String {
+/// as a witness, and so are threads 0 and `f`. A wrong guess only makes the obligation
+/// fail, never hold wrongly. A witness `w` is substituted for `u` (the shared printer names
+/// the substituted terms once).
+fn witnessed(ru: &Sym, mem: MemRef) -> T {
     let (wu, _) = writes(ru, mem);
-    let mut alts: Vec<String> = [bv(0), "f".to_string()]
-        .iter()
-        .map(|w| format!("(let ((u {w})) (and (bvult u {N}) {wu}))"))
-        .collect();
+    let n = n();
+    let at = |w: &T| w.ult(&n).and(&wu.replace("u", w));
+    let mut alts: Vec<T> = [bv(0), f()].iter().map(at).collect();
     for st in ru.stores.iter().filter(|s| s.mem == mem) {
-        let b = format!("(let ((u {})) {})", bv(0), st.flat);
-        let a = format!("(bvsub (let ((u {})) {}) {b})", bv(1), st.flat);
-        let w = format!("(bvudiv (bvsub f {b}) {a})");
-        alts.push(format!(
-            "(and (not (= {a} {})) (let ((u {w})) (and (bvult u {N}) {wu})))",
-            bv(0)
-        ));
+        let b = st.flat.replace("u", &bv(0));
+        let a = st.flat.replace("u", &bv(1)).sub(&b);
+        let w = f().sub(&b).udiv(&a);
+        alts.push(a.ne(&bv(0)).and(&at(&w)));
     }
-    format!("(or false {})", alts.join(" "))
+    T::or_all(alts)
 }

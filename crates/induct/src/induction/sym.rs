@@ -2,22 +2,23 @@
 //! vectors, input combinations are (start, step, count) triples, and every shared access,
 //! store and obligation is collected for the caller to turn into queries.
 
+use super::term::{bv, le, lt, nonzero, of_bool, sge, sgt, uge, ugt, T};
 use crate::summary::Mode;
 use warpsafe_ir::{
     BinOp, Builtin, Dim, Expr, ExprKind, Kernel, LogicOp, MemRef, ParamKind, ScalarType, Stmt,
     StmtKind, UnOp, Value,
 };
 
-/// A summary as SMT terms: start, step, count.
-pub type Sum3 = [String; 3];
+/// A summary as terms: start, step, count.
+pub type Sum3 = [T; 3];
 
 /// A symbolic value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SVal {
     /// A 32-bit integer term.
-    Int(String),
+    Int(T),
     /// A boolean term.
-    Bool(String),
+    Bool(T),
     /// A summary.
     Data(Sum3),
     /// A value computed from memory in an earlier phase (must not be used).
@@ -30,11 +31,11 @@ pub struct Store {
     /// Where.
     pub mem: MemRef,
     /// The flattened index.
-    pub flat: String,
+    pub flat: T,
     /// What.
     pub val: SVal,
     /// When.
-    pub guard: String,
+    pub guard: T,
 }
 
 /// A memory access of the interval.
@@ -43,11 +44,11 @@ pub struct Access {
     /// Where.
     pub mem: MemRef,
     /// The flattened index.
-    pub flat: String,
+    pub flat: T,
     /// Write or read.
     pub write: bool,
     /// When.
-    pub guard: String,
+    pub guard: T,
 }
 
 /// The pre-state of shared memory: for array `a` and flat index term, the condition under
@@ -55,22 +56,12 @@ pub struct Access {
 pub type Pre<'a> = &'a CellFn<'a>;
 
 /// A cell description: (array, flat index) to (described?, summary).
-pub type CellFn<'a> = dyn Fn(u32, &str) -> Option<(String, Sum3)> + 'a;
-
-/// The 32-bit constant `x`.
-pub fn bv(x: i64) -> String {
-    format!("(_ bv{} 32)", x.rem_euclid(1 << 32))
-}
+pub type CellFn<'a> = dyn Fn(u32, &T) -> Option<(T, Sum3)> + 'a;
 
 /// `x * d`, split on the common cases `x = 0` and `x = 1` (row indices of double buffers),
 /// which z3 then needs no multiplier for.
-pub fn mul_small(x: &str, d: &str) -> String {
-    format!(
-        "(ite (= {x} {}) {} (ite (= {x} {}) {d} (bvmul {x} {d})))",
-        bv(0),
-        bv(0),
-        bv(1)
-    )
+pub fn mul_small(x: &T, d: &T) -> T {
+    T::ite(&x.eq(&bv(0)), &bv(0), &T::ite(&x.eq(&bv(1)), d, &x.mul(d)))
 }
 
 /// The empty summary.
@@ -79,49 +70,45 @@ pub fn empty() -> Sum3 {
 }
 
 /// Two summaries are equal.
-pub fn eq3(a: &Sum3, b: &Sum3) -> String {
-    format!(
-        "(and (= {} {}) (or (= {} {}) (and (= {} {}) (or (= {} {}) (= {} {})))))",
-        a[2],
-        b[2],
-        a[2],
-        bv(0),
-        a[0],
-        b[0],
-        a[2],
-        bv(1),
-        a[1],
-        b[1]
-    )
+pub fn eq3(a: &Sum3, b: &Sum3) -> T {
+    let same_cells = a[2]
+        .eq(&bv(0))
+        .or(&a[0].eq(&b[0]).and(&a[2].eq(&bv(1)).or(&a[1].eq(&b[1]))));
+    a[2].eq(&b[2]).and(&same_cells)
 }
 
-fn ite3(c: &str, a: &Sum3, b: &Sum3) -> Sum3 {
-    [0, 1, 2].map(|i| format!("(ite {c} {} {})", a[i], b[i]))
+/// `if c then a else b`, componentwise.
+pub fn ite3(c: &T, a: &Sum3, b: &Sum3) -> Sum3 {
+    [0, 1, 2].map(|i| T::ite(c, &a[i], &b[i]))
+}
+
+fn is_zero(v: &SVal) -> bool {
+    matches!(v, SVal::Int(z) if z.is_value(0))
 }
 
 /// The symbolic executor for one thread.
 pub struct Sym<'a> {
     k: &'a Kernel,
-    tid: String,
-    n: String,
+    tid: T,
+    n: T,
     mode: Mode,
     /// Variable values.
     pub env: Vec<Option<SVal>>,
-    path: String,
+    path: T,
     /// Stores, in program order.
     pub stores: Vec<Store>,
     /// Accesses, in program order.
     pub accesses: Vec<Access>,
     /// Formulas that must hold, with what each guarantees.
-    pub checks: Vec<(&'static str, String)>,
+    pub checks: Vec<(&'static str, T)>,
     pre: Pre<'a>,
-    dims: Vec<Vec<String>>,
+    dims: Vec<Vec<T>>,
     stale_loads: bool,
 }
 
 impl<'a> Sym<'a> {
-    /// An executor for thread `tid` with block size `n` (both SMT constants).
-    pub fn new(k: &'a Kernel, tid: &str, n: &str, mode: Mode, pre: Pre<'a>) -> Sym<'a> {
+    /// An executor for thread `tid` with block size `n`.
+    pub fn new(k: &'a Kernel, tid: &T, n: &T, mode: Mode, pre: Pre<'a>) -> Sym<'a> {
         let declared = k.contract.block_dim.map(|d| d[0] as u64);
         let dims = k
             .shared
@@ -131,7 +118,7 @@ impl<'a> Sym<'a> {
                     .iter()
                     .map(|&d| {
                         if Some(d) == declared {
-                            n.to_string()
+                            n.clone()
                         } else {
                             bv(d as i64)
                         }
@@ -141,11 +128,11 @@ impl<'a> Sym<'a> {
             .collect();
         Sym {
             k,
-            tid: tid.into(),
-            n: n.into(),
+            tid: tid.clone(),
+            n: n.clone(),
             mode,
             env: vec![None; k.vars.len()],
-            path: "true".into(),
+            path: T::tt(),
             stores: vec![],
             accesses: vec![],
             checks: vec![],
@@ -167,10 +154,9 @@ impl<'a> Sym<'a> {
         stmts.iter().try_for_each(|s| self.stmt(s))
     }
 
-    fn check(&mut self, what: &'static str, f: String) {
+    fn check(&mut self, what: &'static str, f: T) {
         if !self.stale_loads {
-            let p = self.path.clone();
-            self.checks.push((what, format!("(=> {p} {f})")));
+            self.checks.push((what, self.path.implies(&f)));
         }
     }
 
@@ -194,7 +180,7 @@ impl<'a> Sym<'a> {
             } => {
                 let v = self.eval(value)?;
                 let v = match v {
-                    SVal::Int(z) if z == bv(0) => SVal::Data(empty()),
+                    v if is_zero(&v) => SVal::Data(empty()),
                     SVal::Data(d) => SVal::Data(d),
                     SVal::Stale if self.stale_loads => SVal::Stale,
                     _ => return Err("stores a value that is not a summary".into()),
@@ -224,10 +210,10 @@ impl<'a> Sym<'a> {
                 let c = self.cond(cond)?;
                 let saved_env = self.env.clone();
                 let saved_path = self.path.clone();
-                self.path = format!("(and {saved_path} {c})");
+                self.path = saved_path.and(&c);
                 self.block(then_body)?;
                 let then_env = std::mem::replace(&mut self.env, saved_env);
-                self.path = format!("(and {saved_path} (not {c}))");
+                self.path = saved_path.and(&c.not());
                 self.block(else_body)?;
                 self.path = saved_path;
                 for (i, tv) in then_env.into_iter().enumerate() {
@@ -248,24 +234,24 @@ impl<'a> Sym<'a> {
     }
 
     /// The boolean term of condition `e`.
-    pub fn cond(&mut self, e: &Expr) -> Result<String, String> {
+    pub fn cond(&mut self, e: &Expr) -> Result<T, String> {
         match self.eval(e)? {
             SVal::Bool(b) => Ok(b),
-            SVal::Int(i) => Ok(format!("(not (= {i} {}))", bv(0))),
+            SVal::Int(i) => Ok(nonzero(&i)),
             _ => Err("a branch on input data".into()),
         }
     }
 
-    fn int(&mut self, e: &Expr) -> Result<String, String> {
+    fn int(&mut self, e: &Expr) -> Result<T, String> {
         match self.eval(e)? {
             SVal::Int(i) => Ok(i),
-            SVal::Bool(b) => Ok(format!("(ite {b} {} {})", bv(1), bv(0))),
+            SVal::Bool(b) => Ok(of_bool(&b)),
             _ => Err("input data used as an integer".into()),
         }
     }
 
-    fn flat(&mut self, mem: MemRef, indices: &[Expr]) -> Result<String, String> {
-        let dims: Vec<String> = match mem {
+    fn flat(&mut self, mem: MemRef, indices: &[Expr]) -> Result<T, String> {
+        let dims: Vec<T> = match mem {
             MemRef::Shared(a) => self.dims[a.0 as usize].clone(),
             MemRef::Global(p) => vec![self.buffer_len(p)?],
             MemRef::Local(_) => return Err("local arrays".into()),
@@ -273,20 +259,19 @@ impl<'a> Sym<'a> {
         if dims.len() != indices.len() {
             return Err("an access with the wrong number of indices".into());
         }
-        let mut flat: Option<String> = None;
+        let mut flat: Option<T> = None;
         for (e, d) in indices.iter().zip(&dims) {
             let i = self.int(e)?;
-            self.check("in bounds", format!("(bvult {i} {d})"));
+            self.check("in bounds", i.ult(d));
             flat = Some(match flat {
                 None => i,
-                Some(f) => format!("(bvadd {} {i})", mul_small(&f, d)),
+                Some(f) => mul_small(&f, d).add(&i),
             });
         }
-        let flat = flat.unwrap_or_else(|| bv(0));
-        Ok(flat)
+        Ok(flat.unwrap_or_else(|| bv(0)))
     }
 
-    fn buffer_len(&mut self, p: warpsafe_ir::ParamId) -> Result<String, String> {
+    fn buffer_len(&mut self, p: warpsafe_ir::ParamId) -> Result<T, String> {
         match self.k.contract.lengths.iter().find(|l| l.param == p) {
             Some(l) => {
                 let len = l.len.clone();
@@ -315,22 +300,19 @@ impl<'a> Sym<'a> {
                     write: false,
                     guard: self.path.clone(),
                 });
-                let (cons, base) = (self.pre)(a.0, &flat).unwrap_or(("false".into(), empty()));
+                let (cons, base) = (self.pre)(a.0, &flat).unwrap_or((T::ff(), empty()));
                 let mut val = base;
-                let mut hit = vec![];
+                let mut hit = vec![cons];
                 for s in &self.stores {
                     if s.mem != mem {
                         continue;
                     }
                     let SVal::Data(d) = &s.val else { continue };
-                    let h = format!("(and {} (= {} {flat}))", s.guard, s.flat);
+                    let h = s.guard.and(&s.flat.eq(&flat));
                     val = ite3(&h, d, &val);
                     hit.push(h);
                 }
-                self.check(
-                    "reads only cells the invariant describes",
-                    format!("(or {cons} {})", hit.join(" ")),
-                );
+                self.check("reads only cells the invariant describes", T::or_all(hit));
                 Ok(SVal::Data(val))
             }
             MemRef::Local(_) => Err("local arrays".into()),
@@ -348,7 +330,7 @@ impl<'a> Sym<'a> {
         }
         Ok(match &e.kind {
             ExprKind::Const(v) => match v {
-                Value::Bool(b) => SVal::Bool(b.to_string()),
+                Value::Bool(b) => SVal::Bool(T::bool(*b)),
                 Value::F16(_) | Value::F32(_) | Value::F64(_) if v.as_f64() == 0.0 => {
                     SVal::Data(empty())
                 }
@@ -377,10 +359,10 @@ impl<'a> Sym<'a> {
             }),
             ExprKind::BufferLen(p) => SVal::Int(self.buffer_len(*p)?),
             ExprKind::Unary(op, a) => match (op, self.eval(a)?) {
-                (UnOp::Neg, SVal::Int(x)) => SVal::Int(format!("(bvneg {x})")),
-                (UnOp::BitNot, SVal::Int(x)) => SVal::Int(format!("(bvnot {x})")),
-                (UnOp::Not, SVal::Bool(x)) => SVal::Bool(format!("(not {x})")),
-                (UnOp::Not, SVal::Int(x)) => SVal::Bool(format!("(= {x} {})", bv(0))),
+                (UnOp::Neg, SVal::Int(x)) => SVal::Int(x.neg()),
+                (UnOp::BitNot, SVal::Int(x)) => SVal::Int(x.bvnot()),
+                (UnOp::Not, SVal::Bool(x)) => SVal::Bool(x.not()),
+                (UnOp::Not, SVal::Int(x)) => SVal::Bool(x.eq(&bv(0))),
                 _ => return Err("an operator other than + on input data".into()),
             },
             ExprKind::Binary(op, a, b) => {
@@ -393,36 +375,31 @@ impl<'a> Sym<'a> {
                 let x = self.cond(a)?;
                 let saved = self.path.clone();
                 self.path = match op {
-                    LogicOp::And => format!("(and {saved} {x})"),
-                    LogicOp::Or => format!("(and {saved} (not {x}))"),
+                    LogicOp::And => saved.and(&x),
+                    LogicOp::Or => saved.and(&x.not()),
                 };
                 let y = self.cond(b);
                 self.path = saved;
                 let y = y?;
                 SVal::Bool(match op {
-                    LogicOp::And => format!("(and {x} {y})"),
-                    LogicOp::Or => format!("(or {x} {y})"),
+                    LogicOp::And => x.and(&y),
+                    LogicOp::Or => x.or(&y),
                 })
             }
             ExprKind::Cast(a) if wide => {
                 // A non-negative 32-bit value keeps its bits when widened.
                 let x = self.int(a)?;
-                self.check(
-                    "widened values are non-negative",
-                    format!("(bvsge {x} {})", bv(0)),
-                );
+                self.check("widened values are non-negative", sge(&x, &bv(0)));
                 SVal::Int(x)
             }
             ExprKind::Cast(a) => match (self.eval(a)?, e.ty) {
                 (SVal::Data(_), t) if a.ty.is_float() != t.is_float() => {
                     return Err("input data converted between integer and float".into())
                 }
-                (SVal::Int(x), ScalarType::Bool) => SVal::Bool(format!("(not (= {x} {}))", bv(0))),
-                (SVal::Bool(b), t) if t.is_int() => {
-                    SVal::Int(format!("(ite {b} {} {})", bv(1), bv(0)))
-                }
+                (SVal::Int(x), ScalarType::Bool) => SVal::Bool(nonzero(&x)),
+                (SVal::Bool(b), t) if t.is_int() => SVal::Int(of_bool(&b)),
                 (SVal::Int(x), t) if t.is_int() => SVal::Int(x),
-                (SVal::Int(x), _) if x == bv(0) => SVal::Data(empty()),
+                (v, _) if is_zero(&v) => SVal::Data(empty()),
                 (SVal::Data(d), t) if t != ScalarType::Bool => SVal::Data(d),
                 (v @ SVal::Bool(_), ScalarType::Bool) => v,
                 _ => return Err("a conversion of input data".into()),
@@ -430,9 +407,9 @@ impl<'a> Sym<'a> {
             ExprKind::Select(c, a, b) => {
                 let c = self.cond(c)?;
                 let saved = self.path.clone();
-                self.path = format!("(and {saved} {c})");
+                self.path = saved.and(&c);
                 let x = self.eval(a);
-                self.path = format!("(and {saved} (not {c}))");
+                self.path = saved.and(&c.not());
                 let y = self.eval(b);
                 self.path = saved;
                 ite(&c, x?, y?)?
@@ -443,10 +420,9 @@ impl<'a> Sym<'a> {
     }
 
     fn binary(&mut self, op: BinOp, x: SVal, y: SVal, signed: bool) -> Result<SVal, String> {
-        let zero = bv(0);
         let data = |v: &SVal| match v {
             SVal::Data(d) => Some(d.clone()),
-            SVal::Int(z) if *z == zero => Some(empty()),
+            v if is_zero(v) => Some(empty()),
             _ => None,
         };
         if matches!(x, SVal::Data(_)) || matches!(y, SVal::Data(_)) {
@@ -459,116 +435,184 @@ impl<'a> Sym<'a> {
         }
         let (SVal::Int(a), SVal::Int(b)) = (&x, &y) else {
             return match (op, x, y) {
-                (BinOp::Eq, SVal::Bool(a), SVal::Bool(b)) => Ok(SVal::Bool(format!("(= {a} {b})"))),
-                (BinOp::Ne, SVal::Bool(a), SVal::Bool(b)) => {
-                    Ok(SVal::Bool(format!("(not (= {a} {b}))")))
-                }
+                (BinOp::Eq, SVal::Bool(a), SVal::Bool(b)) => Ok(SVal::Bool(a.eq(&b))),
+                (BinOp::Ne, SVal::Bool(a), SVal::Bool(b)) => Ok(SVal::Bool(a.ne(&b))),
                 _ => Err("boolean arithmetic".into()),
             };
         };
-        let s = |sv: &str, uv: &str| {
-            if signed {
-                sv.to_string()
-            } else {
-                uv.to_string()
-            }
-        };
-        let int = |f: String| Ok(SVal::Int(f));
-        let boolean = |f: String| Ok(SVal::Bool(f));
+        let int = |f: T| Ok(SVal::Int(f));
+        let boolean = |f: T| Ok(SVal::Bool(f));
         match op {
-            BinOp::Add => int(format!("(bvadd {a} {b})")),
-            BinOp::Sub => int(format!("(bvsub {a} {b})")),
-            BinOp::Mul => int(format!("(bvmul {a} {b})")),
+            BinOp::Add => int(a.add(b)),
+            BinOp::Sub => int(a.sub(b)),
+            BinOp::Mul => int(a.mul(b)),
             BinOp::Div | BinOp::Rem => {
-                self.check("no division by zero", format!("(not (= {b} {zero}))"));
-                let f = match op {
-                    BinOp::Div => s("bvsdiv", "bvudiv"),
-                    _ => s("bvsrem", "bvurem"),
-                };
-                int(format!("({f} {a} {b})"))
+                self.check("no division by zero", nonzero(b));
+                int(match (op, signed) {
+                    (BinOp::Div, true) => a.sdiv(b),
+                    (BinOp::Div, false) => a.udiv(b),
+                    (_, true) => a.srem(b),
+                    (_, false) => a.urem(b),
+                })
             }
-            BinOp::BitAnd => int(format!("(bvand {a} {b})")),
-            BinOp::BitOr => int(format!("(bvor {a} {b})")),
-            BinOp::BitXor => int(format!("(bvxor {a} {b})")),
-            BinOp::Shl => int(format!("(bvshl {a} {b})")),
-            BinOp::Shr => int(format!("({} {a} {b})", s("bvashr", "bvlshr"))),
-            BinOp::Eq => boolean(format!("(= {a} {b})")),
-            BinOp::Ne => boolean(format!("(not (= {a} {b}))")),
-            BinOp::Lt => boolean(format!("({} {a} {b})", s("bvslt", "bvult"))),
-            BinOp::Le => boolean(format!("({} {a} {b})", s("bvsle", "bvule"))),
-            BinOp::Gt => boolean(format!("({} {a} {b})", s("bvsgt", "bvugt"))),
-            BinOp::Ge => boolean(format!("({} {a} {b})", s("bvsge", "bvuge"))),
-            BinOp::Min => int(format!("(ite ({} {a} {b}) {a} {b})", s("bvslt", "bvult"))),
-            BinOp::Max => int(format!("(ite ({} {a} {b}) {b} {a})", s("bvslt", "bvult"))),
+            BinOp::BitAnd => int(a.bvand(b)),
+            BinOp::BitOr => int(a.bvor(b)),
+            BinOp::BitXor => int(a.bvxor(b)),
+            BinOp::Shl => int(a.shl(b)),
+            BinOp::Shr if signed => int(a.ashr(b)),
+            BinOp::Shr => int(a.lshr(b)),
+            BinOp::Eq => boolean(a.eq(b)),
+            BinOp::Ne => boolean(a.ne(b)),
+            BinOp::Lt => boolean(lt(a, b, signed)),
+            BinOp::Le => boolean(le(a, b, signed)),
+            BinOp::Gt => boolean(if signed { sgt(a, b) } else { ugt(a, b) }),
+            BinOp::Ge => boolean(if signed { sge(a, b) } else { uge(a, b) }),
+            BinOp::Min => int(T::ite(&lt(a, b, signed), a, b)),
+            BinOp::Max => int(T::ite(&lt(a, b, signed), b, a)),
         }
     }
 }
 
 /// `if c then a else b` for values of one kind (an integer 0 stands for the empty summary).
-pub fn ite(c: &str, a: SVal, b: SVal) -> Result<SVal, String> {
-    let zero = bv(0);
+pub fn ite(c: &T, a: SVal, b: SVal) -> Result<SVal, String> {
     Ok(match (a, b) {
         (SVal::Stale, _) | (_, SVal::Stale) => SVal::Stale,
-        (SVal::Int(x), SVal::Int(y)) => SVal::Int(format!("(ite {c} {x} {y})")),
-        (SVal::Bool(x), SVal::Bool(y)) => SVal::Bool(format!("(ite {c} {x} {y})")),
+        (SVal::Int(x), SVal::Int(y)) => SVal::Int(T::ite(c, &x, &y)),
+        (SVal::Bool(x), SVal::Bool(y)) => SVal::Bool(T::ite(c, &x, &y)),
         (SVal::Data(x), SVal::Data(y)) => SVal::Data(ite3(c, &x, &y)),
-        (SVal::Data(x), SVal::Int(z)) if z == zero => SVal::Data(ite3(c, &x, &empty())),
-        (SVal::Int(z), SVal::Data(y)) if z == zero => SVal::Data(ite3(c, &empty(), &y)),
+        (SVal::Data(x), z) if is_zero(&z) => SVal::Data(ite3(c, &x, &empty())),
+        (z, SVal::Data(y)) if is_zero(&z) => SVal::Data(ite3(c, &empty(), &y)),
         _ => return Err("values of different kinds meet".into()),
     })
 }
 
 /// `a ⊕ b`: (when the combination is allowed, the result), mirroring [`Summary::combine`](crate::Summary::combine).
-pub fn combine(a: &Sum3, b: &Sum3, mode: Mode) -> (String, Sum3) {
+pub fn combine(a: &Sum3, b: &Sum3, mode: Mode) -> (T, Sum3) {
     let (z, one) = (bv(0), bv(1));
-    let ae = format!("(= {} {z})", a[2]);
-    let be = format!("(= {} {z})", b[2]);
-    let count = format!("(bvadd {} {})", a[2], b[2]);
+    // Small enough that counts and indices cannot wrap.
+    let limit = bv(1 << 15);
+    let small = |t: &T| t.ult(&limit);
+    let ae = a[2].eq(&z);
+    let be = b[2].eq(&z);
+    let count = a[2].add(&b[2]);
     let (valid, start, step) = match mode {
         Mode::Interval => {
-            let iv = |s: &Sum3| format!("(or (= {} {one}) (bvule {} {one}))", s[1], s[2]);
-            let inorder = format!("(= (bvadd {} {}) {})", a[0], a[2], b[0]);
-            let swapped = format!("(= (bvadd {} {}) {})", b[0], b[2], a[0]);
-            let small = [&a[0], &a[2], &b[0], &b[2]]
-                .map(|t| format!("(bvult {t} #x00008000)"))
-                .join(" ");
-            (
-                format!("(and {small} {} {} (or {inorder} {swapped}))", iv(a), iv(b)),
-                format!("(ite {inorder} {} {})", a[0], b[0]),
-                one.clone(),
-            )
+            let iv = |s: &Sum3| s[1].eq(&one).or(&s[2].ule(&one));
+            let inorder = a[0].add(&a[2]).eq(&b[0]);
+            let swapped = b[0].add(&b[2]).eq(&a[0]);
+            let valid = T::and_all([
+                small(&a[0]),
+                small(&a[2]),
+                small(&b[0]),
+                small(&b[2]),
+                iv(a),
+                iv(b),
+                inorder.or(&swapped),
+            ]);
+            (valid, T::ite(&inorder, &a[0], &b[0]), one.clone())
         }
         Mode::Commutative => {
-            let lt = format!("(bvult {} {})", a[0], b[0]);
+            let lt = a[0].ult(&b[0]);
             let x = ite3(&lt, a, b);
             let y = ite3(&lt, b, a);
-            let x1 = format!("(= {} {one})", x[2]);
-            let y1 = format!("(= {} {one})", y[2]);
-            let s = format!(
-                "(ite (and {x1} {y1}) (bvsub {} {}) (ite {x1} {} {}))",
-                y[0], x[0], y[1], x[1]
-            );
-            let steps_ok = format!("(or {x1} {y1} (= {} {}))", x[1], y[1]);
-            let cont = format!("(= {} (bvadd {} (bvmul {s} {})))", y[0], x[0], x[2]);
-            let inter = format!(
-                "(and (= (bvand {s} {one}) {z}) (= {} (bvadd {} (bvlshr {s} {one}))) (or (= {} {}) (= (bvadd {} {one}) {})))",
-                y[0], x[0], y[2], x[2], y[2], x[2]
-            );
-            // Small enough that the counts and indices cannot wrap.
-            let small = format!(
-                "(and (bvult {} #x00008000) (bvult {} #x00008000) (bvult {s} #x00008000))",
-                x[2], y[2]
-            );
-            (
-                format!(
-                    "(and (not (= {} {})) {steps_ok} {small} (or {cont} {inter}))",
-                    a[0], b[0]
-                ),
-                x[0].clone(),
-                format!("(ite {cont} {s} (bvlshr {s} {one}))"),
-            )
+            let x1 = x[2].eq(&one);
+            let y1 = y[2].eq(&one);
+            let s = T::ite(&x1.and(&y1), &y[0].sub(&x[0]), &T::ite(&x1, &y[1], &x[1]));
+            let steps_ok = T::or_all([x1.clone(), y1.clone(), x[1].eq(&y[1])]);
+            let cont = y[0].eq(&x[0].add(&s.mul(&x[2])));
+            let half = s.lshr(&one);
+            let inter = T::and_all([
+                s.bvand(&one).eq(&z),
+                y[0].eq(&x[0].add(&half)),
+                y[2].eq(&x[2]).or(&y[2].add(&one).eq(&x[2])),
+            ]);
+            let valid = T::and_all([
+                a[0].ne(&b[0]),
+                steps_ok,
+                small(&x[2]),
+                small(&y[2]),
+                small(&s),
+                cont.or(&inter),
+            ]);
+            (valid, x[0].clone(), T::ite(&cont, &s, &half))
         }
     };
     let res = ite3(&ae, b, &ite3(&be, a, &[start, step, count]));
-    (format!("(or {ae} {be} {valid})"), res)
+    (T::or_all([ae, be, valid]), res)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::term::sym;
+    use super::*;
+    use crate::summary::{Combined, Summary};
+    use warpsafe_terms::Value;
+
+    fn value(t: &T, a: Summary, b: Summary) -> Option<u128> {
+        let v = t.eval(&|s| {
+            let x = match &*s.0 {
+                "a0" => a.start,
+                "a1" => a.step,
+                "a2" => a.count,
+                "b0" => b.start,
+                "b1" => b.step,
+                "b2" => b.count,
+                _ => return None,
+            };
+            Some(Value::Bv(32, x as u128))
+        });
+        match v? {
+            Value::Bv(_, x) => Some(x),
+            Value::Bool(x) => Some(x as u128),
+            _ => None,
+        }
+    }
+
+    /// The symbolic combination, evaluated on every small pair of summaries, allows exactly
+    /// the pairs the concrete one combines and gives the same index set.
+    #[test]
+    fn symbolic_combine_agrees_with_the_concrete_one() {
+        let a = [sym("a0"), sym("a1"), sym("a2")];
+        let b = [sym("b0"), sym("b1"), sym("b2")];
+        let mut small = vec![];
+        for start in 0..7 {
+            for step in 1..4 {
+                for count in 0..4 {
+                    small.push(Summary { start, step, count });
+                }
+            }
+        }
+        for mode in [Mode::Interval, Mode::Commutative] {
+            let (valid, res) = combine(&a, &b, mode);
+            for &x in &small {
+                for &y in &small {
+                    let ok = value(&valid, x, y) == Some(1);
+                    let expected = match x.combine(y, mode) {
+                        Combined::InOrder(s) | Combined::Swapped(s) => Some(s),
+                        Combined::Invalid => None,
+                    };
+                    assert_eq!(ok, expected.is_some(), "{mode:?} {x:?} ⊕ {y:?}");
+                    let Some(s) = expected else { continue };
+                    let [start, step, count] = res.clone().map(|t| value(&t, x, y));
+                    assert_eq!(count, Some(s.count as u128), "{mode:?} {x:?} ⊕ {y:?}");
+                    if s.count > 0 {
+                        assert_eq!(start, Some(s.start as u128), "{mode:?} {x:?} ⊕ {y:?}");
+                    }
+                    if s.count > 1 {
+                        assert_eq!(step, Some(s.step as u128), "{mode:?} {x:?} ⊕ {y:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn equal_summaries_ignore_the_step_of_singletons() {
+        let one = [bv(4), bv(7), bv(1)];
+        let other = [bv(4), bv(1), bv(1)];
+        assert_eq!(eq3(&one, &other).as_bool(), Some(true));
+        let two = [bv(4), bv(2), bv(2)];
+        assert_eq!(eq3(&two, &[bv(4), bv(1), bv(2)]).as_bool(), Some(false));
+        assert_eq!(eq3(&empty(), &[bv(9), bv(3), bv(0)]).as_bool(), Some(true));
+    }
 }

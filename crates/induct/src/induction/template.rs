@@ -1,7 +1,8 @@
 //! Candidate shapes of a shared cell's summary at a barrier-loop head, as functions of the
 //! cell index `c`, the loop variable `v` and the block size `N`; each has a concrete
-//! evaluator (for fitting) and an SMT encoding (for the proof).
+//! evaluator (for fitting) and a term encoding (for the proof).
 
+use super::term::{bv, T};
 use crate::summary::Summary;
 use serde::Serialize;
 
@@ -97,50 +98,47 @@ impl Template {
         }
     }
 
-    /// The SMT encoding over 32-bit vectors `c`, `v`, `n`: (is the cell constrained, start,
-    /// step, count).
-    pub fn smt(self, c: &str, v: &str, n: &str) -> [String; 4] {
-        let zero = "#x00000000";
-        let one = "#x00000001";
-        let max0 = |e: String| format!("(ite (bvslt {e} {zero}) {zero} {e})");
-        let konst = |x: i64| format!("(_ bv{} 32)", x.rem_euclid(1 << 32));
-        let av = |a: i64| format!("(bvmul {} {v})", konst(a));
-        let inside = format!("(and (bvsle {zero} {c}) (bvslt {c} {n}))");
-        let lowbit = format!("(bvand (bvadd {c} {one}) (bvneg (bvadd {c} {one})))");
-        // An interval [lo, c]: count = max(0, c - lo + 1).
-        let iv = |lo: String, hi: String| {
-            let cnt = max0(format!("(bvadd (bvsub {hi} {lo}) {one})"));
-            [lo, one.to_string(), cnt]
+    /// The encoding over 32-bit vector terms `c`, `v`, `n`: (is the cell constrained,
+    /// start, step, count).
+    pub fn smt(self, c: &T, v: &T, n: &T) -> [T; 4] {
+        let (zero, one) = (bv(0), bv(1));
+        let max0 = |e: T| T::ite(&e.slt(&zero), &zero, &e);
+        let av = |a: i64| bv(a).mul(v);
+        let inside = zero.sle(c).and(&c.slt(n));
+        let c1 = c.add(&one);
+        let lowbit = c1.bvand(&c1.neg());
+        // An interval [lo, hi]: count = max(0, hi - lo + 1).
+        let iv = |lo: T, hi: &T| {
+            let cnt = max0(hi.sub(&lo).add(&one));
+            [lo, one.clone(), cnt]
         };
+        // max(1, a·v)
+        let at_least_one = |a: i64| T::ite(&av(a).slt(&one), &one, &av(a));
         let (cond, [start, step, count]) = match self {
             Template::Prefix { a, b } => {
-                let lo = max0(format!("(bvadd (bvsub {c} {}) {})", av(a), konst(b)));
-                (inside, iv(lo, c.to_string()))
+                let lo = max0(c.sub(&av(a)).add(&bv(b)));
+                (inside, iv(lo, c))
             }
             Template::Strided { a } => {
-                let m = format!("(ite (bvslt {} {one}) {one} {})", av(a), av(a));
-                let count = format!("(bvudiv (bvsub (bvadd (bvsub {n} {c}) {m}) {one}) {m})");
-                (
-                    format!("(and {inside} (bvslt {c} {m}))"),
-                    [c.to_string(), m, count],
-                )
+                let m = at_least_one(a);
+                let count = n.sub(c).add(&m).sub(&one).udiv(&m);
+                (inside.and(&c.slt(&m)), [c.clone(), m, count])
             }
             Template::LowbitPrefix { a } => {
-                let lb = format!("(ite (bvult {lowbit} {}) {lowbit} {})", av(a), av(a));
-                let lo = format!("(bvsub (bvadd {c} {one}) {lb})");
-                (inside, iv(lo, c.to_string()))
+                let lb = T::ite(&lowbit.ult(&av(a)), &lowbit, &av(a));
+                (inside, iv(c1.sub(&lb), c))
             }
             Template::DownSweep { a } => {
-                let m = format!("(ite (bvslt {} {one}) {one} {})", av(a), av(a));
-                let top = format!("(= (bvand (bvadd {c} {one}) (bvsub {m} {one})) {zero})");
-                let [l1, s1, c1] = iv(zero.to_string(), format!("(bvsub {c} {m})"));
-                let [l2, s2, c2] = iv(format!("(bvsub (bvadd {c} {one}) {lowbit})"), c.to_string());
+                let m = at_least_one(a);
+                let top = c1.bvand(&m.sub(&one)).eq(&zero);
+                let [l1, s1, k1] = iv(zero.clone(), &c.sub(&m));
+                let [l2, s2, k2] = iv(c1.sub(&lowbit), c);
                 (
                     inside,
                     [
-                        format!("(ite {top} {l1} {l2})"),
-                        format!("(ite {top} {s1} {s2})"),
-                        format!("(ite {top} {c1} {c2})"),
+                        T::ite(&top, &l1, &l2),
+                        T::ite(&top, &s1, &s2),
+                        T::ite(&top, &k1, &k2),
                     ],
                 )
             }
@@ -170,5 +168,50 @@ mod tests {
             Some((2, 4, 2))
         );
         assert_eq!(red.eval(5, 2, 8), None);
+    }
+
+    /// The term encoding, evaluated at small cells, sizes and loop values 0 and powers of two
+    /// (the down-sweep tests divisibility by a mask), constrains exactly the cells the
+    /// concrete template describes and gives them the same summary.
+    #[test]
+    fn the_encoding_agrees_with_the_concrete_templates() {
+        use super::super::term::sym;
+        use warpsafe_terms::Value;
+        let (c, v, n) = (sym("c"), sym("v"), sym("n"));
+        for t in candidates() {
+            let enc = t.smt(&c, &v, &n);
+            for size in 1..9i64 {
+                for loop_v in [0, 1, 2, 4, 8i64] {
+                    for cell in 0..size {
+                        let env = |s: &super::super::term::ISym| {
+                            let x = match &*s.0 {
+                                "c" => cell,
+                                "v" => loop_v,
+                                _ => size,
+                            };
+                            Some(Value::Bv(32, x as u128))
+                        };
+                        let got: Vec<u128> = enc
+                            .iter()
+                            .map(|e| match e.eval(&env) {
+                                Some(Value::Bv(_, x)) => x,
+                                Some(Value::Bool(b)) => b as u128,
+                                _ => u128::MAX,
+                            })
+                            .collect();
+                        let want = t.eval(cell, loop_v, size);
+                        assert_eq!(got[0] == 1, want.is_some(), "{t:?} c={cell} v={loop_v}");
+                        let Some(w) = want else { continue };
+                        assert_eq!(got[3], w.count as u128, "{t:?} c={cell} v={loop_v}");
+                        if w.count > 0 {
+                            assert_eq!(got[1], w.start as u128, "{t:?} c={cell} v={loop_v}");
+                        }
+                        if w.count > 1 {
+                            assert_eq!(got[2], w.step as u128, "{t:?} c={cell} v={loop_v}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }
