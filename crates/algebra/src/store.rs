@@ -41,6 +41,17 @@ impl Store {
         Store::default()
     }
 
+    /// An empty store with room for `terms` terms before its tables grow (growing rehashes
+    /// every node: a run that knows its size, such as one more block like the last, skips it).
+    pub fn with_capacity(terms: usize) -> Store {
+        Store {
+            nodes: Vec::with_capacity(terms),
+            table: HashTable::with_capacity(terms),
+            parents: Vec::with_capacity(terms),
+            ..Store::default()
+        }
+    }
+
     /// Number of distinct terms.
     pub fn len(&self) -> usize {
         self.nodes.len()

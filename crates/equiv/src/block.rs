@@ -61,6 +61,9 @@ pub(crate) struct Ctx<'a> {
     pub reg_types: Vec<ScalarType>,
     /// The check's memory and time budgets.
     pub budget: Arc<Budget>,
+    /// The most terms a finished block built: the next block's store starts with room for as
+    /// many (blocks of a launch build about the same), so its tables never rehash.
+    pub block_terms: std::sync::atomic::AtomicUsize,
 }
 
 /// Register types: kernel variables first, temporaries by their defining instruction.
@@ -154,6 +157,7 @@ impl<'a> Ctx<'a> {
             max_instrs,
             reg_types: register_types(code, kernel),
             budget,
+            block_terms: std::sync::atomic::AtomicUsize::new(0),
         }
     }
 
@@ -257,7 +261,7 @@ impl<'c, 'a> BlockRun<'c, 'a> {
         }
         BlockRun {
             ctx,
-            store: Store::new(),
+            store: Store::with_capacity(ctx.block_terms.load(std::sync::atomic::Ordering::Relaxed)),
             block,
             regs: vec![SVal::C(0); n * ctx.nregs],
             pc: vec![0; n],
@@ -300,6 +304,9 @@ impl<'c, 'a> BlockRun<'c, 'a> {
     }
 
     fn finish(mut self) -> BlockResult {
+        self.ctx
+            .block_terms
+            .fetch_max(self.store.len(), std::sync::atomic::Ordering::Relaxed);
         let mut writes = Vec::new();
         let mut touches = Vec::new();
         for (m, info) in self.ctx.mems.iter().enumerate() {

@@ -137,7 +137,8 @@ pub(crate) fn run_budgeted(
         blocks.iter().map(run).collect()
     };
 
-    let mut store = Store::new();
+    // Room for every block's terms (an upper bound on what their outputs import).
+    let mut store = Store::with_capacity(results.iter().map(|r| r.store.len()).sum());
     let mut buffers = Vec::new();
     let mut slot_of: HashMap<u32, usize> = HashMap::new();
     for (m, a) in program.code().allocs.iter().enumerate() {
