@@ -46,5 +46,8 @@ fn an_unknown_name_lists_the_kernels() {
     let e = check_named(TWO, Some("third")).expect_err("no such kernel");
     assert!(matches!(e, PermError::NoKernelNamed { .. }));
     let text = e.to_string();
-    assert!(text.contains("own_cell") && text.contains("next_cell"), "{text}");
+    assert!(
+        text.contains("own_cell") && text.contains("next_cell"),
+        "{text}"
+    );
 }
