@@ -59,7 +59,8 @@ pub fn find_clang() -> Option<PathBuf> {
 }
 
 /// Runs clang on `file` (device side only, no CUDA installation, our headers) and returns
-/// its AST dump and errors.
+/// its AST dump and errors; with a cache directory ([`crate::set_cache_dir`]), an earlier
+/// run's answer when nothing it depended on changed.
 pub fn run(clang: &Path, file: &Path, opts: &Options) -> Result<ClangOutput, String> {
     let include = headers::dir()?;
     let mut cmd = Command::new(clang);
@@ -86,6 +87,21 @@ pub fn run(clang: &Path, file: &Path, opts: &Options) -> Result<ClangOutput, Str
         cmd.arg("-I").arg(i);
     }
     cmd.args(["-Xclang", "-ast-dump=json"]).arg(file);
+    let cached = crate::cache::dir().and_then(|dir| {
+        let source = String::from_utf8_lossy(&std::fs::read(file).ok()?).into_owned();
+        Some((dir, cache_key(clang, &cmd, file, source)))
+    });
+    let deps_file = std::env::temp_dir().join(format!(
+        "warpsafe-deps-{}-{:?}.d",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    if let Some((dir, key)) = &cached {
+        if let Some(hit) = crate::cache::lookup(dir, key) {
+            return Ok(hit);
+        }
+        cmd.arg("-MD").arg("-MF").arg(&deps_file);
+    }
     let out = cmd
         .output()
         .map_err(|e| format!("cannot run {}: {e}", clang.display()))?;
@@ -96,7 +112,36 @@ pub fn run(clang: &Path, file: &Path, opts: &Options) -> Result<ClangOutput, Str
         let first = stderr.lines().next().unwrap_or("no output");
         return Err(format!("{} failed: {first}", clang.display()));
     }
-    Ok(ClangOutput { json, errors })
+    let out = ClangOutput { json, errors };
+    if let Some((dir, key)) = &cached {
+        crate::cache::store(dir, key, &deps_file, &out);
+        let _ = std::fs::remove_file(&deps_file);
+    }
+    Ok(out)
+}
+
+/// What identifies a run: clang's path, size and modification time, its arguments, and the
+/// file's path and text.
+fn cache_key(clang: &Path, cmd: &Command, file: &Path, source: String) -> crate::cache::Key {
+    let meta = std::fs::metadata(clang).ok();
+    let stamp = meta.map(|m| {
+        let modified = m
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        format!("{} {modified}", m.len())
+    });
+    let mut command = format!("{}\n{}", clang.display(), stamp.unwrap_or_default());
+    for a in cmd.get_args() {
+        command.push('\n');
+        command.push_str(&a.to_string_lossy());
+    }
+    crate::cache::Key {
+        command,
+        file: file.display().to_string(),
+        source,
+    }
 }
 
 /// `file:line:col: error: message` (or `fatal error:`), else `None`.

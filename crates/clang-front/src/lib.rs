@@ -18,11 +18,13 @@
 //! assert!(out.rejected.is_empty());
 //! ```
 
+mod cache;
 mod driver;
 mod headers;
 mod node;
 pub mod translate;
 
+pub use cache::set_cache_dir;
 pub use driver::{find_clang, Options};
 
 use std::path::Path;

@@ -38,6 +38,8 @@ pub struct SolverArgs {
     /// Keep solver answers (sat with the model values used, or unsat) in DIR and reuse them in
     /// later runs: a query is answered from DIR only when its exact text was answered before
     /// by the same z3 (default: `$WARPSAFE_SMT_CACHE`, else in memory for this run only).
+    /// clang's reading of each `.cu` file is kept there too (`DIR/clang`), used again only
+    /// while the file and every header it read are byte for byte the same.
     #[arg(long, value_name = "DIR", global = true)]
     pub cache: Option<PathBuf>,
 }

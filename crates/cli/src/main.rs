@@ -58,6 +58,10 @@ fn main() -> std::process::ExitCode {
     if let Some(dir) = cli.solver.dump_smt.clone() {
         warpsafe_smt::set_dump_dir(Some(dir));
     }
+    // The cache directory also keeps clang's answers (reading a file is most of a warm run).
+    if let Some(dir) = warpsafe_smt::settings().cache_dir {
+        warpsafe_clang_front::set_cache_dir(Some(dir.join("clang")));
+    }
     if solver::needed_by(&cli.command) {
         if let Err(e) = solver::require_z3() {
             return exit::finish(Err(e), json);

@@ -132,7 +132,16 @@ fn verify_v_says_the_violated_property_of_a_buggy_twin() {
     let v = warpsafe(&["verify", "-v", file]);
     assert_eq!(plain.status.code(), Some(1));
     assert_eq!(v.status.code(), Some(1));
-    assert_eq!(untimed(&stdout(&v)), untimed(&stdout(&plain)));
+    // The verdict lines are the same; the counterexample under `bounds` is whichever model
+    // the parallel solvers found first, so it may differ from run to run.
+    let verdicts = |o: &std::process::Output| -> Vec<String> {
+        untimed(&stdout(o))
+            .lines()
+            .filter(|l| !l.starts_with("              "))
+            .map(|l| l.split(" [oob]").next().unwrap_or(l).to_string())
+            .collect()
+    };
+    assert_eq!(verdicts(&v), verdicts(&plain));
     let lines = steps(&stderr(&v));
     assert!(
         lines
