@@ -681,6 +681,11 @@ pub enum BenchKind {
         /// Directory holding the families.
         #[arg(long, default_value = "examples/equiv")]
         dir: PathBuf,
+        /// Only the pairs whose family or compared file contains one of these texts
+        /// (comma-separated or repeated), e.g. `attention` or `sgemm12`: the sized SGEMM
+        /// pairs at 256³ alone take minutes.
+        #[arg(long, value_name = "TEXT[,TEXT]", value_delimiter = ',')]
+        only: Vec<String>,
         /// Repetitions per pair; the median is reported.
         #[arg(long, default_value_t = 3)]
         repeat: usize,

@@ -756,14 +756,34 @@ fn bench_load(
 }
 
 /// `warpsafe bench equiv`.
-pub fn bench(dir: &std::path::Path, repeat: usize, format: Format) -> Result<u8, CliError> {
+pub fn bench(
+    dir: &std::path::Path,
+    only: &[String],
+    repeat: usize,
+    format: Format,
+) -> Result<u8, CliError> {
     let task = crate::progress::Task::bar("bench equiv", repeat.max(1) as u64);
+    let filters: Vec<Option<&str>> = if only.is_empty() {
+        vec![None]
+    } else {
+        only.iter().map(|t| Some(t.trim())).collect()
+    };
     let mut runs = vec![];
     for _ in 0..repeat.max(1) {
-        runs.push(
-            warpsafe_equiv::bench_equiv_with(dir, None, &bench_load, true)
-                .map_err(|e| CliError::usage(e.to_string()))?,
-        );
+        let mut rows = vec![];
+        for f in &filters {
+            rows.extend(
+                warpsafe_equiv::bench_equiv_with(dir, *f, &bench_load, true)
+                    .map_err(|e| CliError::usage(e.to_string()))?,
+            );
+        }
+        if rows.is_empty() {
+            return Err(CliError::usage(format!(
+                "bench equiv --only {}: no pair's family or file contains it",
+                only.join(",")
+            )));
+        }
+        runs.push(rows);
         task.inc(1);
     }
     let mut rows = runs.pop().unwrap_or_default();

@@ -119,9 +119,10 @@ fn main() -> std::process::ExitCode {
             } => suite::bench(&kernels, &specs, max_size, format, svg.as_deref()),
             BenchKind::Equiv {
                 dir,
+                only,
                 repeat,
                 format,
-            } => equiv_cmd::bench(&dir, repeat, format),
+            } => equiv_cmd::bench(&dir, &only, repeat, format),
             BenchKind::Mutate {
                 kernels,
                 only,
