@@ -111,7 +111,11 @@ pub fn check(file: &Path, extra: &[&str]) -> Result<(), String> {
                 None => &got == want,
             };
             if !ok {
-                problems.push(format!("{name}: {property} is {got}, expected {want}"));
+                let why = r["verdict"][got.as_str()]["reason"]
+                    .as_str()
+                    .map(|w| format!(" ({w})"))
+                    .unwrap_or_default();
+                problems.push(format!("{name}: {property} is {got}{why}, expected {want}"));
             }
         }
         if !seen {
