@@ -1,9 +1,11 @@
 //! warpsafe's one index-term language: the integer, real and bit-vector arithmetic that the
 //! analyses (`verify`, `functional`, `induct`, `perm`) reason about, as sorted, `Arc`-shared
 //! terms. Every constructor folds constants and applies the identities the analyses rely on,
-//! so [`Term::app`] is the one simplifier; [`Term::smt`] / [`Term::smt_shared`] the one
-//! printer to SMT-LIB; [`Term::eval`] the reference semantics. Each analysis keeps only its
-//! own symbol payload (the `S` in [`Term<S>`], see [`Symbol`]); [`Var`] is the plain one.
+//! so [`Term::app`] is the one simplifier; [`Term::smt`] / [`Term::smt_shared`] /
+//! [`Term::write_named`] the one printer to SMT-LIB; [`Term::eval`] the reference semantics;
+//! [`Term::signed_overflow`] / [`Term::unsigned_wrap`] say when machine arithmetic wraps.
+//! Each analysis keeps only its own symbol payload (the `S` in [`Term<S>`], see [`Symbol`]);
+//! [`Var`] is the plain one.
 //!
 //! ```
 //! use warpsafe_terms::{Sort, Term, Value};
@@ -19,6 +21,7 @@ mod build;
 mod eval;
 mod fold;
 mod op;
+mod overflow;
 mod print;
 mod sort;
 mod term;

@@ -34,6 +34,15 @@ impl<S: Symbol> Term<S> {
         self.write_shared(&mut s);
         s
     }
+
+    /// Appends the SMT-LIB text of the term, spelling each subterm that `names` holds (by
+    /// [`Term::id`]) as its name: for callers that name shared subterms themselves, e.g. by
+    /// `define-fun`. Quantifier bodies are spelled without the names (a name may stand for
+    /// a term over a symbol the quantifier binds) and name their own shared subterms by
+    /// `let`.
+    pub fn write_named(&self, names: &HashMap<usize, String>, out: &mut String) {
+        write(self, names, &mut 0, out);
+    }
 }
 
 /// The plain SMT-LIB text.

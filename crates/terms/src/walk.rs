@@ -8,23 +8,29 @@ impl<S: Symbol + Clone> Term<S> {
     /// The distinct free symbols of the term (by name), in the order first met.
     pub fn free_syms(&self) -> Vec<Term<S>> {
         let mut out = vec![];
-        let mut names = HashSet::new();
-        self.syms(&mut out, &mut HashSet::new(), &mut names, &HashSet::new());
+        self.syms(
+            &mut out,
+            &mut HashSet::new(),
+            &mut HashSet::new(),
+            &HashSet::new(),
+        );
         out
     }
 
-    fn syms(
-        &self,
+    /// Collects the free symbols below `self` not yet met (`seen`: nodes, `names`: symbol
+    /// names) and not `bound`; names are borrowed from the term, so nothing is copied.
+    fn syms<'a>(
+        &'a self,
         out: &mut Vec<Term<S>>,
         seen: &mut HashSet<usize>,
-        names: &mut HashSet<String>,
-        bound: &HashSet<String>,
+        names: &mut HashSet<&'a str>,
+        bound: &HashSet<&'a str>,
     ) {
         if !seen.insert(self.id()) {
             return;
         }
         match &*self.0 {
-            Node::Sym(s) if !bound.contains(s.name()) && names.insert(s.name().to_string()) => {
+            Node::Sym(s) if !bound.contains(s.name()) && names.insert(s.name()) => {
                 out.push(self.clone());
             }
             Node::App(_, args, _) | Node::Call(_, args) => {
@@ -32,10 +38,7 @@ impl<S: Symbol + Clone> Term<S> {
             }
             Node::Forall(vars, body) => {
                 let mut inner = bound.clone();
-                inner.extend(
-                    vars.iter()
-                        .filter_map(|v| v.as_sym().map(|s| s.name().to_string())),
-                );
+                inner.extend(vars.iter().filter_map(|v| v.as_sym().map(|s| s.name())));
                 body.syms(out, &mut HashSet::new(), names, &inner);
             }
             _ => {}

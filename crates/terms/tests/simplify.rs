@@ -236,3 +236,42 @@ fn z3_agrees_the_printed_forms_are_equal() {
         );
     }
 }
+
+#[test]
+fn caller_named_subterms_print_as_their_names() {
+    use std::collections::HashMap;
+    let (a, i) = (T::var("a", Sort::Int), T::var("i", Sort::Int));
+    let s = a.add(&T::int(1));
+    let t = s.mul(&s).le(&s);
+    let mut names = HashMap::new();
+    names.insert(s.id(), "d0".to_string());
+    let mut out = String::new();
+    t.write_named(&names, &mut out);
+    assert_eq!(out, "(<= (* d0 d0) d0)");
+    // No names: the plain text.
+    let mut plain = String::new();
+    t.write_named(&HashMap::new(), &mut plain);
+    assert_eq!(plain, t.smt());
+    // A quantifier body does not use the caller's names: it spells its terms out (naming its
+    // own shared ones), so a name never stands for a term over a bound symbol.
+    let f = T::forall(vec![i.clone()], i.add(&a).le(&s));
+    let mut q = String::new();
+    f.and(&s.le(&a)).write_named(&names, &mut q);
+    assert_eq!(q, "(and (forall ((i Int)) (<= (+ i a) (+ a 1))) (<= d0 a))");
+}
+
+#[test]
+fn free_symbols_are_distinct_by_name_and_skip_bound_ones() {
+    let (a, b, i) = (
+        T::var("a", Sort::Int),
+        T::var("b", Sort::Int),
+        T::var("i", Sort::Int),
+    );
+    // Two separately built symbols named `a` count once.
+    let t = a.add(&b).le(&T::var("a", Sort::Int).mul(&i));
+    let f = T::forall(vec![i.clone()], t.clone());
+    let names = |xs: Vec<T>| xs.iter().map(T::smt).collect::<Vec<_>>();
+    assert_eq!(names(t.free_syms()), ["a", "b", "i"]);
+    assert_eq!(names(f.free_syms()), ["a", "b"]);
+    assert_eq!(names(f.and(&i.le(&a)).free_syms()), ["a", "b", "i"]);
+}
