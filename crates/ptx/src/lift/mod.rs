@@ -5,7 +5,8 @@
 //! sequences) is flat code with jumps and byte offsets. Lifting recovers the structure:
 //! - each register becomes a variable of the type its definitions give it ([`regs`]);
 //! - each reducible loop becomes a `do … while` (one exit, at its only latch) or a
-//!   `for (;;)` with `break`/`continue`; each branch an `if` closed at its immediate
+//!   `for (;;)` with `break`/`continue` (one that returns at its latch becomes a `do … while`
+//!   and a `return`, [`latch`]); each branch an `if` closed at its immediate
 //!   post-dominator ([`structure`]);
 //! - each access's byte offset becomes an element index, divided structurally where the
 //!   offset is a sum of multiples of the element size, else divided with an alignment
@@ -23,6 +24,7 @@ mod carried;
 mod cfg;
 mod index;
 mod inst;
+mod latch;
 mod prune;
 mod quotient;
 mod regs;
@@ -98,6 +100,7 @@ fn lift_code(sig: &Kernel, code: &ThreadCode) -> Result<Kernel, LiftError> {
     }
     let mut lifter = inst::Lifter::new(code, &cfg, &kernel, &types, var_of, mems);
     let mut body = structure::structure(&mut lifter)?;
+    latch::latch_returns(&mut body);
     carried::direct_inductions(&mut body);
     prune::prune_dead(&mut body);
     let volatile = lifter.volatile_memories();
