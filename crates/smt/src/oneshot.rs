@@ -1,7 +1,9 @@
 //! A whole SMT-LIB script decided by a fresh solver process: for engines that write their
-//! queries as text (functional, induct, perm). Cached, dumped and counted like every query.
+//! queries as text (functional, induct, perm). Cached (timeouts with their limit), dumped,
+//! counted and cross-checked like every query.
 
 use crate::cache::{self, Cached};
+use crate::solver::Solver;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -23,38 +25,66 @@ pub fn check(engine: &str, script: &str, timeout: Duration) -> Answer {
 }
 
 /// [`check`], with what the solver printed after its answer (the replies to `get-value`
-/// commands that follow the `check-sat`), empty unless satisfiable.
+/// commands that follow the `check-sat`), empty unless satisfiable. The script goes to the
+/// configured solver, said in its words ([`crate::dialect`]); with a second opinion, a
+/// sat/unsat answer is asked of the other solver too, and a contradiction is `Unknown`.
 pub fn check_output(engine: &str, script: &str, timeout: Duration) -> (Answer, String) {
-    crate::dump::dump(engine, script);
-    match cache::lookup(script) {
+    let dumped = crate::dump::dump(engine, script);
+    let settings = crate::settings();
+    let solver = settings.solver;
+    match cache::lookup_for(solver, script) {
         Some(Cached::Unsat) => return (Answer::Unsat, String::new()),
         Some(Cached::Sat(rest)) => return (Answer::Sat, rest),
         None => {}
     }
+    let said = crate::dialect::script(solver, script);
+    if cache::timed_out(solver, &said, timeout) {
+        crate::stats::count_hit();
+        crate::stats::count_unknown();
+        crate::stats::count_cached_timeout();
+        return (
+            Answer::Unknown(format!(
+                "unknown (timeout, cached): {solver} ran out of {} ms or more on this query before",
+                timeout.as_millis()
+            )),
+            String::new(),
+        );
+    }
     let start = Instant::now();
-    let (answer, rest) = run(crate::process::PROGRAM, script, timeout);
-    crate::stats::count_query(start.elapsed(), !matches!(answer, Answer::Unknown(_)));
+    let (answer, rest) = run(solver, &said, timeout);
+    let took = start.elapsed();
+    crate::stats::count_query(took, !matches!(answer, Answer::Unknown(_)));
+    if let Answer::Unknown(_) = &answer {
+        if took * 10 >= timeout * 9 {
+            cache::store_timeout(solver, &said, timeout);
+        }
+        return (answer, rest);
+    }
+    if settings.second_opinion {
+        if let Some(why) = crate::second::script(solver, script, &answer, timeout, dumped) {
+            return (Answer::Unknown(why), String::new());
+        }
+    }
     match &answer {
-        Answer::Unsat => cache::store(script, &Cached::Unsat),
-        Answer::Sat => cache::store(script, &Cached::Sat(rest.clone())),
+        Answer::Unsat => cache::store_for(solver, script, &Cached::Unsat),
+        Answer::Sat => cache::store_for(solver, script, &Cached::Sat(rest.clone())),
         Answer::Unknown(_) => {}
     }
     (answer, rest)
 }
 
-/// Runs `program` on `script` with a soft limit (`-t`), a hard one (`-T`), and the watchdog
-/// past both. An answer other than `sat`/`unsat`, or a program that does not start, is
-/// `Unknown`, never a proof.
-pub(crate) fn run(program: &str, script: &str, timeout: Duration) -> (Answer, String) {
+/// Runs `solver` on `script` (already in its words) with a soft limit per check, a hard one
+/// for the run, and the watchdog past both. An answer other than `sat`/`unsat`, or a program
+/// that does not start, is `Unknown`, never a proof.
+pub(crate) fn run(solver: Solver, script: &str, timeout: Duration) -> (Answer, String) {
+    run_program(&solver.program(), solver, script, timeout)
+}
+
+fn run_program(program: &str, solver: Solver, script: &str, timeout: Duration) -> (Answer, String) {
     let unknown = |why: String| (Answer::Unknown(why), String::new());
-    let hard = timeout.as_secs() * 2 + 2;
+    let hard = Duration::from_secs(timeout.as_secs() * 2 + 2);
     let child = Command::new(program)
-        .args([
-            "-smt2".to_string(),
-            "-in".to_string(),
-            format!("-t:{}", crate::process::millis(timeout)),
-            format!("-T:{hard}"),
-        ])
+        .args(solver.oneshot_args(timeout, hard))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -63,13 +93,13 @@ pub(crate) fn run(program: &str, script: &str, timeout: Duration) -> (Answer, St
         Ok(c) => c,
         Err(e) => {
             return unknown(format!(
-                "cannot start {program}: {e} (install z3: scripts/setup.sh)"
+                "cannot start {program}: {e} (install {solver}: scripts/setup.sh)"
             ))
         }
     };
     crate::stats::count_start();
     crate::stats::count_check();
-    let _dog = crate::watchdog::watch(child.id(), Duration::from_secs(hard + 5));
+    let _dog = crate::watchdog::watch(child.id(), hard + Duration::from_secs(5));
     if let Some(mut stdin) = child.stdin.take() {
         if let Err(e) = stdin.write_all(script.as_bytes()) {
             let _ = child.kill();
@@ -82,8 +112,12 @@ pub(crate) fn run(program: &str, script: &str, timeout: Duration) -> (Answer, St
         Err(e) => return unknown(format!("{program} failed: {e}")),
     };
     let text = String::from_utf8_lossy(&out.stdout);
-    let mut lines = text.lines();
-    let first = lines.by_ref().map(str::trim).find(|l| !l.is_empty());
+    // cvc5 says `unsupported` for an option it does not know, and goes on.
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && *l != "unsupported");
+    let first = lines.next();
     let rest = || lines.clone().collect::<Vec<_>>().join("\n");
     match first {
         Some("unsat") => (Answer::Unsat, String::new()),
@@ -109,8 +143,9 @@ mod tests {
 
     #[test]
     fn a_solver_that_does_not_start_proves_nothing() {
-        let (a, _) = run(
+        let (a, _) = run_program(
             "warpsafe-no-such-solver",
+            Solver::Cvc5,
             "(assert false)\n(check-sat)\n",
             Duration::from_secs(1),
         );

@@ -1,5 +1,6 @@
 //! Solver processes shared by the worker threads of one run: at most one per worker, reused
-//! from query to query, replaced when one dies.
+//! from query to query, replaced when one dies. With a second opinion, each query's commands
+//! are replayed on the other solver ([`crate::second`]).
 
 use crate::process::Process;
 use std::io;
@@ -42,23 +43,37 @@ impl Pool {
         fresh: bool,
         ask: impl Fn(&mut Process) -> io::Result<R>,
     ) -> Result<R, String> {
+        let settings = crate::settings();
         let popped = if fresh {
             None
         } else {
             self.free.lock().ok().and_then(|mut v| v.pop())
         };
+        let reused = popped.is_some();
         let mut p = match popped {
             Some(p) => p,
-            None => Process::start(self.backstop).map_err(|e| format!("cannot start z3: {e}"))?,
+            None => Process::start(self.backstop).map_err(|e| e.to_string())?,
         };
         let once = |p: &mut Process| {
+            p.begin_query(settings.second_opinion);
             catch_unwind(AssertUnwindSafe(|| ask(p)))
                 .unwrap_or_else(|_| Err(io::Error::other("the solver interface failed")))
         };
         let mut r = once(&mut p);
-        if r.is_err() && p.is_dead() {
-            p = Process::start(self.backstop).map_err(|e| format!("cannot restart z3: {e}"))?;
+        // A fresh process that printed an error would print it again; a reused one may have
+        // failed on what an earlier query left, and one that was killed or crashed says
+        // nothing about the query.
+        if r.is_err() && p.is_dead() && (reused || !p.errored()) {
+            p = Process::start(self.backstop).map_err(|e| format!("cannot restart: {e}"))?;
             r = once(&mut p);
+        }
+        if r.is_ok() {
+            if let Some(steps) = p.take_record() {
+                let solver = p.solver();
+                if let Some(why) = crate::second::replay(solver, &steps, self.backstop) {
+                    return Err(why);
+                }
+            }
         }
         match r {
             Ok(v) => {

@@ -60,6 +60,33 @@ impl Reply {
         }
     }
 
+    /// The definitions of a `get-model` answer, name and value (the body of a
+    /// `(define-fun NAME (ARGS) SORT BODY)`): z3 4.8 prints `(model (define-fun …) …)` or
+    /// `((define-fun …) …)`, cvc5 `(\n(define-fun …)\n…)`; comments and other items are left
+    /// out. `None` when the reply is no model (an error).
+    pub fn model(&self) -> Option<Vec<(String, Reply)>> {
+        let items = self.list()?;
+        let items = match items {
+            [Reply::Atom(m), rest @ ..] if m == "model" => rest,
+            _ => items,
+        };
+        let mut out = vec![];
+        for item in items {
+            let l = item.list()?;
+            match l {
+                [Reply::Atom(d), Reply::Atom(name), _args, _sort, body]
+                    if d == "define-fun" || d == "define-fun-rec" =>
+                {
+                    out.push((name.clone(), body.clone()));
+                }
+                // cvc5 declares the sorts and elements of uninterpreted sorts.
+                [Reply::Atom(d), ..] if d.starts_with("declare-") => {}
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
     /// Parses the first complete S-expression of `text`; `None` while it is incomplete or
     /// when there is none. The second result is the number of bytes read.
     pub fn parse(text: &str) -> Option<(Reply, usize)> {
@@ -152,6 +179,38 @@ impl fmt::Display for Reply {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_models_of_both_solvers() {
+        let z3 =
+            "(\n  (define-fun y () Int\n    (- 1))\n  (define-fun x () (_ BitVec 8)\n    #xf1)\n)";
+        let z3_old = "(model \n  (define-fun x () (_ BitVec 8) #xf1)\n)";
+        let cvc5 = "(\n(define-fun x () (_ BitVec 8) #b11110001)\n(define-fun y () Int (- 1))\n)";
+        for text in [z3, z3_old, cvc5] {
+            let (r, _) = Reply::parse(text).unwrap();
+            let m = r.model().unwrap_or_else(|| panic!("{text}"));
+            let x = m.iter().find(|(n, _)| n == "x").map(|(_, v)| v.as_u128());
+            assert_eq!(x, Some(Some(0xf1)), "{text}");
+            if let Some((_, y)) = m.iter().find(|(n, _)| n == "y") {
+                assert_eq!(y.to_string(), "(- 1)");
+            }
+        }
+        let (e, _) = Reply::parse("(error \"model is not available\")").unwrap();
+        assert_eq!(e.model(), None);
+    }
+
+    #[test]
+    fn reads_cvc5_values() {
+        // cvc5 prints bit-vectors in binary and rationals as divisions.
+        let (r, _) = Reply::parse("((x #b00000111) ((< y 2) true) (r (/ 7 2)) (z (- 3)))").unwrap();
+        let vals: Vec<Option<u128>> = r
+            .list()
+            .unwrap()
+            .iter()
+            .map(|p| p.list().unwrap()[1].as_u128())
+            .collect();
+        assert_eq!(vals, vec![Some(7), Some(1), None, None]);
+    }
 
     #[test]
     fn reads_answers_errors_and_values() {
