@@ -62,6 +62,7 @@ mod lift;
 mod lower;
 mod parse;
 mod print;
+mod snippet;
 
 pub use ast::{
     Function, Immediate, Instruction, Item, Module, Operand, Pred, RegDecl, Space, VarDecl,
@@ -70,3 +71,4 @@ pub use error::ParseError;
 pub use lift::{lift, LiftError};
 pub use lower::{lower, lower_with, LowerError, LowerOptions};
 pub use parse::parse;
+pub use snippet::parse_statements;
