@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what warpsafe's commands need when it is missing. Safe to run repeatedly.
 #   - z3 (the SMT solver of `warpsafe verify`) from Debian's package `z3`;
+#   - cvc5 (the optional second solver: `--solver cvc5`, `--second-opinion`) from Debian's
+#     package `cvc5`, unless $WARPSAFE_CVC5 names one; not fatal when it cannot be installed;
 #   - clang (the C++ front end that reads CUDA C++ files) from Debian's package `clang-14`,
 #     unless $WARPSAFE_CLANG names one or a clang 14 to 19 is on PATH;
 #   - NVRTC (NVIDIA's runtime CUDA compiler) from the PyPI wheel `nvidia-cuda-nvrtc`;
@@ -22,6 +24,14 @@ if ! command -v z3 >/dev/null 2>&1; then
     as_root apt-get update -qq
     as_root apt-get install -y -qq z3 >/dev/null
     command -v z3 >/dev/null 2>&1 || { echo "error: z3 still not found after installing it" >&2; exit 2; }
+fi
+
+if [ -z "${WARPSAFE_CVC5:-}" ] && ! command -v cvc5 >/dev/null 2>&1; then
+    echo "setup: installing cvc5 (Debian package cvc5; optional)" >&2
+    if ! { as_root apt-get update -qq && as_root apt-get install -y -qq cvc5 >/dev/null; } \
+        || ! command -v cvc5 >/dev/null 2>&1; then
+        echo "setup: warning: cvc5 could not be installed; --solver cvc5 and --second-opinion will not run" >&2
+    fi
 fi
 
 clang_present() {

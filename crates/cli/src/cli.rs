@@ -37,11 +37,25 @@ pub struct SolverArgs {
     pub dump_smt: Option<PathBuf>,
     /// Keep solver answers (sat with the model values used, or unsat) in DIR and reuse them in
     /// later runs: a query is answered from DIR only when its exact text was answered before
-    /// by the same z3 (default: `$WARPSAFE_SMT_CACHE`, else in memory for this run only).
+    /// by the same solver and version (default: `$WARPSAFE_SMT_CACHE`, else in memory for
+    /// this run only). A query that ran out of its time limit is kept with that limit: asked
+    /// again with the same or a smaller limit it is `unknown` at once, with a larger one the
+    /// solver is asked again.
     /// clang's reading of each `.cu` file is kept there too (`DIR/clang`), used again only
     /// while the file and every header it read are byte for byte the same.
     #[arg(long, value_name = "DIR", global = true)]
     pub cache: Option<PathBuf>,
+    /// Which SMT solver every engine asks: `z3` (default) or `cvc5` (default:
+    /// `$WARPSAFE_SOLVER`, else z3). `$WARPSAFE_Z3` / `$WARPSAFE_CVC5` name the programs.
+    #[arg(long, value_enum, value_name = "SOLVER", global = true)]
+    pub solver: Option<crate::solver::SolverName>,
+    /// Ask the other solver too (cvc5 when z3 answers, z3 when cvc5 does) about every sat or
+    /// unsat answer: a contradiction is said on stderr with a file that replays the query,
+    /// and the verdict it fed becomes `unknown` (solvers disagree); the stats line counts the
+    /// answers checked and the disagreements. Answers taken from `--cache` are not asked
+    /// again (default: `$WARPSAFE_SECOND_OPINION=1`).
+    #[arg(long, global = true)]
+    pub second_opinion: bool,
 }
 
 /// How `.cu` files are read: accepted by every command (before or after the subcommand).

@@ -52,6 +52,9 @@ fn main() -> std::process::ExitCode {
     };
     progress::configure(cli.verbose, json);
     source::configure(&cli.front);
+    if let Err(e) = solver::configure(&cli.solver) {
+        return exit::finish(Err(e), json);
+    }
     if let Some(dir) = cli.solver.cache.clone() {
         warpsafe_smt::set_cache_dir(Some(dir));
     }

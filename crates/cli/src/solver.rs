@@ -1,16 +1,53 @@
-//! The SMT solver the proving commands need: checked once, before the command starts, so that
-//! a missing z3 is an error (exit 2) and never a verdict.
+//! The SMT solver the proving commands need: chosen (`--solver`, `--second-opinion`, or
+//! `$WARPSAFE_SOLVER`) and checked once, before the command starts, so that a missing solver
+//! is an error (exit 2) and never a verdict.
 //!
-//! Every engine that talks to a solver (verify, functional, induct, perm) starts the `z3`
-//! found on `PATH`; there is no override variable, so neither is there one here.
+//! Every engine that talks to a solver (verify, functional, induct, perm) starts it through
+//! `warpsafe-smt`: z3 (or `$WARPSAFE_Z3`) by default, cvc5 (or `$WARPSAFE_CVC5`) when chosen.
 
-use crate::cli::{BenchKind, Command, Format};
+use crate::cli::{BenchKind, Command, Format, SolverArgs};
 use crate::exit::CliError;
+use clap::ValueEnum;
 use std::io::ErrorKind;
 use std::process::{Command as Process, Stdio};
+use warpsafe_smt::Solver;
 
-/// The message for a missing solver.
+/// The message for a missing z3.
 pub const MISSING: &str = "z3 not found; run scripts/setup.sh";
+
+/// A solver as `--solver` names it.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverName {
+    /// z3 (the default).
+    Z3,
+    /// cvc5.
+    Cvc5,
+}
+
+impl From<SolverName> for Solver {
+    fn from(s: SolverName) -> Solver {
+        match s {
+            SolverName::Z3 => Solver::Z3,
+            SolverName::Cvc5 => Solver::Cvc5,
+        }
+    }
+}
+
+/// Applies `--solver` (else `$WARPSAFE_SOLVER`) and `--second-opinion` to every engine's
+/// queries; a `$WARPSAFE_SOLVER` that names no solver is a usage error.
+pub fn configure(args: &SolverArgs) -> Result<(), CliError> {
+    let chosen = match args.solver {
+        Some(s) => Some(Solver::from(s)),
+        None => warpsafe_smt::solver_from_env().map_err(CliError::usage)?,
+    };
+    if let Some(s) = chosen {
+        warpsafe_smt::set_solver(s);
+    }
+    if args.second_opinion {
+        warpsafe_smt::set_second_opinion(true);
+    }
+    Ok(())
+}
 
 /// True when `cmd` decides its answer with z3: `verify`, `prove` (unless launch flags fix one
 /// configuration, which the exact symbolic engine decides alone), `check-perm`, `groebner
@@ -31,9 +68,40 @@ pub fn needed_by(cmd: &Command) -> bool {
     }
 }
 
-/// Ok when `z3` starts; otherwise the usage error that names the fix.
+/// Ok when the chosen solver starts (z3 unless `--solver cvc5`), and the other one too with
+/// `--second-opinion`; otherwise the usage error that names the fix.
 pub fn require_z3() -> Result<(), CliError> {
-    check("z3")
+    let s = warpsafe_smt::settings();
+    require(s.solver, &format!("--solver {}", s.solver))?;
+    if s.second_opinion {
+        require(s.solver.other(), "--second-opinion")?;
+    }
+    Ok(())
+}
+
+/// Ok when `solver` starts; `why` names the flag that needs it.
+fn require(solver: Solver, why: &str) -> Result<(), CliError> {
+    if solver == Solver::Z3 {
+        return check(&solver.program());
+    }
+    match solver.installed() {
+        Ok(_) => Ok(()),
+        Err(_) => Err(CliError::usage(missing(solver, why))),
+    }
+}
+
+/// `--solver cvc5: cvc5 is not installed; apt-get install cvc5`, with the override variable
+/// when one names the program.
+fn missing(solver: Solver, why: &str) -> String {
+    let mut m = format!("{why}: {solver} is not installed; apt-get install {solver}");
+    let program = solver.program();
+    if program != solver.name() {
+        m.push_str(&format!(
+            " (`{program}`, named by $WARPSAFE_{}, does not run)",
+            solver.name().to_uppercase()
+        ));
+    }
+    m
 }
 
 fn check(program: &str) -> Result<(), CliError> {
@@ -101,6 +169,19 @@ mod tests {
         assert!(!needs(&["bench", "interp"]));
         assert!(!needs(&["bench", "scans"]));
         assert!(!needs(&["groebner", "s.txt"]));
+    }
+
+    #[test]
+    fn the_flags_parse_and_a_missing_cvc5_names_the_fix() {
+        let cli = Cli::try_parse_from(["warpsafe", "verify", "k.cu", "--solver", "cvc5"]);
+        let cli = cli.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(cli.solver.solver, Some(SolverName::Cvc5));
+        assert!(!cli.solver.second_opinion);
+        let cli = Cli::try_parse_from(["warpsafe", "--second-opinion", "bench", "verify"]);
+        assert!(cli.unwrap_or_else(|e| panic!("{e}")).solver.second_opinion);
+        assert!(Cli::try_parse_from(["warpsafe", "verify", "k.cu", "--solver", "yices"]).is_err());
+        assert!(missing(Solver::Cvc5, "--solver cvc5")
+            .starts_with("--solver cvc5: cvc5 is not installed; apt-get install cvc5"));
     }
 
     #[test]

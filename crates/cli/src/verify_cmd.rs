@@ -249,6 +249,7 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
             "file": file_name,
             "road": if args.via_ptx || crate::ptx_input::is_ptx(&args.file) { "ptx" } else { "source" },
             "kernels": reports,
+            "solver": solver_json(&warpsafe_smt::stats().since(&solver_before)),
         }))?,
         VerifyFormat::Sarif => {
             let all: Vec<(&SourceFile, &Report)> = targets
@@ -295,6 +296,23 @@ fn verified(kernel: &Kernel, cfg: &Config) -> Report {
         )
     });
     report
+}
+
+/// The solver's work in a report: which solver, queries, seconds, cache hits and, with a
+/// second opinion, what it found.
+fn solver_json(s: &warpsafe_smt::Stats) -> serde_json::Value {
+    serde_json::json!({
+        "name": s.solver,
+        "queries": s.queries,
+        "seconds": s.solver_seconds,
+        "cache_hits": s.cache_hits,
+        "unanswered": s.unknowns,
+        "second_opinion": s.second_opinion.then(|| serde_json::json!({
+            "checked": s.second_checks,
+            "disagreements": s.disagreements,
+            "failed": s.second_failures,
+        })),
+    })
 }
 
 /// The solver's work since `before`, in a few words for a progress bar.

@@ -7,6 +7,7 @@
 use crate::reply::Reply;
 use crate::sexpr::{Arena, SExpr};
 use crate::solver::Solver;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -69,7 +70,7 @@ pub struct Process {
     record: Option<Vec<Step>>,
     /// Definitions whose bodies hold a quantifier (no solver evaluates them in a model),
     /// with the scope depth they were made at.
-    quantified: Vec<(String, usize)>,
+    quantified: HashMap<String, usize>,
     depth: usize,
 }
 
@@ -108,7 +109,7 @@ impl Process {
             limit: None,
             key: String::new(),
             record: None,
-            quantified: vec![],
+            quantified: HashMap::new(),
             depth: 0,
         };
         p.write(init(solver))?;
@@ -229,7 +230,7 @@ impl Process {
         self.send("(pop 1)")?;
         self.depth = self.depth.saturating_sub(1);
         let depth = self.depth;
-        self.quantified.retain(|(_, d)| *d <= depth);
+        self.quantified.retain(|_, d| *d <= depth);
         Ok(())
     }
 
@@ -256,22 +257,25 @@ impl Process {
         s.push(')');
         self.send(&s)?;
         if self.has_quantifier(arena, body) {
-            self.quantified.push((name.to_string(), self.depth));
+            self.quantified.insert(name.to_string(), self.depth);
         }
         Ok(())
     }
 
     /// True when `e` holds a quantifier, directly or through a definition.
     fn has_quantifier(&self, arena: &Arena, e: SExpr) -> bool {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = HashSet::new();
         let mut stack = vec![e];
         while let Some(e) = stack.pop() {
             if !seen.insert(e) {
                 continue;
             }
             if let Some(a) = arena.get_atom(e) {
-                let a: &str = &a;
-                if a == "forall" || a == "exists" || self.quantified.iter().any(|(n, _)| n == a) {
+                // An atom may be a whole term spelled as text.
+                let quantified = a
+                    .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+                    .any(|w| w == "forall" || w == "exists" || self.quantified.contains_key(w));
+                if quantified {
                     return true;
                 }
             } else if let Some(l) = arena.get_list(e) {
@@ -588,12 +592,18 @@ mod tests {
             let q = a.atom("q");
             p.define_const(&a, "r", a.bool_sort(), a.app("not", [q]))
                 .unwrap();
+            // A term spelled as one text atom (as verify writes them).
+            let text = a.atom("(forall ((z Int)) (< x (+ z z 1)))");
+            p.define_const(&a, "t", a.bool_sort(), text).unwrap();
             p.assert(&a, a.eq(x, a.int(-2))).unwrap();
             assert_eq!(p.check().unwrap(), Response::Sat, "{s}");
-            let v = p.get_values(&a, &[x, q, a.atom("r")]).unwrap();
+            let v = p
+                .get_values(&a, &[x, q, a.atom("r"), a.atom("(and t true)")])
+                .unwrap();
             assert_eq!(v[0].to_string(), "(- 2)", "{s}");
             assert_eq!(v[1].as_u128(), None, "{s}");
             assert_eq!(v[2].as_u128(), None, "{s}: through a definition");
+            assert_eq!(v[3].as_u128(), None, "{s}: a definition in a text");
             p.pop().unwrap();
             // Popped with its scope: a new `q` is an ordinary name.
             p.define_const(&a, "q", a.bool_sort(), a.true_()).unwrap();
