@@ -117,6 +117,7 @@ fn lower(
 ) -> Result<Compiled, Vec<FrontError>> {
     let mut unit = Unit::collect(root, source.len());
     unit.textures = translate::texture::Textures::read(root, source);
+    unit.source = source.to_string();
     let mut host_errors = vec![];
     let mut errors_at: Vec<FrontError> = vec![];
     for d in clang_errors {

@@ -7,6 +7,7 @@
 //! (overloads and template instances get distinct names).
 
 pub mod aggregate;
+mod asm;
 mod expr;
 pub mod fn_pointers;
 pub mod globals;
@@ -84,6 +85,8 @@ pub struct Unit<'a> {
     pub textures: texture::Textures,
     /// Device functions whose address is taken, and function-pointer tables.
     pub fn_pointers: fn_pointers::FnPointers<'a>,
+    /// The main file's text (inline `asm` statements are read from it).
+    pub source: String,
 }
 
 /// What a call names.
@@ -117,6 +120,7 @@ impl<'a> Unit<'a> {
             inl: inline::State::default(),
             textures: texture::Textures::default(),
             fn_pointers: fn_pointers::FnPointers::default(),
+            source: String::new(),
         };
         let mut found = vec![];
         unit.walk(root, &mut found, None);

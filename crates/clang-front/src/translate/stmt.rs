@@ -91,12 +91,7 @@ impl Unit<'_> {
             }
             "SwitchStmt" => return self.switch_stmt(n, span),
             "GotoStmt" | "LabelStmt" => return Err(unsupported(span, "`goto`")),
-            "GCCAsmStmt" => {
-                return Err(unsupported(
-                    span,
-                    "inline PTX `asm` in a kernel (use `--via-ptx`)",
-                ))
-            }
+            "GCCAsmStmt" => return self.asm_stmt(n, span),
             _ if is_expr(n) => match self.void_call(n, span)? {
                 true => StmtKind::Empty,
                 false => StmtKind::Expr(self.expr(n, span)?),
