@@ -32,6 +32,8 @@ pub struct Store {
     /// Symbol names, numbered (so a lookup by name allocates nothing).
     names: FxHashMap<String, u32>,
     sym_map: FxHashMap<(u32, Option<u64>), SymId>,
+    /// The term of each constant, by [`ConstId`].
+    const_terms: Vec<TermId>,
     opaque: u32,
 }
 
@@ -49,6 +51,16 @@ impl Store {
             table: HashTable::with_capacity(terms),
             parents: Vec::with_capacity(terms),
             ..Store::default()
+        }
+    }
+
+    /// A node no other node equals (a new symbol, constant or opaque value): appended to a
+    /// store without its table, interned otherwise.
+    fn leaf(&mut self, n: Node) -> TermId {
+        if self.frozen {
+            self.append(n)
+        } else {
+            self.intern(n)
         }
     }
 
@@ -111,10 +123,16 @@ impl Store {
     /// node table (a store is kept for reading after a symbolic run). Building again
     /// ([`Store::intern`] and every constructor) first rebuilds the table.
     pub fn freeze(&mut self) {
-        self.table = HashTable::new();
-        self.frozen = true;
+        self.unindex();
         self.nodes.shrink_to_fit();
         self.parents.shrink_to_fit();
+    }
+
+    /// Drops the interning table (keeping the room for nodes): what is added next is appended
+    /// ([`Store::import_unshared`]) until something is interned, which rebuilds the table.
+    pub fn unindex(&mut self) {
+        self.table = HashTable::new();
+        self.frozen = true;
     }
 
     fn thaw(&mut self) {
@@ -136,10 +154,12 @@ impl Store {
                 let c = ConstId(self.consts.len() as u32);
                 self.consts.push(q);
                 self.const_map.insert(key, c);
-                c
+                let t = self.leaf(Node::Const(c));
+                self.const_terms.push(t);
+                return t;
             }
         };
-        self.intern(Node::Const(id))
+        self.const_terms[id.0 as usize]
     }
 
     /// Number of distinct constants ([`ConstId`]s run from 0 below it).
@@ -190,7 +210,7 @@ impl Store {
             integer,
         });
         self.sym_map.insert(key, s);
-        let t = self.intern(Node::Sym(s));
+        let t = self.leaf(Node::Sym(s));
         self.sym_terms.push(t);
         t
     }
@@ -198,7 +218,7 @@ impl Store {
     /// A fresh value with no meaning (compared only by identity).
     pub fn opaque(&mut self) -> TermId {
         self.opaque += 1;
-        self.intern(Node::Opaque(self.opaque))
+        self.leaf(Node::Opaque(self.opaque))
     }
 
     /// The constant of `t`, if it is one.
@@ -569,6 +589,19 @@ impl Store {
 
     /// Copies term `t` of `other` into this store (symbols matched by name), memoised in `memo`.
     pub fn import(&mut self, other: &Store, t: TermId, memo: &mut ImportMemo) -> TermId {
+        self.copy_in(other, t, memo, true)
+    }
+
+    /// [`Store::import`] without sharing the copied operations with equal terms already here:
+    /// their nodes are appended, not looked up (symbols, constants and the other leaves are
+    /// still matched). A term equal to one here may then have a second id, which costs only
+    /// the shortcuts that compare ids; merging many stores of distinct terms (the blocks of a
+    /// symbolic run) skips one hash lookup per node, most of the merge on large runs.
+    pub fn import_unshared(&mut self, other: &Store, t: TermId, memo: &mut ImportMemo) -> TermId {
+        self.copy_in(other, t, memo, false)
+    }
+
+    fn copy_in(&mut self, other: &Store, t: TermId, memo: &mut ImportMemo, share: bool) -> TermId {
         if memo.map.len() < other.len() {
             memo.map.resize(other.len(), u32::MAX);
         }
@@ -593,34 +626,59 @@ impl Store {
                 continue;
             }
             let m = |k: &TermId| TermId(memo.map[k.0 as usize]);
-            let new = match node {
+            let op = match node {
                 Node::Sym(s) => {
                     let info = other.sym(*s);
-                    self.symbol(&info.name, info.index, info.integer)
+                    Err(self.symbol(&info.name, info.index, info.integer))
                 }
-                Node::Const(c) => self.constant(other.constant_value(*c).clone()),
-                Node::Inf(_) | Node::NaN => self.intern(*node),
-                Node::Opaque(_) => self.opaque(),
-                Node::Add(a, b) => self.intern(Node::Add(m(a), m(b))),
-                Node::Sub(a, b) => self.intern(Node::Sub(m(a), m(b))),
-                Node::Mul(a, b) => self.intern(Node::Mul(m(a), m(b))),
-                Node::Div(a, b) => self.intern(Node::Div(m(a), m(b))),
-                Node::Neg(a) => self.intern(Node::Neg(m(a))),
-                Node::Fn(f, a) => self.intern(Node::Fn(*f, m(a))),
-                Node::Pow(a, b) => self.intern(Node::Pow(m(a), m(b))),
-                Node::Max(a, b) => self.intern(Node::Max(m(a), m(b))),
-                Node::Min(a, b) => self.intern(Node::Min(m(a), m(b))),
-                Node::Cmp(op, a, b) => self.intern(Node::Cmp(*op, m(a), m(b))),
-                Node::Not(a) => self.intern(Node::Not(m(a))),
-                Node::And(a, b) => self.intern(Node::And(m(a), m(b))),
-                Node::Or(a, b) => self.intern(Node::Or(m(a), m(b))),
-                Node::Select(c, a, b) => self.intern(Node::Select(m(c), m(a), m(b))),
-                Node::Int(op, bits, s, a, b) => self.intern(Node::Int(*op, *bits, *s, m(a), m(b))),
+                Node::Const(c) => Err(self.constant(other.constant_value(*c).clone())),
+                Node::Inf(_) | Node::NaN => Err(self.intern(*node)),
+                Node::Opaque(_) => Err(self.opaque()),
+                // Operands in this store's order, as the constructors put them.
+                Node::Add(a, b) => Ok(Node::Add(m(a).min(m(b)), m(a).max(m(b)))),
+                Node::Sub(a, b) => Ok(Node::Sub(m(a), m(b))),
+                Node::Mul(a, b) => Ok(Node::Mul(m(a).min(m(b)), m(a).max(m(b)))),
+                Node::Div(a, b) => Ok(Node::Div(m(a), m(b))),
+                Node::Neg(a) => Ok(Node::Neg(m(a))),
+                Node::Fn(f, a) => Ok(Node::Fn(*f, m(a))),
+                Node::Pow(a, b) => Ok(Node::Pow(m(a), m(b))),
+                Node::Max(a, b) => Ok(Node::Max(m(a), m(b))),
+                Node::Min(a, b) => Ok(Node::Min(m(a), m(b))),
+                Node::Cmp(op, a, b) => Ok(Node::Cmp(*op, m(a), m(b))),
+                Node::Not(a) => Ok(Node::Not(m(a))),
+                Node::And(a, b) => Ok(Node::And(m(a), m(b))),
+                Node::Or(a, b) => Ok(Node::Or(m(a), m(b))),
+                Node::Select(c, a, b) => Ok(Node::Select(m(c), m(a), m(b))),
+                Node::Int(op, bits, s, a, b) => Ok(Node::Int(*op, *bits, *s, m(a), m(b))),
+            };
+            let new = match op {
+                Err(leaf) => leaf,
+                Ok(n) if share => self.intern(n),
+                Ok(n) => self.append(n),
             };
             memo.map[x.0 as usize] = new.0;
             stack.pop();
         }
         TermId(memo.map[t.0 as usize])
+    }
+
+    /// Adds `n` as a new term without looking for an equal one. The interning table, when
+    /// built, gets it too, so later lookups find it; a store without its table
+    /// ([`Store::freeze`], [`Store::unindex`]) stays without.
+    fn append(&mut self, n: Node) -> TermId {
+        let t = TermId(self.nodes.len() as u32);
+        if !self.frozen {
+            let nodes = &self.nodes;
+            self.table
+                .insert_unique(hash_node(&n), t.0, |&i| hash_node(&nodes[i as usize]));
+        }
+        for &c in n.children().iter() {
+            let p = &mut self.parents[c.0 as usize];
+            *p = p.saturating_add(1);
+        }
+        self.nodes.push(n);
+        self.parents.push(0);
+        t
     }
 }
 

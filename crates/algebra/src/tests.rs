@@ -384,3 +384,46 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn merging_without_the_table_keeps_leaves_shared_and_meanings_equal() {
+    // Two "blocks" computing x*y + 1 and (x*y + 1)*z, merged the way a symbolic run merges.
+    let block = |extra: bool| {
+        let mut s = Store::new();
+        let v = syms(&mut s, &["x", "y", "z"]);
+        let xy = s.mul(v[0], v[1]);
+        let one = s.int(1);
+        let t = s.add(xy, one);
+        let t = if extra { s.mul(t, v[2]) } else { t };
+        (s, t)
+    };
+    let ((b0, t0), (b1, t1)) = (block(false), block(true));
+    let mut merged = Store::new();
+    let before = merged.symbol("y", None, false);
+    merged.unindex();
+    let m0 = merged.import_unshared(&b0, t0, &mut ImportMemo::default());
+    let m1 = merged.import_unshared(&b1, t1, &mut ImportMemo::default());
+    // Leaves are matched: one `y`, one constant 1.
+    assert_eq!(merged.symbol("y", None, false), before);
+    assert_eq!(merged.syms().len(), 3);
+    // x*y + 1 was appended twice (once per block) but means the same.
+    let Node::Mul(a, b) = *merged.node(m1) else {
+        panic!("{:?}", merged.node(m1))
+    };
+    let inner = if matches!(merged.node(a), Node::Sym(_)) {
+        b
+    } else {
+        a
+    };
+    assert_ne!(inner, m0);
+    assert_eq!(verdict(&merged, inner, m0), "equal");
+    // Interning again rebuilds the table and finds what was appended.
+    let v = syms(&mut merged, &["x", "y"]);
+    let xy = merged.mul(v[0], v[1]);
+    let one = merged.int(1);
+    let again = merged.add(xy, one);
+    assert!(again == m0 || again == inner, "{again:?} is a third copy");
+    let z = merged.symbol("z", None, false);
+    let prod = merged.mul(again, z);
+    assert_eq!(verdict(&merged, prod, m1), "equal");
+}

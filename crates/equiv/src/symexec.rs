@@ -137,8 +137,7 @@ pub(crate) fn run_budgeted(
         blocks.iter().map(run).collect()
     };
 
-    // Room for every block's terms (an upper bound on what their outputs import).
-    let mut store = Store::with_capacity(results.iter().map(|r| r.store.len()).sum());
+    let mut store = Store::new();
     let mut buffers = Vec::new();
     let mut slot_of: HashMap<u32, usize> = HashMap::new();
     for (m, a) in program.code().allocs.iter().enumerate() {
@@ -182,6 +181,8 @@ pub(crate) fn run_budgeted(
         .iter()
         .flat_map(|r| r.guarded.iter().copied())
         .collect();
+    // The blocks' terms are distinct but for their leaves: merge them without the table.
+    store.unindex();
     for (bi, r) in results.into_iter().enumerate() {
         let mut memo = ImportMemo::default();
         // Out of budget, the outputs are not final: no point in moving them (more memory).
@@ -191,7 +192,7 @@ pub(crate) fn run_budgeted(
             r.writes
         };
         for (m, idx, t) in writes {
-            let new = store.import(&r.store, t, &mut memo);
+            let new = store.import_unshared(&r.store, t, &mut memo);
             if let Some(b) = slot_of.get(&m).map(|&s| &mut buffers[s]) {
                 if idx < b.values.len() {
                     b.values[idx] = new;
