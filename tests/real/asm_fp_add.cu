@@ -27,12 +27,12 @@ __device__ __forceinline__ uint64_t fp_add(uint64_t a, uint64_t b, uint64_t p)
         "addc.u32 %2, 0, 0;"
         : "=r"(slo), "=r"(shi), "=r"(top)
         : "r"(alo), "r"(ahi), "r"(blo), "r"(bhi));
-    unsigned dlo, dhi;
+    unsigned dlo = slo, dhi = shi;
     asm("sub.cc.u32 %0, %0, %3;\n\t"
         "subc.cc.u32 %1, %1, %4;\n\t"
         "subc.u32 %2, %2, 0;"
-        : "=r"(dlo), "=r"(dhi), "+r"(top)
-        : "r"(plo), "r"(phi), "0"(slo), "1"(shi));
+        : "+r"(dlo), "+r"(dhi), "+r"(top)
+        : "r"(plo), "r"(phi));
     // top is 0 when a + b >= p (keep the difference), all ones when it borrowed.
     unsigned rlo, rhi;
     asm("{\n\t"
