@@ -136,7 +136,7 @@ fn one_unsupported_kernel_does_not_cost_its_neighbours() {
 struct Pair { float a; int b; };
 __global__ void uses_struct(Pair* p) { p[threadIdx.x].a = 1.0f; }
 __global__ void plain(float* x) { x[threadIdx.x] = 2.0f; }
-__global__ void uses_asm(int* x) { int lane; asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane)); x[lane] = 0; }
+__global__ void uses_asm(int* x) { asm volatile("cp.async.wait_all;"); x[threadIdx.x] = 0; }
 int main() { float* d; cudaMalloc(&d, 128); plain<<<1, 32>>>(d); return undeclared_host_thing; }
 "#;
     let got = clang("mixed.cu", src, &Options::default());

@@ -249,7 +249,7 @@ fn rejections_name_the_instruction_and_the_statement() {
     let cases: &[(&str, &str)] = &[
         (
             r#"asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"(r), "l"(f));"#,
-            "inline PTX `cp.async.ca.shared.global` is not supported (use `--via-ptx`)",
+            "unsupported: inline PTX `cp.async.ca.shared.global` (use `--via-ptx`)",
         ),
         (
             r#"asm("mov.u32 %0, %%warpid;" : "=r"(r));"#,
@@ -257,7 +257,7 @@ fn rejections_name_the_instruction_and_the_statement() {
         ),
         (
             r#"asm("ld.shared.f32 %0, [%1];" : "=f"(g) : "l"(f));"#,
-            "inline PTX `ld.shared.f32`: the `.shared` form is not supported",
+            "unsupported: inline PTX `ld.shared.f32`: the `.shared` form (use `--via-ptx`)",
         ),
         (
             r#"asm("mov.b32 %0, %1;" : "=r"(r) : "f"(g));"#,

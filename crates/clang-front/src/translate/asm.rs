@@ -45,11 +45,11 @@ fn reject_instr(span: Span, r: instr::Reject) -> FrontError {
     match r.why {
         None => FrontError::new(
             span,
-            format!("inline PTX `{}` is not supported {USE_PTX}", r.instr),
+            format!("unsupported: inline PTX `{}` {USE_PTX}", r.instr),
         ),
         Some(why) => FrontError::new(
             span,
-            format!("inline PTX `{}`: {why} is not supported {USE_PTX}", r.instr),
+            format!("unsupported: inline PTX `{}`: {why} {USE_PTX}", r.instr),
         ),
     }
 }

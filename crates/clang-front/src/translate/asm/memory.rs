@@ -1,5 +1,5 @@
-//! Loads and stores through an address operand: an `l` operand bound to a C pointer (`"l"(p
-//! + i)`), or a register that copied it (`mov.b64`, `cvta.to.global`), plus a constant byte
+//! Loads and stores through an address operand: an `l` operand bound to a C pointer
+//! (`"l"(p + i)`), or a register that copied it (`mov.b64`, `cvta.to.global`), plus a constant byte
 //! offset. `ld.global` (any cache operator: `.nc`, `.cg`, `.ca`, `.cs`, `.lu`, `.cv`, `L1::`/
 //! `L2::` hints) and generic `ld` become reads of the pointer's elements, `.v2`/`.v4` reading
 //! consecutive ones; `st` likewise. A non-coherent load (`.nc`) is read as `__ldg` is, as a
