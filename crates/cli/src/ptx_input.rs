@@ -83,15 +83,6 @@ pub fn load_ptx(path: &Path, entry: Option<&str>) -> Result<PtxKernel, CliError>
 /// with the kernel as its signature.
 pub fn via_ptx(file_name: &str, kernel: &Kernel) -> Result<PtxKernel, CliError> {
     let fail = |e: String| CliError::usage(format!("{file_name} (`{}` via PTX): {e}", kernel.name));
-    if warpsafe_cuda::uses_grid_sync(kernel) {
-        // The generated barrier is a spin on module globals, which the PTX lowering does not
-        // model: say what stops the road instead of the globals it trips on.
-        return Err(fail(
-            "a grid barrier (this_grid().sync()): the PTX road does not model grid barriers; \
-             drop --via-ptx to check the kernel from its source"
-                .into(),
-        ));
-    }
     let cuda = warpsafe_cuda::generate(kernel).map_err(|e| fail(e.to_string()))?;
     let ptx = nvrtc(&kernel.name, &cuda, &Default::default())
         .map_err(|e| fail(e.to_string()))?

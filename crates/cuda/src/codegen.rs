@@ -28,11 +28,13 @@ static __device__ __forceinline__ unsigned int ws_lane_id() {
 /// module globals. The first thread of each block arrives for its block between two block
 /// barriers; the last block to arrive resets the count (so the module is ready for the next
 /// launch) and opens the next generation, which the others wait for. The fences make every
-/// block's writes before the barrier visible to every block after it.
+/// block's writes before the barrier visible to every block after it. It is a function of its
+/// own (`extern "C"`, never inlined) so that its PTX is one `call ws_grid_sync` that the PTX
+/// road reads as the grid barrier (`warpsafe_ptx::GRID_BARRIER_FUNCTION`).
 const GRID_PRELUDE: &str = "\
 __device__ unsigned int ws_grid_arrived;
 __device__ unsigned int ws_grid_generation;
-static __device__ __forceinline__ void ws_grid_sync() {
+extern \"C\" __device__ __noinline__ void ws_grid_sync() {
     __syncthreads();
     if (threadIdx.x == 0u && threadIdx.y == 0u && threadIdx.z == 0u) {
         unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;

@@ -69,6 +69,6 @@ pub use ast::{
 };
 pub use error::ParseError;
 pub use lift::{lift, LiftError};
-pub use lower::{lower, lower_with, LowerError, LowerOptions};
+pub use lower::{lower, lower_with, LowerError, LowerOptions, GRID_BARRIER_FUNCTION};
 pub use parse::parse;
 pub use snippet::parse_statements;

@@ -26,6 +26,7 @@ mod divide;
 mod emit;
 mod expf;
 mod flat;
+pub use flat::GRID_BARRIER_FUNCTION;
 mod inst;
 mod magic;
 mod memory;

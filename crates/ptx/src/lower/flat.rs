@@ -30,7 +30,13 @@ const MAX_CALL_DEPTH: usize = 32;
 const MAX_INSTRUCTIONS: usize = 1 << 20;
 
 /// External functions whose calls stay for the instruction lowering.
-pub(crate) const KNOWN_EXTERNAL: &[&str] = &["__assertfail", "vprintf"];
+pub(crate) const KNOWN_EXTERNAL: &[&str] = &["__assertfail", "vprintf", GRID_BARRIER_FUNCTION];
+
+/// The device function that `warpsafe cuda` generates for
+/// `cooperative_groups::this_grid().sync()` (a spin on two module globals, never inlined): its
+/// calls stay, and the instruction lowering reads each as the grid barrier it implements
+/// rather than the spin, which needs every block running at once.
+pub const GRID_BARRIER_FUNCTION: &str = "ws_grid_sync";
 
 /// One step of a flattened body.
 pub(crate) enum Step {
@@ -639,6 +645,7 @@ impl Flattener<'_> {
             .module
             .functions
             .iter()
+            .filter(|_| name != GRID_BARRIER_FUNCTION)
             .find(|f| f.name == name && !f.is_declaration && !f.is_entry);
         let Some(callee) = callee else {
             if KNOWN_EXTERNAL.contains(&name.as_str()) {

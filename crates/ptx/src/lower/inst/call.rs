@@ -1,6 +1,7 @@
 //! Calls left after inlining (see `flat`): the external functions NVRTC calls from device
 //! code. `__assertfail` is what a failing `assert(...)` calls, so reaching it is the failed
-//! assertion; `vprintf` (`printf`) has no effect on the kernel's memory.
+//! assertion; `vprintf` (`printf`) has no effect on the kernel's memory; `ws_grid_sync` is
+//! the grid barrier of generated CUDA C.
 
 use super::{Lowerer, Res};
 use crate::ast::{Instruction, Operand};
@@ -22,6 +23,11 @@ impl Lowerer<'_> {
                 Ok(())
             }
             Some("vprintf") => Ok(()),
+            Some(crate::lower::flat::GRID_BARRIER_FUNCTION) => {
+                let id = self.e.barrier_id();
+                self.e.emit(Inst::GridBarrier { id });
+                Ok(())
+            }
             Some(other) => Err(LowerError::at(
                 i,
                 format!("`call` of external function `{other}` is not supported"),
