@@ -280,6 +280,10 @@ fn rejections_name_the_instruction_and_the_statement() {
             "inline PTX `bra.uni`",
         ),
         (
+            r#"asm("mov.u32 %0, 1;" : "=r"(out[r++]));"#,
+            "output 0 is an lvalue with side effects",
+        ),
+        (
             r#"asm("ld.global.f32 %0, [%1+2];" : "=f"(g) : "l"(f));"#,
             "an access 2 bytes past the pointer, not a whole number of f32 elements",
         ),
@@ -301,4 +305,48 @@ fn a_compiler_barrier_is_nothing_and_basic_asm_is_not_substituted() {
     let k = &c.module.kernels[0];
     let printed = format!("{k:?}");
     assert!(printed.contains("SyncThreads"), "{printed}");
+}
+
+#[test]
+fn atomics_count_like_atomic_add() {
+    let src = "#include <cuda_runtime.h>\n__global__ void k(unsigned* hist, unsigned* old) {\n  \
+               unsigned i = threadIdx.x, o;\n  \
+               asm volatile(\"atom.global.add.u32 %0, [%1], 1;\" : \"=r\"(o) : \"l\"(hist + i % 8));\n  \
+               asm volatile(\"red.global.add.u32 [%0+4], %1;\" :: \"l\"(hist + 7), \"r\"(i));\n  \
+               old[i] = o;\n}\n";
+    let c = clang("atomics.cu", src);
+    assert!(c.rejected.is_empty(), "{:?}", c.rejected);
+    let args = vec![
+        Arg::Buffer(Buffer::from_u32(&[0; 9])),
+        Arg::Buffer(Buffer::from_u32(&[0; 64])),
+    ];
+    let out = run(
+        &c.module.kernels[0],
+        &LaunchConfig::linear(1, 64),
+        args,
+        &RunOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(out.findings.is_empty(), "{:?}", out.findings);
+    let Arg::Buffer(h) = &out.args[0] else {
+        panic!("hist is a buffer")
+    };
+    let mut want = vec![8u32; 8];
+    want.push((0..64).sum());
+    assert_eq!(h.to_u32(), want);
+    let Arg::Buffer(old) = &out.args[1] else {
+        panic!("old is a buffer")
+    };
+    // Each bin's eight old values are 0..8 in some order.
+    let mut per_bin = vec![vec![]; 8];
+    for (i, v) in old.to_u32().into_iter().enumerate() {
+        per_bin[i % 8].push(v);
+    }
+    for mut b in per_bin {
+        b.sort();
+        assert_eq!(b, (0..8).collect::<Vec<u32>>());
+    }
+    let (msg, _) =
+        rejection(r#"asm("atom.cta.global.add.u32 %0, [%1], 1;" : "=r"(r) : "l"(out));"#);
+    assert!(msg.contains("a block-scoped atomic"), "{msg}");
 }

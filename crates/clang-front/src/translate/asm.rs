@@ -90,6 +90,13 @@ impl Unit<'_> {
                 names.push((name.clone(), k));
             }
             let lvalue = self.expr(node, span)?;
+            if has_effects(&lvalue) {
+                // It is evaluated again to store the result (and first, for `+`).
+                return Err(reject(
+                    span,
+                    format!("output {k} is an lvalue with side effects (use a local)"),
+                ));
+            }
             let cty = self.operand_type(node, span)?;
             let ty = reg_type(c.letter(), cty)
                 .ok_or_else(|| reject(span, format!("the output constraint \"{}\"", c.text)))?;
@@ -275,4 +282,19 @@ fn literal(e: &Expr) -> Option<i128> {
         ExprKind::Cast(_, inner) => literal(inner),
         _ => None,
     }
+}
+
+/// True when evaluating `e` changes something (`a[i++]`, `x = y`, a call).
+fn has_effects(e: &Expr) -> bool {
+    let mut found = false;
+    warpsafe_cuda_front::ast::visit_subexprs(e, &mut |e| {
+        found |= matches!(
+            e.kind,
+            ExprKind::IncDec { .. }
+                | ExprKind::Assign(..)
+                | ExprKind::Call(..)
+                | ExprKind::Comma(..)
+        );
+    });
+    found
 }

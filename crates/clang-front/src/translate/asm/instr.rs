@@ -164,7 +164,7 @@ fn body(tr: &mut Tr, i: &Instruction, out: &mut Vec<Stmt>) -> Step {
         "and" | "or" | "xor" | "not" | "cnot" | "shl" | "shr" | "popc" | "clz" | "brev"
         | "bfind" | "bfe" | "bfi" | "prmt" | "shf" | "lop3" => bits::bits(tr, i, out),
         "setp" | "selp" | "slct" => compare::compare(tr, i, out),
-        "ld" | "st" | "cvta" => memory::memory(tr, i, out),
+        "ld" | "st" | "cvta" | "prefetch" | "atom" | "red" => memory::memory(tr, i, out),
         "bar" | "barrier" | "membar" | "fence" | "shfl" | "vote" | "activemask" | "match" => {
             warp::warp(tr, i, out)
         }

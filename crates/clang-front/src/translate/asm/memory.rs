@@ -1,14 +1,17 @@
 //! Loads and stores through an address operand: an `l` operand bound to a C pointer
-//! (`"l"(p + i)`), or a register that copied it (`mov.b64`, `cvta.to.global`), plus a constant byte
-//! offset. `ld.global` (any cache operator: `.nc`, `.cg`, `.ca`, `.cs`, `.lu`, `.cv`, `L1::`/
-//! `L2::` hints) and generic `ld` become reads of the pointer's elements, `.v2`/`.v4` reading
-//! consecutive ones; `st` likewise. A non-coherent load (`.nc`) is read as `__ldg` is, as a
-//! plain read: a write to the same element by another thread is a race either way.
+//! (`"l"(p + i)`), or a register that copied it (`mov.b64`, `cvta.to.global`), plus a
+//! constant byte offset. `ld.global` (any cache operator: `.nc`, `.cg`, `.ca`, `.cs`, `.lu`,
+//! `.cv`, `L1::`/`L2::` hints) and generic `ld` become reads of the pointer's elements,
+//! `.v2`/`.v4` reading consecutive ones; `st` likewise. A non-coherent load (`.nc`) is read
+//! as `__ldg` is, as a plain read: a write to the same element by another thread is a race
+//! either way. `atom`/`red` (`add`, `min`, `max`, `exch`, `cas`, at device or system scope)
+//! are the CUDA atomics on the element.
 //!
 //! Other state spaces (`.shared` through a 32-bit window address, `.local`, `.const`,
-//! `.param`) and the memory-ordering forms (`.volatile`, `.relaxed`, `.acquire`, `.release`)
-//! are rejected. The vector forms assume the pointer is aligned to the vector's size, as
-//! hardware requires; an unaligned one is not detected.
+//! `.param`), the memory-ordering forms (`.volatile`, `.acquire`, `.release`) and
+//! block-scoped atomics are rejected. Not detected: a vector access through a pointer not
+//! aligned to the vector's size, and a `.global` access through a pointer into shared memory
+//! (both fault on hardware; here they read or write the element).
 
 use super::arith::copy_address;
 use super::instr::{op, ty0, why, Step};
@@ -34,7 +37,82 @@ pub fn memory(tr: &mut Tr, i: &Instruction, out: &mut Vec<Stmt>) -> Step {
         }
         "prefetch" => Ok(()),
         "ld" | "st" => access(tr, i, out),
+        "atom" | "red" => atomic(tr, i, out),
         _ => Err(None),
+    }
+}
+
+/// The C pointer local, element type and element index an address operand names.
+fn element(tr: &Tr, addr: &Operand) -> Result<(String, ScalarType, i64), Option<String>> {
+    let Operand::Address { base, offset } = addr else {
+        return Err(Some("an address that is not `[register+offset]`".into()));
+    };
+    let Some(Reg::Ptr {
+        local,
+        elem,
+        offset: at,
+    }) = tr.lookup(base)
+    else {
+        return Err(Some(format!(
+            "the address `[{base}]`: only an `l` operand bound to a C pointer (or a copy of \
+             one) is an address"
+        )));
+    };
+    let size = i64::from(elem.bits() / 8).max(1);
+    let bytes = at + offset;
+    if bytes % size != 0 {
+        return Err(Some(format!(
+            "an access {bytes} bytes past the pointer, not a whole number of {elem} elements"
+        )));
+    }
+    Ok((local.clone(), *elem, bytes / size))
+}
+
+/// `atom` and `red` on global memory at device or system scope: `atomicAdd`, `atomicMin`,
+/// `atomicMax`, `atomicExch`, `atomicCAS` on the element.
+fn atomic(tr: &mut Tr, i: &Instruction, out: &mut Vec<Stmt>) -> Step {
+    let b = tr.b;
+    let mut op_name = None;
+    for m in &i.modifiers {
+        match m.as_str() {
+            "global" | "relaxed" | "gpu" | "sys" => {}
+            "add" | "min" | "max" | "exch" | "cas" if op_name.is_none() => {
+                op_name = Some(m.as_str())
+            }
+            "cta" => return Err(Some("a block-scoped atomic (`.cta`)".into())),
+            other => return Err(Some(format!("the `.{other}` form"))),
+        }
+    }
+    let f = match op_name {
+        Some("add") => "atomicAdd",
+        Some("min") => "atomicMin",
+        Some("max") => "atomicMax",
+        Some("exch") => "atomicExch",
+        Some("cas") => "atomicCAS",
+        _ => return Err(Some("an atomic without an operation".into())),
+    };
+    let t = ty0(i)?;
+    let red = i.opcode == "red";
+    let first = usize::from(!red);
+    let (local, elem, idx) = element(tr, op(i, first)?)?;
+    if elem.bits() != t.bits() || elem.is_float() != t.is_float() {
+        return Err(Some(format!(
+            "a `.{}` atomic through a pointer to {elem}",
+            i.types[0]
+        )));
+    }
+    let place = b.index(b.id(&local), b.lit(i128::from(idx), ScalarType::I64));
+    let addr = b.un(warpsafe_cuda_front::ast::UnaryOp::AddrOf, place);
+    let mut args = vec![addr, why(tr.read(op(i, first + 1)?, elem))?];
+    if f == "atomicCAS" {
+        args.push(why(tr.read(op(i, first + 2)?, elem))?);
+    }
+    let call = b.call(f, args);
+    if red {
+        out.push(b.stmt(warpsafe_cuda_front::ast::StmtKind::Expr(call)));
+        Ok(())
+    } else {
+        why(tr.write(op(i, 0)?, call, elem, out))
     }
 }
 
@@ -61,36 +139,13 @@ fn access(tr: &mut Tr, i: &Instruction, out: &mut Vec<Stmt>) -> Step {
     } else {
         (op(i, 1)?, op(i, 0)?)
     };
-    let Operand::Address { base, offset } = addr else {
-        return Err(Some("an address that is not `[register+offset]`".into()));
-    };
-    let (local, elem, at) = match tr.lookup(base) {
-        Some(Reg::Ptr {
-            local,
-            elem,
-            offset: o,
-        }) => (local.clone(), *elem, *o),
-        _ => {
-            return Err(Some(format!(
-                "the address `[{base}]`: only an `l` operand bound to a C pointer (or a copy of \
-                 one) is an address"
-            )))
-        }
-    };
+    let (local, elem, first) = element(tr, addr)?;
     if elem.bits() != t.bits() {
         return Err(Some(format!(
             "a `.{}` access through a pointer to {elem}",
             i.types[0]
         )));
     }
-    let size = i64::from(elem.bits() / 8).max(1);
-    let bytes = at + offset;
-    if bytes % size != 0 {
-        return Err(Some(format!(
-            "an access {bytes} bytes past the pointer, not a whole number of {elem} elements"
-        )));
-    }
-    let first = bytes / size;
     let parts: Vec<&Operand> = match data {
         Operand::Vector(v) if v.len() as u32 == lanes => v.iter().collect(),
         Operand::Vector(_) => return Err(Some("a vector of the wrong length".into())),
