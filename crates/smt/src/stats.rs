@@ -45,7 +45,7 @@ pub struct Stats {
     pub second_checks: u64,
     /// Answers the other solver contradicted (sat against unsat).
     pub disagreements: u64,
-    /// Second opinions that could not be had (the other solver failed or is missing).
+    /// Second opinions not had (the other solver said unknown, failed, or is missing).
     pub second_failures: u64,
 }
 
@@ -119,7 +119,11 @@ impl fmt::Display for Stats {
                 self.second_checks, self.disagreements
             )?;
             if self.second_failures > 0 {
-                write!(f, ", {} not checked (it failed)", self.second_failures)?;
+                write!(
+                    f,
+                    ", {} not checked (unknown or failed)",
+                    self.second_failures
+                )?;
             }
         }
         Ok(())
