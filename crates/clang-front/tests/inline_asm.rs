@@ -350,3 +350,29 @@ fn atomics_count_like_atomic_add() {
         rejection(r#"asm("atom.cta.global.add.u32 %0, [%1], 1;" : "=r"(r) : "l"(out));"#);
     assert!(msg.contains("a block-scoped atomic"), "{msg}");
 }
+
+#[test]
+fn a_clamp_operand_folded_from_a_template_width_is_a_shuffle_of_that_width() {
+    let src =
+        "#include <cuda_runtime.h>\ntemplate <int W> __device__ unsigned down(unsigned v) {\n  \
+               unsigned r;\n  asm volatile(\"shfl.sync.down.b32 %0, %1, 1, %2, 0xffffffff;\" \
+               : \"=r\"(r) : \"r\"(v), \"r\"(((32 - W) << 8) | 0x1f));\n  return r;\n}\n\
+               __global__ void k(unsigned* out) {\n  out[threadIdx.x] = down<8>(threadIdx.x);\n}\n";
+    let c = clang("width.cu", src);
+    assert!(c.rejected.is_empty(), "{:?}", c.rejected);
+    let out = run(
+        &c.module.kernels[0],
+        &LaunchConfig::linear(1, 32),
+        vec![Arg::Buffer(Buffer::from_u32(&[0; 32]))],
+        &RunOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let Arg::Buffer(o) = &out.args[0] else {
+        panic!("out is a buffer")
+    };
+    // Within each group of 8 lanes, a lane reads the next one; the last keeps its own.
+    let want: Vec<u32> = (0..32)
+        .map(|l| if l % 8 == 7 { l } else { l + 1 })
+        .collect();
+    assert_eq!(o.to_u32(), want);
+}

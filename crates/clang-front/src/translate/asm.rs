@@ -274,12 +274,43 @@ fn check_class(c: ScalarType, r: ScalarType, span: Span, k: &str) -> Result<(), 
     Ok(())
 }
 
-/// The value of an integer literal expression (`7`, `-1`, `(unsigned)3`).
+/// The value of a constant integer expression of literals (`7`, `-1`, `(unsigned)3`,
+/// `((32 - 16) << 8) | 0x1f`). Arithmetic is folded only while every intermediate value lies
+/// in `0..2^31`, where every C integer type agrees on it; `-v` is folded in `v`'s type.
 fn literal(e: &Expr) -> Option<i128> {
+    use warpsafe_cuda_front::ast::BinaryOp::*;
+    let int_range = |v: i128| (0..1 << 31).contains(&v).then_some(v);
     match &e.kind {
         ExprKind::Int(v, _) => Some(i128::from(*v)),
-        ExprKind::Unary(UnaryOp::Neg, inner) => literal(inner).map(|v| -v),
-        ExprKind::Cast(_, inner) => literal(inner),
+        ExprKind::Unary(UnaryOp::Neg, inner) => match inner.kind {
+            ExprKind::Int(v, t) if t.is_signed() => Some(-i128::from(v)),
+            ExprKind::Int(v, t) => Some((1i128 << t.bits()) - i128::from(v)),
+            _ => None,
+        },
+        ExprKind::Cast(t, inner) => {
+            let v = literal(inner)?;
+            match t.base {
+                _ if int_range(v).is_some() => Some(v),
+                Some(u) if u.is_int() && !u.is_signed() && !t.ptr => {
+                    Some(v.rem_euclid(1i128 << u.bits()))
+                }
+                _ => None,
+            }
+        }
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (int_range(literal(a)?)?, int_range(literal(b)?)?);
+            int_range(match op {
+                Add => a + b,
+                Sub => a - b,
+                Mul => a * b,
+                Shl if b < 31 => a << b,
+                Shr if b < 31 => a >> b,
+                BitOr => a | b,
+                BitAnd => a & b,
+                BitXor => a ^ b,
+                _ => return None,
+            })
+        }
         _ => None,
     }
 }
