@@ -376,3 +376,29 @@ fn a_clamp_operand_folded_from_a_template_width_is_a_shuffle_of_that_width() {
         .collect();
     assert_eq!(o.to_u32(), want);
 }
+
+#[test]
+fn a_global_access_through_a_shared_pointer_is_rejected_and_a_generic_one_read() {
+    let src = |space: &str| {
+        format!(
+            "#include <cuda_runtime.h>\n__global__ void k(float* out) {{\n  \
+             __shared__ float tile[64];\n  float* p = tile + threadIdx.x;\n  *p = 1.0f;\n  \
+             __syncthreads();\n  float v;\n  \
+             asm volatile(\"ld{space}.f32 %0, [%1];\" : \"=f\"(v) : \"l\"(p));\n  \
+             out[threadIdx.x] = v;\n}}\n"
+        )
+    };
+    let c = clang("shared_global.cu", &src(".global"));
+    let [rej] = &c.rejected[..] else {
+        panic!("{:?}", c.rejected)
+    };
+    assert!(
+        rej.errors[0]
+            .message
+            .contains("may point into shared memory"),
+        "{:?}",
+        rej.errors[0]
+    );
+    let c = clang("shared_generic.cu", &src(""));
+    assert!(c.rejected.is_empty(), "{:?}", c.rejected);
+}

@@ -19,6 +19,7 @@ mod compare;
 mod instr;
 mod memory;
 mod regs;
+mod shared;
 mod special;
 mod subst;
 mod text;
@@ -79,6 +80,7 @@ impl Unit<'_> {
                 ),
             ));
         }
+        let functions: Vec<&Node> = self.functions.iter().map(|f| f.node).collect();
         let b = B { span };
         let mut tr = Tr::new(b, format!("__asm{}_", self.fresh()));
         let mut setup = vec![];
@@ -174,6 +176,7 @@ impl Unit<'_> {
                         local,
                         elem,
                         offset: 0,
+                        shared: shared::may_point_to_shared(node, &functions),
                     },
                 );
                 bound.push(reg);

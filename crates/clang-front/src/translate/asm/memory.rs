@@ -9,9 +9,10 @@
 //!
 //! Other state spaces (`.shared` through a 32-bit window address, `.local`, `.const`,
 //! `.param`), the memory-ordering forms (`.volatile`, `.acquire`, `.release`) and
-//! block-scoped atomics are rejected. Not detected: a vector access through a pointer not
-//! aligned to the vector's size, and a `.global` access through a pointer into shared memory
-//! (both fault on hardware; here they read or write the element).
+//! block-scoped atomics are rejected, as is a `.global` access through a pointer that may
+//! point into shared memory (`shared.rs`). Not detected: a vector access through a pointer
+//! not aligned to the vector's size, and a `.global` access through a shared pointer that
+//! `shared.rs` does not trace (both fault on hardware; here they read or write the element).
 
 use super::arith::copy_address;
 use super::instr::{op, ty0, why, Step};
@@ -43,7 +44,11 @@ pub fn memory(tr: &mut Tr, i: &Instruction, out: &mut Vec<Stmt>) -> Step {
 }
 
 /// The C pointer local, element type and element index an address operand names.
-fn element(tr: &Tr, addr: &Operand) -> Result<(String, ScalarType, i64), Option<String>> {
+fn element(
+    tr: &Tr,
+    addr: &Operand,
+    global: bool,
+) -> Result<(String, ScalarType, i64), Option<String>> {
     let Operand::Address { base, offset } = addr else {
         return Err(Some("an address that is not `[register+offset]`".into()));
     };
@@ -51,6 +56,7 @@ fn element(tr: &Tr, addr: &Operand) -> Result<(String, ScalarType, i64), Option<
         local,
         elem,
         offset: at,
+        shared,
     }) = tr.lookup(base)
     else {
         return Err(Some(format!(
@@ -58,6 +64,12 @@ fn element(tr: &Tr, addr: &Operand) -> Result<(String, ScalarType, i64), Option<
              one) is an address"
         )));
     };
+    if *shared && global {
+        return Err(Some(format!(
+            "a `.global` access through `[{base}]`, which may point into shared memory (a \
+             generic access, without `.global`, is read)"
+        )));
+    }
     let size = i64::from(elem.bits() / 8).max(1);
     let bytes = at + offset;
     if bytes % size != 0 {
@@ -94,7 +106,7 @@ fn atomic(tr: &mut Tr, i: &Instruction, out: &mut Vec<Stmt>) -> Step {
     let t = ty0(i)?;
     let red = i.opcode == "red";
     let first = usize::from(!red);
-    let (local, elem, idx) = element(tr, op(i, first)?)?;
+    let (local, elem, idx) = element(tr, op(i, first)?, i.modifiers.iter().any(|m| m == "global"))?;
     if elem.bits() != t.bits() || elem.is_float() != t.is_float() {
         return Err(Some(format!(
             "a `.{}` atomic through a pointer to {elem}",
@@ -139,7 +151,7 @@ fn access(tr: &mut Tr, i: &Instruction, out: &mut Vec<Stmt>) -> Step {
     } else {
         (op(i, 1)?, op(i, 0)?)
     };
-    let (local, elem, first) = element(tr, addr)?;
+    let (local, elem, first) = element(tr, addr, i.modifiers.iter().any(|m| m == "global"))?;
     if elem.bits() != t.bits() {
         return Err(Some(format!(
             "a `.{}` access through a pointer to {elem}",

@@ -29,6 +29,8 @@ pub enum Reg {
         elem: ScalarType,
         /// Bytes past the pointer.
         offset: i64,
+        /// It may point into shared memory (so `.global` accesses through it are wrong).
+        shared: bool,
     },
 }
 
