@@ -4,9 +4,10 @@
 //! size. One line per obligation says which method settled it. JSON: the per-thread outcome
 //! when it proves the kernel, else the barrier-loop outcome.
 
-use crate::cli::Format;
+use crate::cli::VerifyFormat as Format;
 use crate::exit::{CliError, CLEAN, FINDINGS, UNKNOWN};
 use crate::report::print_json;
+use crate::sarif;
 use crate::source;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -22,6 +23,7 @@ pub fn check_flags(sym: &crate::cli::SymArgs) -> Result<(), CliError> {
         ("--grid", l.grid.is_some()),
         ("--block", l.block.is_some()),
         ("--arg", !l.args.is_empty()),
+        ("--buf", !l.bufs.is_empty()),
         ("--len", !l.lens.is_empty()),
         ("--init", !l.inits.is_empty()),
         ("--shared-bytes", l.shared_bytes.is_some()),
@@ -69,6 +71,7 @@ pub fn run(
                     scope: ALL_SIZES,
                     report: &per_thread,
                 })?,
+                Format::Sarif => println!("{}", sarif::render_check("prove", &k.name, vec![])),
                 Format::Human => crate::equiv_cmd::print_all_sizes(&loaded.file, &per_thread),
             }
             return Ok(CLEAN);
@@ -90,6 +93,10 @@ pub fn run(
             scope,
             report: &outcome,
         })?,
+        Format::Sarif => println!(
+            "{}",
+            sarif::render_check("prove", &k.name, sarif_results(&outcome, &loaded.file))
+        ),
         Format::Human => print_human(&outcome, &loaded.file),
     }
     Ok(match outcome.verdict {
@@ -157,6 +164,51 @@ fn method(m: Method) -> &'static str {
         Method::Abstraction => "abstraction",
         Method::Bounded => "bounded",
     }
+}
+
+/// SARIF results of the barrier-loop outcome: a refutation at its place, an unknown, or a
+/// proof up to a bound only; every obligation that does not hold.
+fn sarif_results(o: &Outcome, file: &SourceFile) -> Vec<serde_json::Value> {
+    let mut results = vec![];
+    match &o.verdict {
+        Verdict::Refuted {
+            size, reason, span, ..
+        } => results.push(sarif::refuted(
+            file,
+            format!("`{}` is wrong at block size {size}: {reason}", o.kernel),
+            *span,
+        )),
+        Verdict::Unknown { reason } => results.push(sarif::undecided(
+            file,
+            "unknown",
+            format!(
+                "`{}` could not be proved for every size: {reason}",
+                o.kernel
+            ),
+            None,
+        )),
+        Verdict::ProvedUpTo {
+            bound, why_not_all, ..
+        } => results.push(sarif::undecided(
+            file,
+            "not-every-size",
+            format!(
+                "`{}` proved for block sizes up to {bound} only: {why_not_all}",
+                o.kernel
+            ),
+            None,
+        )),
+        Verdict::ProvedAllSizes { .. } => {}
+    }
+    let refuted = matches!(o.verdict, Verdict::Refuted { .. });
+    for ob in (o.obligations.iter()).filter(|ob| !refuted && ob.holds == Some(false)) {
+        results.push(sarif::refuted(
+            file,
+            format!("obligation {} fails: {}", ob.name, ob.detail),
+            None,
+        ));
+    }
+    results
 }
 
 fn print_human(o: &Outcome, file: &SourceFile) {

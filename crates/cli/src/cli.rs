@@ -168,7 +168,7 @@ pub enum Command {
     ///
     /// Example: warpsafe prove examples/kernels/saxpy.cu --spec examples/equiv/specs/saxpy.spec
     ///
-    /// Without size flags (--grid, --block, --arg, --len) the spec is first proved for every
+    /// Without size flags (--grid, --block, --arg, --buf or --len with a length) the spec is first proved for every
     /// size; when that proof fails, prove says which obligation failed and why, then proves
     /// the header's configuration and names it (grid, block, parameters, blocks checked).
     ///
@@ -252,7 +252,8 @@ pub struct PermArgs {
     pub format: Format,
 }
 
-/// Output formats of `verify`.
+/// Output formats of the commands that report findings (`run`, `verify`, `equiv`, `prove`,
+/// `validate`).
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum VerifyFormat {
     /// Readable text.
@@ -277,6 +278,21 @@ pub struct VerifyArgs {
     /// Grid dimensions `X[,Y[,Z]]`, or `any` for symbolic (default: the header's).
     #[arg(long, value_name = "X[,Y[,Z]]|any")]
     pub grid: Option<String>,
+    /// Fix a scalar parameter, `name=value` (repeatable; default: the header's `//@ arg` for
+    /// equiv/prove/validate, symbolic for verify, where it is checked as `requires name ==
+    /// value`).
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    pub args: Vec<String>,
+    /// A buffer, as `run` takes it (repeatable): `name=N` or `name=random:N` fix its length
+    /// (its contents stay symbolic: every content is covered), `name=zeros:N` / `ones:N` also
+    /// fix its initial contents where the command takes them (`--init`), `name=FILE.bin` fixes
+    /// the length from the file's size (contents not used by a symbolic check).
+    #[arg(long = "buf", value_name = "NAME=SPEC")]
+    pub bufs: Vec<String>,
+    /// Buffer length in elements, `name=N` (repeatable; default: the header's `//@ len`): an
+    /// alias of `--buf name=N`.
+    #[arg(long = "len", value_name = "NAME=N")]
+    pub lens: Vec<String>,
     /// Properties to check (comma-separated or repeated): race, divergence, bounds, overflow,
     /// assert, uninit.
     #[arg(long, value_name = "LIST")]
@@ -331,10 +347,19 @@ pub struct SymLaunch {
     /// Block dimensions `X[,Y[,Z]]` (default: the header's).
     #[arg(long, value_name = "X[,Y[,Z]]")]
     pub block: Option<String>,
-    /// Scalar argument value, `name=value` (repeatable; default: the header's `//@ arg`).
+    /// Fix a scalar parameter, `name=value` (repeatable; default: the header's `//@ arg` for
+    /// equiv/prove/validate, symbolic for verify, where it is checked as `requires name ==
+    /// value`).
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     pub args: Vec<String>,
-    /// Buffer length in elements, `name=N` (repeatable; default: the header's `//@ len`).
+    /// A buffer, as `run` takes it (repeatable): `name=N` or `name=random:N` fix its length
+    /// (its contents stay symbolic: every content is covered), `name=zeros:N` / `ones:N` also
+    /// fix its initial contents where the command takes them (`--init`), `name=FILE.bin` fixes
+    /// the length from the file's size (contents not used by a symbolic check).
+    #[arg(long = "buf", value_name = "NAME=SPEC")]
+    pub bufs: Vec<String>,
+    /// Buffer length in elements, `name=N` (repeatable; default: the header's `//@ len`): an
+    /// alias of `--buf name=N`.
     #[arg(long = "len", value_name = "NAME=N")]
     pub lens: Vec<String>,
     /// Initial contents of a buffer, `name=VALUE` (repeatable; default: the header's
@@ -349,9 +374,9 @@ pub struct SymLaunch {
     /// Legacy lock-step warp model.
     #[arg(long)]
     pub lockstep_warps: bool,
-    /// Output format.
+    /// Output format (SARIF: one run, one result per finding, difference or unknown).
     #[arg(long, value_enum, default_value_t)]
-    pub format: Format,
+    pub format: VerifyFormat,
 }
 
 /// Symbolic-execution options of `equiv` and `prove`.
@@ -565,6 +590,9 @@ pub struct LaunchArgs {
     /// omitted when the header gives `len(name)` (`name=zeros`).
     #[arg(long = "buf", value_name = "NAME=SPEC")]
     pub bufs: Vec<String>,
+    /// Buffer length in elements, `name=N` (repeatable): an alias of `--buf name=N`.
+    #[arg(long = "len", value_name = "NAME=N")]
+    pub lens: Vec<String>,
     /// Initial contents of a buffer, `name=VALUE` (repeatable): every element is VALUE (a
     /// number, `inf`, `-inf`, `INFINITY`, `-FLT_MAX`, …), overriding the header's
     /// `//@ init(name) = VALUE`; `--buf name=N` may still give the length. Example:

@@ -1,16 +1,19 @@
 //! `warpsafe equiv`, `warpsafe prove` and `bench equiv`: exact symbolic execution of a block,
 //! compared against another kernel or a spec.
 
-use crate::cli::{EquivArgs, Format, ProveArgs, SymArgs, SymLaunch};
+use crate::cli::{EquivArgs, Format, ProveArgs, SymArgs, SymLaunch, VerifyFormat};
 use crate::exit::{CliError, PROVED_FOR_CONFIGURATION};
+use crate::fixed::{self, Fixed};
 use crate::launch;
 use crate::ptx_input;
+use crate::report::WithFixed;
+use crate::sarif;
 use crate::source;
 use crate::summary::Table;
 use std::path::Path;
 use warpsafe_equiv::{BlockSel, Counterexample, EquivConfig, ExecConfig, KernelRun, Limits, Stage};
 use warpsafe_exec::{LaunchConfig, Program};
-use warpsafe_ir::{Kernel, ParamKind, SourceFile, Value};
+use warpsafe_ir::{Kernel, ParamKind, SourceFile};
 
 fn split_pair<'a>(item: &'a str, flag: &str) -> Result<(&'a str, &'a str), CliError> {
     item.split_once('=')
@@ -18,10 +21,36 @@ fn split_pair<'a>(item: &'a str, flag: &str) -> Result<(&'a str, &'a str), CliEr
         .ok_or_else(|| CliError::usage(format!("--{flag} `{item}`: want NAME=VALUE")))
 }
 
-/// The symbolic-execution configuration of `kernel` from the flags (the header fills the rest).
+/// What `--arg`, `--buf` and `--len` fix, read against `kernels` (a name must be a parameter
+/// of one of them); notes on what a symbolic check does not use go to stderr.
+pub(crate) fn fixed_inputs(kernels: &[&Kernel], sym: &SymLaunch) -> Result<Fixed, CliError> {
+    let flags = fixed::Flags {
+        args: &sym.args,
+        bufs: &sym.bufs,
+        lens: &sym.lens,
+        inits: &sym.inits,
+    };
+    let f = fixed::resolve(kernels, &flags, fixed::Contents::Taken)?;
+    f.print_notes();
+    Ok(f)
+}
+
+/// Says which flag gave each buffer started from `--buf NAME=zeros:N` its contents (the
+/// engine calls every given start `--init`).
+pub(crate) fn label_starts(run: &mut KernelRun, fixed: &Fixed) {
+    for s in &mut run.init {
+        if let Some(from) = fixed.init_from(&s.name) {
+            s.from = from.to_string();
+        }
+    }
+}
+
+/// The symbolic-execution configuration of `kernel` from the flags and what they fix (the
+/// header fills the rest).
 pub(crate) fn exec_config(
     kernel: &Kernel,
     sym: &SymLaunch,
+    fixed: &Fixed,
     all_blocks: bool,
 ) -> Result<ExecConfig, CliError> {
     let launch = match (&sym.grid, &sym.block) {
@@ -39,32 +68,12 @@ pub(crate) fn exec_config(
             })
         }
     };
-    let mut scalars = vec![];
-    for item in &sym.args {
-        let (name, text) = split_pair(item, "arg")?;
-        let p = kernel.param_named(name).ok_or_else(|| {
-            CliError::usage(format!("`{}` has no parameter `{name}`", kernel.name))
-        })?;
-        let ParamKind::Scalar(ty) = kernel.param(p).kind else {
-            return Err(CliError::usage(format!("`{name}` is a buffer: use --len")));
-        };
-        let v = Value::parse(ty, text)
-            .ok_or_else(|| CliError::usage(format!("--arg {name}={text}: not a valid {ty}")))?;
-        scalars.push((name.to_string(), v));
-    }
-    let mut lens = vec![];
-    for item in &sym.lens {
-        let (name, n) = split_pair(item, "len")?;
-        let n = n
-            .parse()
-            .map_err(|_| CliError::usage(format!("--len {item}: not a length")))?;
-        lens.push((name.to_string(), n));
-    }
-    let init = init_flags(kernel, &sym.inits)?;
+    let mut init = init_flags(kernel, &sym.inits)?;
+    init.extend(fixed.inits_of(kernel));
     Ok(ExecConfig {
         launch,
-        scalars,
-        lens,
+        scalars: fixed.scalars_of(kernel),
+        lens: fixed.lens_of(kernel),
         init,
         blocks: if all_blocks {
             BlockSel::All
@@ -299,8 +308,9 @@ fn sequence(
     Ok((loaded.file, programs))
 }
 
-/// The `--arg`, `--len` and `--init` flags that name a parameter of `kernel` (one set of
-/// flags serves every kernel of a sequence; a malformed flag is kept, for its error).
+/// The `--init` flags that name a parameter of `kernel` (one set of flags serves every
+/// kernel of a sequence; a malformed flag is kept, for its error). `--arg`, `--buf` and
+/// `--len` reach each kernel through [`Fixed`], which keeps its own parameters.
 fn flags_for(kernel: &Kernel, sym: &SymLaunch) -> SymLaunch {
     let mine = |items: &[String]| -> Vec<String> {
         items
@@ -313,16 +323,15 @@ fn flags_for(kernel: &Kernel, sym: &SymLaunch) -> SymLaunch {
             .collect()
     };
     SymLaunch {
-        args: mine(&sym.args),
-        lens: mine(&sym.lens),
         inits: mine(&sym.inits),
         ..sym.clone()
     }
 }
 
-/// Checks that every `--arg`, `--len` and `--init` names a parameter of one of `kernels`.
+/// Checks that every `--init` names a parameter of one of `kernels` (`--arg`, `--buf` and
+/// `--len` are checked by [`fixed::resolve`]).
 fn every_flag_used(kernels: &[&Kernel], sym: &SymLaunch) -> Result<(), CliError> {
-    for (flag, items) in [("arg", &sym.args), ("len", &sym.lens), ("init", &sym.inits)] {
+    for (flag, items) in [("init", &sym.inits)] {
         for item in items {
             let Some((name, _)) = item.split_once('=') else {
                 continue;
@@ -363,6 +372,7 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
     let every_block = !args.sym.block0_only;
     let mut kernels = vec![rk];
     kernels.extend(stages.iter().map(Program::kernel));
+    let fixed = fixed_inputs(&kernels, &args.sym.launch)?;
     every_flag_used(&kernels, &args.sym.launch)?;
     let exec = |k: &Kernel| -> Result<ExecConfig, CliError> {
         let flags = if args.sequence.is_some() {
@@ -372,7 +382,7 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
         };
         Ok(ExecConfig {
             limits,
-            ..exec_config(k, &flags, every_block)?
+            ..exec_config(k, &flags, &fixed, every_block)?
         })
     };
     let stage_execs = stages
@@ -401,11 +411,32 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
         .map_err(|e| CliError::usage(e.to_string()))?;
     set_lines(&mut report.reference, &r.file);
     set_lines(&mut report.optimized, &o);
+    label_starts(&mut report.reference, &fixed);
+    label_starts(&mut report.optimized, &fixed);
     drop(task);
     crate::phases::equiv(&report, "reference", "optimized");
     match args.sym.launch.format {
-        Format::Json => crate::report::print_json(&report)?,
-        Format::Human => {
+        VerifyFormat::Json => crate::report::print_json(&WithFixed {
+            fixed: &fixed,
+            report: &report,
+        })?,
+        VerifyFormat::Sarif => {
+            let mut results = sarif::sym_findings(&r.file, "reference", &report.reference);
+            results.extend(sarif::sym_findings(&o, "optimized", &report.optimized));
+            results.extend(
+                report
+                    .counterexample
+                    .iter()
+                    .map(|cx| sarif::difference(&o, cx)),
+            );
+            if report.verdict == "unknown" {
+                let why = report.reason.as_deref().unwrap_or("no reason given");
+                let text = format!("{} vs {}: unknown: {why}", r.file.name, o.name);
+                results.push(sarif::undecided(&o, "unknown", text, None));
+            }
+            println!("{}", sarif::render_check("equiv", &rk.name, results));
+        }
+        VerifyFormat::Human => {
             let partial = if args.sym.block0_only {
                 " [block 0 only]"
             } else {
@@ -416,6 +447,9 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
                 r.file.name, o.name, report.verdict, report.seconds
             );
             println!("  compared: {}", report.scope);
+            if !fixed.is_empty() {
+                println!("  fixed by flags: {}", fixed.human());
+            }
             if let Some(why) = &report.reason {
                 println!("  reason: {why}");
             }
@@ -581,8 +615,8 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
     let k = f.kernel(args.select.kernel.as_deref())?;
     let spec = crate::allsizes_cmd::read_spec(Path::new(&args.spec))?;
     let l = &args.sym.launch;
-    let sizes_fixed =
-        l.grid.is_some() || l.block.is_some() || !l.args.is_empty() || !l.lens.is_empty();
+    let fixed = fixed_inputs(&[k], l)?;
+    let sizes_fixed = l.grid.is_some() || l.block.is_some() || fixed.fixes_sizes();
     let mut all_sizes = None;
     if !sizes_fixed {
         let task = crate::progress::Task::spinner("prove for every size");
@@ -595,16 +629,22 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
         crate::phases::all_sizes(&all);
         if all.verdict == "proved" {
             match l.format {
-                Format::Json => crate::report::print_json(&crate::allsizes_cmd::Scoped {
-                    scope: crate::allsizes_cmd::ALL_SIZES,
-                    report: &all,
+                VerifyFormat::Json => crate::report::print_json(&WithFixed {
+                    fixed: &fixed,
+                    report: &crate::allsizes_cmd::Scoped {
+                        scope: crate::allsizes_cmd::ALL_SIZES,
+                        report: &all,
+                    },
                 })?,
-                Format::Human => print_all_sizes(&f.file, &all),
+                VerifyFormat::Sarif => {
+                    println!("{}", sarif::render_check("prove", &k.name, vec![]));
+                }
+                VerifyFormat::Human => print_all_sizes(&f.file, &all),
             }
             return Ok(crate::exit::CLEAN);
         }
         let why = AllSizesFailure::of(&all);
-        if l.format == Format::Human {
+        if l.format == VerifyFormat::Human {
             println!(
                 "{}: the all-sizes proof failed: {}",
                 f.file.name, why.reason
@@ -614,12 +654,13 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
     }
     let cfg = ExecConfig {
         limits: limits(&args.sym)?,
-        ..exec_config(k, &args.sym.launch, !args.sym.block0_only)?
+        ..exec_config(k, &args.sym.launch, &fixed, !args.sym.block0_only)?
     };
     let task = crate::progress::Task::spinner("prove for one configuration");
     let mut report =
         warpsafe_equiv::prove_spec(k, &spec, &cfg).map_err(|e| CliError::usage(e.to_string()))?;
     set_lines(&mut report.kernel, &f.file);
+    label_starts(&mut report.kernel, &fixed);
     drop(task);
     crate::phases::prove(&report);
     let mut configuration = Configuration::of(k, &cfg, report.kernel.launch);
@@ -630,13 +671,20 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
         _ => code(report.exit_code()),
     };
     match args.sym.launch.format {
-        Format::Json => crate::report::print_json(&ConfigurationJson {
-            scope: "configuration",
-            configuration: &configuration,
-            all_sizes: all_sizes.as_ref(),
-            report: &report,
+        VerifyFormat::Json => crate::report::print_json(&WithFixed {
+            fixed: &fixed,
+            report: &ConfigurationJson {
+                scope: "configuration",
+                configuration: &configuration,
+                all_sizes: all_sizes.as_ref(),
+                report: &report,
+            },
         })?,
-        Format::Human => {
+        VerifyFormat::Sarif => {
+            let results = prove_sarif(&f.file, &report, all_sizes.as_ref(), &configuration);
+            println!("{}", sarif::render_check("prove", &k.name, results));
+        }
+        VerifyFormat::Human => {
             let word = match (proved, &all_sizes) {
                 (true, Some(_)) => "proved for one configuration only",
                 (true, None) => "proved for one configuration",
@@ -647,6 +695,9 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
                 f.file.name, report.seconds
             );
             println!("  configuration: {}", configuration.human());
+            if !fixed.is_empty() {
+                println!("  fixed by flags: {}", fixed.human());
+            }
             if let Some(why) = &report.reason {
                 println!("  reason: {why}");
             }
@@ -684,6 +735,36 @@ pub fn prove(args: &ProveArgs) -> Result<u8, CliError> {
         }
     }
     Ok(exit)
+}
+
+/// `prove`'s SARIF results for one configuration: the kernel's findings, the difference
+/// from the spec, an unknown verdict, and a note when the all-sizes proof failed.
+fn prove_sarif(
+    file: &SourceFile,
+    report: &warpsafe_equiv::SpecReport,
+    all_sizes: Option<&AllSizesFailure>,
+    configuration: &Configuration,
+) -> Vec<serde_json::Value> {
+    let mut results = sarif::sym_findings(file, "kernel", &report.kernel);
+    results.extend(
+        report
+            .counterexample
+            .iter()
+            .map(|cx| sarif::difference(file, cx)),
+    );
+    if report.verdict == "unknown" {
+        let why = report.reason.as_deref().unwrap_or("no reason given");
+        let text = format!(
+            "the spec could not be decided for {}: {why}",
+            configuration.human()
+        );
+        results.push(sarif::undecided(file, "unknown", text, None));
+    }
+    if let Some(why) = all_sizes {
+        let text = format!("not proved for every size: {}", why.reason);
+        results.push(sarif::undecided(file, "not-every-size", text, None));
+    }
+    results
 }
 
 /// The all-sizes proof: assumptions, then every obligation with its method.

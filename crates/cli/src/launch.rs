@@ -237,6 +237,34 @@ fn scalars(kernel: &Kernel, flags: &LaunchArgs) -> Result<Scalars, CliError> {
     Ok(out)
 }
 
+/// `--buf` and `--len` items (`--len NAME=N` is `--buf NAME=N`), each naming a buffer
+/// parameter: another name is an error listing the buffer parameters.
+fn buffer_items(kernel: &Kernel, flags: &LaunchArgs) -> Result<Vec<String>, CliError> {
+    let mut out = Vec::with_capacity(flags.bufs.len() + flags.lens.len());
+    for (flag, item) in flags
+        .bufs
+        .iter()
+        .map(|i| ("buf", i))
+        .chain(flags.lens.iter().map(|i| ("len", i)))
+    {
+        let Some((name, value)) = item.split_once('=') else {
+            return Err(CliError::usage(format!(
+                "--{flag} `{item}`: want NAME=VALUE"
+            )));
+        };
+        crate::fixed::buffer_param(&[kernel], flag, item, name.trim())?;
+        if flag == "len" && value.trim().parse::<u64>().is_err() {
+            return Err(CliError::usage(format!(
+                "--len {item}: `{}` is not a number of elements (--buf {}=SPEC gives contents)",
+                value.trim(),
+                name.trim()
+            )));
+        }
+        out.push(item.clone());
+    }
+    Ok(out)
+}
+
 /// The constant buffer `id` starts as: `--init` (with at most a length from `--buf`), else
 /// the header's `//@ init` unless `--buf` gives the contents; `None` for other buffers.
 fn initial_value(
@@ -336,7 +364,7 @@ pub fn build_within(
     let mut config = dims(kernel, flags)?;
     let sc = scalars(kernel, flags)?;
 
-    let buf_flags = named_values(kernel, &flags.bufs, "buf")?;
+    let buf_flags = named_values(kernel, &buffer_items(kernel, flags)?, "buf")?;
     let init_flags = named_values(kernel, &flags.inits, "init")?;
     if let Some((p, text)) = init_flags
         .iter()

@@ -8,6 +8,7 @@ mod cuda_cmd;
 mod diagnostics;
 mod equiv_cmd;
 mod exit;
+mod fixed;
 mod groebner_cmd;
 mod html;
 mod inputs;

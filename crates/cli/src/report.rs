@@ -113,3 +113,19 @@ pub fn print_json<T: Serialize + ?Sized>(v: &T) -> Result<(), crate::exit::CliEr
     println!("{text}");
     Ok(())
 }
+
+/// A JSON report with what `--arg`, `--buf` and `--len` fixed (`fixed`, left out when they
+/// fixed nothing), the report's own fields inlined.
+#[derive(Serialize)]
+pub struct WithFixed<'a, T: Serialize> {
+    /// The scalar values, buffer lengths and initial contents the flags fixed.
+    #[serde(skip_serializing_if = "nothing_fixed")]
+    pub fixed: &'a crate::fixed::Fixed,
+    /// The report itself.
+    #[serde(flatten)]
+    pub report: &'a T,
+}
+
+fn nothing_fixed(f: &&crate::fixed::Fixed) -> bool {
+    f.is_empty()
+}

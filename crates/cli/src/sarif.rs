@@ -1,4 +1,5 @@
-//! SARIF 2.1.0 output of verification reports, for code-scanning annotations in CI.
+//! SARIF 2.1.0 output of reports (`verify`, `run`, `equiv`, `prove`, `validate`), for
+//! code-scanning annotations in CI.
 
 use serde_json::{json, Value};
 use warpsafe_ir::{SourceFile, Span};
@@ -109,6 +110,96 @@ pub fn render_run(file: &SourceFile, kernel: &str, findings: &[warpsafe_exec::Fi
     serde_json::to_string_pretty(&log).unwrap_or_default()
 }
 
+/// The SARIF log of one symbolic check (`equiv`, `prove`, `validate`): one run whose id is
+/// `warpsafe/COMMAND/KERNEL`, holding `results` (built by the functions below).
+pub fn render_check(command: &str, kernel: &str, results: Vec<Value>) -> String {
+    let run = tool_run(rules(), &format!("warpsafe/{command}/{kernel}"), results);
+    let log = json!({
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [run],
+    });
+    serde_json::to_string_pretty(&log).unwrap_or_default()
+}
+
+/// One result per finding of a symbolic run (`side` names the run: `reference`, `IR`, …),
+/// located at its source line, the other party's site related.
+pub fn sym_findings(file: &SourceFile, side: &str, run: &warpsafe_equiv::KernelRun) -> Vec<Value> {
+    run.findings
+        .iter()
+        .map(|f| {
+            let level = if f.issue.is_error() {
+                "error"
+            } else if f.issue.is_incomplete() {
+                "note"
+            } else {
+                "warning"
+            };
+            let related: Vec<Value> = f
+                .other
+                .iter()
+                .filter_map(|o| location(file, o.span))
+                .collect();
+            json!({
+                "ruleId": f.kind,
+                "level": level,
+                "message": { "text": format!("{} ({side} `{}`)", f.message, run.name) },
+                "locations": location(file, f.at.span).into_iter().collect::<Vec<_>>(),
+                "relatedLocations": related,
+            })
+        })
+        .collect()
+}
+
+/// The result of a difference between two sides (or a kernel and its spec), located at the
+/// file of the side that computed the wrong value (no line: outputs have none).
+pub fn difference(file: &SourceFile, cx: &warpsafe_equiv::Counterexample) -> Value {
+    let (expected, actual) = match &cx.replay {
+        Some(r) => (r.expected.to_string(), r.actual.to_string()),
+        None => (cx.expected.clone(), cx.actual.clone()),
+    };
+    json!({
+        "ruleId": "different",
+        "level": "error",
+        "message": { "text": format!(
+            "{}[{}]: expected {expected} but got {actual} (expected term {}, actual term {})",
+            cx.buffer, cx.index, cx.expected_term, cx.actual_term
+        ) },
+        "locations": [file_only(file)],
+    })
+}
+
+/// A result for a check that could not be decided (or a claim weaker than asked), at the
+/// file and, when known, the construct `span` points at.
+pub fn undecided(file: &SourceFile, rule: &str, text: String, span: Option<Span>) -> Value {
+    let at = span
+        .and_then(|s| location(file, s))
+        .unwrap_or_else(|| file_only(file));
+    json!({
+        "ruleId": rule,
+        "level": "note",
+        "message": { "text": text },
+        "locations": [at],
+    })
+}
+
+/// A refutation at a place in `file` (when known) with its explanation.
+pub fn refuted(file: &SourceFile, text: String, span: Option<Span>) -> Value {
+    let at = span
+        .and_then(|s| location(file, s))
+        .unwrap_or_else(|| file_only(file));
+    json!({
+        "ruleId": "refuted",
+        "level": "error",
+        "message": { "text": text },
+        "locations": [at],
+    })
+}
+
+fn file_only(file: &SourceFile) -> Value {
+    json!({ "physicalLocation": { "artifactLocation": { "uri": file.name } } })
+}
+
 /// The rules every warpsafe SARIF run declares.
 fn rules() -> Vec<Value> {
     [
@@ -120,6 +211,26 @@ fn rules() -> Vec<Value> {
         ("uninit", "Read of uninitialised shared or local memory"),
         ("assert", "Failed assertion"),
         ("bounds", "In-bounds access not decided"),
+        (
+            "different",
+            "Outputs differ (equiv, validate) or miss the spec (prove)",
+        ),
+        ("refuted", "A proof obligation refuted"),
+        ("unknown", "Could not be decided"),
+        (
+            "not-every-size",
+            "Proved for one configuration only, not for every size",
+        ),
+        (
+            "not-structured",
+            "A branch or address depends on input data",
+        ),
+        (
+            "unsupported",
+            "An operation the symbolic model does not cover",
+        ),
+        ("step-limit", "The instruction budget ran out"),
+        ("budget", "The memory or time budget ran out"),
     ]
     .iter()
     .map(|(id, text)| json!({ "id": id, "shortDescription": { "text": text } }))

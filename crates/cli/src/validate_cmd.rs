@@ -2,10 +2,13 @@
 //! kernel and the PTX NVRTC made of it both run symbolically for one launch; their outputs
 //! must be equal element by element (integers exact, floats as reals).
 
-use crate::cli::{Format, ValidateArgs};
-use crate::equiv_cmd::{code, exec_config, print_counterexample, set_lines};
+use crate::cli::{ValidateArgs, VerifyFormat};
+use crate::equiv_cmd::{
+    code, exec_config, fixed_inputs, label_starts, print_counterexample, set_lines,
+};
 use crate::exit::CliError;
-use crate::{ptx_input, source};
+use crate::fixed::Fixed;
+use crate::{ptx_input, sarif, source};
 use serde::Serialize;
 use warpsafe_equiv::{EquivConfig, EquivReport, KernelRun};
 use warpsafe_ir::SourceFile;
@@ -23,6 +26,9 @@ struct ValidateReport<'a> {
     fma: usize,
     /// What the fma count means for the verdict, when there are some.
     fma_note: Option<&'static str>,
+    /// The scalar values, buffer lengths and contents `--arg`/`--buf`/`--len` fixed.
+    #[serde(skip_serializing_if = "Fixed::is_empty")]
+    fixed: &'a Fixed,
     equiv: &'a EquivReport,
 }
 
@@ -53,7 +59,8 @@ fn count_fma(ptx: &str) -> usize {
 pub fn validate(args: &ValidateArgs) -> Result<u8, CliError> {
     let loaded = source::load(&args.file)?;
     let kernel = loaded.kernel(args.select.kernel.as_deref())?;
-    let exec = exec_config(kernel, &args.launch, !args.first_block)?;
+    let fixed = fixed_inputs(&[kernel], &args.launch)?;
+    let exec = exec_config(kernel, &args.launch, &fixed, !args.first_block)?;
     let ir = warpsafe_exec::compile(kernel)
         .map_err(|e| CliError::usage(format!("{}: {e}", loaded.file.name)))?;
     let ptx = ptx_input::via_ptx(&loaded.file.name, kernel)?;
@@ -63,10 +70,12 @@ pub fn validate(args: &ValidateArgs) -> Result<u8, CliError> {
         .map_err(|e| CliError::usage(format!("{}: {e}", loaded.file.name)))?;
     set_lines(&mut report.reference, &loaded.file);
     set_lines(&mut report.optimized, &ptx.file);
+    label_starts(&mut report.reference, &fixed);
+    label_starts(&mut report.optimized, &fixed);
     drop(task);
     crate::phases::equiv(&report, "IR", "PTX");
     match args.launch.format {
-        Format::Json => {
+        VerifyFormat::Json => {
             let out = ValidateReport {
                 file: &loaded.file.name,
                 kernel: &kernel.name,
@@ -74,15 +83,35 @@ pub fn validate(args: &ValidateArgs) -> Result<u8, CliError> {
                 reason: report.reason.as_deref(),
                 fma,
                 fma_note: (fma > 0).then_some(FMA_NOTE),
+                fixed: &fixed,
                 equiv: &report,
             };
             crate::report::print_json(&out)?;
         }
-        Format::Human => {
+        VerifyFormat::Sarif => {
+            let mut results = sarif::sym_findings(&loaded.file, "IR", &report.reference);
+            results.extend(sarif::sym_findings(&ptx.file, "PTX", &report.optimized));
+            results.extend(
+                report
+                    .counterexample
+                    .iter()
+                    .map(|cx| sarif::difference(&loaded.file, cx)),
+            );
+            if report.verdict == "unknown" {
+                let why = report.reason.as_deref().unwrap_or("no reason given");
+                let text = format!("IR vs NVRTC PTX of `{}`: unknown: {why}", kernel.name);
+                results.push(sarif::undecided(&loaded.file, "unknown", text, None));
+            }
+            println!("{}", sarif::render_check("validate", &kernel.name, results));
+        }
+        VerifyFormat::Human => {
             println!(
                 "{} (`{}`): IR vs NVRTC PTX: {} ({:.3} s)",
                 loaded.file.name, kernel.name, report.verdict, report.seconds
             );
+            if !fixed.is_empty() {
+                println!("  fixed by flags: {}", fixed.human());
+            }
             if let Some(why) = &report.reason {
                 println!("  reason: {why}");
             }

@@ -2,11 +2,12 @@
 
 use crate::cli::{Format, VerifyArgs, VerifyFormat};
 use crate::exit::{CliError, CLEAN, FINDINGS, UNKNOWN};
+use crate::fixed::{self, Fixed};
 use crate::progress::{self, Task};
 use crate::summary::Table;
 use crate::{launch, sarif, source};
 use std::time::Duration;
-use warpsafe_ir::{Kernel, SourceFile};
+use warpsafe_ir::{BinOp, Expr, ExprKind, Kernel, LengthSpec, ParamKind, SourceFile};
 use warpsafe_verify::{Config, Counterexample, DimSpec, Property, Report, Verdict};
 
 fn properties(list: &[String]) -> Result<Vec<Property>, CliError> {
@@ -191,6 +192,111 @@ fn unknown_report(u: &Unliftable, properties: &[Property]) -> Report {
     }
 }
 
+/// What `--arg`, `--buf` and `--len` fix, read against every kernel to verify; notes on what
+/// verify does not use (contents) go to stderr.
+fn fixed_inputs(args: &VerifyArgs, targets: &[Target]) -> Result<Fixed, CliError> {
+    let kernels: Vec<&Kernel> = targets
+        .iter()
+        .filter_map(|t| t.kernel.as_ref().ok())
+        .collect();
+    let flags = fixed::Flags {
+        args: &args.args,
+        bufs: &args.bufs,
+        lens: &args.lens,
+        inits: &[],
+    };
+    let f = fixed::resolve(&kernels, &flags, fixed::Contents::Ignored)?;
+    f.print_notes();
+    Ok(f)
+}
+
+/// `kernel` with what the flags fix written into its contract: each fixed scalar a
+/// precondition `name == value`, each fixed length its `len(name)` (replacing the header's).
+/// A precondition of the header that the fixed values (and fixed dimensions) decide false is
+/// an error: every verdict would hold vacuously.
+fn pinned(
+    kernel: &Kernel,
+    fixed: &Fixed,
+    block: DimSpec,
+    grid: DimSpec,
+) -> Result<Kernel, CliError> {
+    let mut k = kernel.clone();
+    for a in &fixed.args {
+        let Some(id) = k.param_named(&a.name) else {
+            continue;
+        };
+        let ParamKind::Scalar(ty) = k.param(id).kind else {
+            continue;
+        };
+        let param = Expr::new(ExprKind::Param(id), ty);
+        let value = Expr::constant(a.value.cast(ty));
+        k.contract
+            .requires
+            .push(Expr::binary(BinOp::Eq, param, value));
+    }
+    for l in &fixed.lens {
+        let Some(id) = k.param_named(&l.name) else {
+            continue;
+        };
+        k.contract.lengths.retain(|s| s.param != id);
+        k.contract.lengths.push(LengthSpec {
+            param: id,
+            len: Expr::u64(l.len),
+        });
+    }
+    refuse_vacuous(kernel, &k, fixed, block, grid)?;
+    Ok(k)
+}
+
+/// Evaluates each of the header's preconditions that mentions only fixed values; one that
+/// is false makes every launch excluded, so it is refused with the flags that decide it.
+fn refuse_vacuous(
+    original: &Kernel,
+    k: &Kernel,
+    fixed: &Fixed,
+    block: DimSpec,
+    grid: DimSpec,
+) -> Result<(), CliError> {
+    let (DimSpec::Fixed(b), DimSpec::Fixed(g)) = (block, grid) else {
+        return Ok(());
+    };
+    let config = warpsafe_exec::LaunchConfig {
+        grid: g,
+        block: b,
+        dynamic_shared_bytes: 0,
+    };
+    let scalar = |p: warpsafe_ir::ParamId| {
+        let name = &k.param(p).name;
+        let ty = match k.param(p).kind {
+            ParamKind::Scalar(t) => t,
+            ParamKind::Buffer { .. } => return None,
+        };
+        fixed
+            .args
+            .iter()
+            .find(|a| a.name == *name)
+            .map(|a| a.value.cast(ty))
+    };
+    let len = |p: warpsafe_ir::ParamId| {
+        let name = &k.param(p).name;
+        fixed.lens.iter().find(|l| l.name == *name).map(|l| l.len)
+    };
+    for r in &original.contract.requires {
+        let Ok(v) = warpsafe_exec::eval_contract_expr(k, r, &scalar, &len, &config) else {
+            continue;
+        };
+        if v == warpsafe_ir::Value::Bool(false) {
+            return Err(CliError::usage(format!(
+                "precondition `{}` of `{}` does not hold with {}: no launch is left to verify",
+                original.expr_to_string(r),
+                original.name,
+                fixed.of_kernel(original).human()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Runs the command: every kernel of the file (or the one `--kernel` names), one report each.
 pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
     let (file_name, targets) = if crate::ptx_input::is_ptx(&args.file) {
@@ -198,6 +304,7 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
     } else {
         source_targets(args)?
     };
+    let fixed = fixed_inputs(args, &targets)?;
     let properties = properties(&args.property)?;
     let deadline = std::time::Instant::now() + Duration::from_secs_f64(args.timeout.max(0.01));
     let mut reports = vec![];
@@ -222,6 +329,7 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
             dim_spec(&args.grid, kernel.contract.grid_dim)?,
         );
         check_dims(block, grid)?;
+        let kernel = &pinned(kernel, &fixed, block, grid)?;
         let cfg = Config {
             block,
             grid,
@@ -244,11 +352,22 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
     if let Some(path) = &args.html {
         write_html(path, args, &file_name, &targets, &reports)?;
     }
+    let facts: Vec<Fixed> = targets
+        .iter()
+        .map(|t| match &t.kernel {
+            Ok(k) => fixed.of_kernel(k),
+            Err(_) => Fixed::default(),
+        })
+        .collect();
     match args.format {
         VerifyFormat::Json => crate::report::print_json(&serde_json::json!({
             "file": file_name,
             "road": if args.via_ptx || crate::ptx_input::is_ptx(&args.file) { "ptx" } else { "source" },
-            "kernels": reports,
+            "kernels": reports
+                .iter()
+                .zip(&facts)
+                .map(|(report, fixed)| crate::report::WithFixed { fixed, report })
+                .collect::<Vec<_>>(),
             "solver": solver_json(&warpsafe_smt::stats().since(&solver_before)),
         }))?,
         VerifyFormat::Sarif => {
@@ -260,8 +379,8 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
             println!("{}", sarif::render_each(&all));
         }
         VerifyFormat::Human => {
-            for (t, r) in targets.iter().zip(&reports) {
-                print_human(&t.file, r);
+            for ((t, r), f) in targets.iter().zip(&reports).zip(&facts) {
+                print_human(&t.file, r, f);
             }
         }
     }
@@ -422,9 +541,14 @@ fn print_counterexample(file: &SourceFile, cx: &Counterexample) {
     }
 }
 
-fn print_human(file: &SourceFile, r: &Report) {
+fn print_human(file: &SourceFile, r: &Report, fixed: &Fixed) {
+    let with = if fixed.is_empty() {
+        String::new()
+    } else {
+        format!(" with {}", fixed.human())
+    };
     println!(
-        "{}: kernel `{}` ({:.3} s, {} SMT queries)",
+        "{}: kernel `{}`{with} ({:.3} s, {} SMT queries)",
         file.name, r.kernel, r.seconds, r.queries
     );
     for a in &r.assumptions {
