@@ -808,7 +808,7 @@ impl<'a> Lifter<'a> {
 }
 
 /// The expressions a statement evaluates directly.
-fn exprs_mut(kind: &mut StmtKind) -> Vec<&mut Expr> {
+pub(crate) fn exprs_mut(kind: &mut StmtKind) -> Vec<&mut Expr> {
     match kind {
         StmtKind::Assign { value, .. } => vec![value],
         StmtKind::Store { indices, value, .. } => indices.iter_mut().chain([value]).collect(),

@@ -14,6 +14,8 @@
 //! - signed additions, subtractions and multiplications stay signed, mirroring the source's
 //!   (the `overflow` property reports their wrap-around as it does the source's); shifts of
 //!   signed values are done on the bits;
+//! - a register written from a loop counter (`d = (u64)(u32)v` after `v += 128`) is read as
+//!   that expression of the counter where the two agree ([`derived`]);
 //! - assignments whose every use was substituted by the value go ([`prune`]).
 //!
 //! Whatever has no faithful IR form (irreducible flow, a loop leaving to several places, a
@@ -22,6 +24,7 @@
 
 mod carried;
 mod cfg;
+mod derived;
 mod index;
 mod inst;
 mod latch;
@@ -102,6 +105,7 @@ fn lift_code(sig: &Kernel, code: &ThreadCode) -> Result<Kernel, LiftError> {
     let mut body = structure::structure(&mut lifter)?;
     latch::latch_returns(&mut body);
     carried::direct_inductions(&mut body);
+    derived::derived_reads(&mut body);
     prune::prune_dead(&mut body);
     let volatile = lifter.volatile_memories();
     let new_vars = lifter.take_temps();
