@@ -141,6 +141,7 @@ pub enum Command {
     ///   warpsafe verify examples/kernels/matrix_mul_tiled.cu
     ///   warpsafe verify examples/kernels/reduce_warp_unrolled_bug_nosync.cu --lockstep-warps
     ///   warpsafe verify k.cu --property race,divergence --format sarif > k.sarif
+    ///   warpsafe verify k.cu --arg n=128 --buf x=128
     ///
     /// Exit codes: 0 all verified, 1 any violated, 3 unknown, 2 usage or parse error.
     Verify(VerifyArgs),
@@ -168,9 +169,10 @@ pub enum Command {
     ///
     /// Example: warpsafe prove examples/kernels/saxpy.cu --spec examples/equiv/specs/saxpy.spec
     ///
-    /// Without size flags (--grid, --block, --arg, --buf or --len with a length) the spec is first proved for every
-    /// size; when that proof fails, prove says which obligation failed and why, then proves
-    /// the header's configuration and names it (grid, block, parameters, blocks checked).
+    /// Without size flags (--grid, --block, --arg, or a length by --buf or --len) the spec is
+    /// first proved for every size; when that proof fails, prove says which obligation failed
+    /// and why, then proves the header's configuration and names it (grid, block, parameters,
+    /// blocks checked).
     ///
     /// Exit codes: 0 proved (for every size, or for the configuration the flags give),
     /// 4 proved only for the header's configuration (the all-sizes proof failed),
@@ -433,8 +435,8 @@ pub struct EquivArgs {
     /// Run these kernels of the optimised file one after another as its side (comma-separated,
     /// in launch order: `--sequence splitk_partial,splitk_reduce`): each takes its launch from
     /// the file's host launcher or header, and reads the buffers the earlier ones left (by
-    /// parameter name). `--arg`, `--len` and `--init` apply to the kernels that have the
-    /// parameter; `--grid`, `--block` and `--shared-bytes` are refused with it.
+    /// parameter name). `--arg`, `--buf`, `--len` and `--init` apply to the kernels that have
+    /// the parameter; `--grid`, `--block` and `--shared-bytes` are refused with it.
     #[arg(long, value_name = "LIST", conflicts_with = "kernel")]
     pub sequence: Option<String>,
     #[command(flatten)]
