@@ -252,7 +252,10 @@ fn buffer_items(kernel: &Kernel, flags: &LaunchArgs) -> Result<Vec<String>, CliE
                 "--{flag} `{item}`: want NAME=VALUE"
             )));
         };
-        crate::fixed::buffer_param(&[kernel], flag, item, name.trim())?;
+        // An empty name is left to `named_values`, which says the item is malformed.
+        if !name.trim().is_empty() {
+            crate::fixed::buffer_param(&[kernel], flag, item, name.trim())?;
+        }
         if flag == "len" && value.trim().parse::<u64>().is_err() {
             return Err(CliError::usage(format!(
                 "--len {item}: `{}` is not a number of elements (--buf {}=SPEC gives contents)",
