@@ -339,3 +339,38 @@ fn equiv_prove_and_validate_write_sarif() {
         "{v}"
     );
 }
+
+#[test]
+fn every_command_answers_a_failure_with_a_json_error_under_json_and_sarif() {
+    let commands: [&[&str]; 12] = [
+        &["run", "nope.cu"],
+        &["ir", "nope.cu"],
+        &["verify", "nope.cu"],
+        &["equiv", "nope.cu", "nope.cu"],
+        &["prove", "nope.cu", "--spec", "x[i] = 1 for i < 1"],
+        &[
+            "prove",
+            "nope.cu",
+            "--spec",
+            "x[i] = 1 for i < 1",
+            "--all-sizes",
+        ],
+        &["validate", "nope.cu"],
+        &["check-perm", "nope.cu"],
+        &["groebner", "nope.txt"],
+        &["cuda", "nope.cu"],
+        &["ptx", "nope.cu"],
+        &["bench", "intake", "nope"],
+    ];
+    for c in commands {
+        for format in ["json", "sarif"] {
+            let mut argv = c.to_vec();
+            argv.extend(["--format", format]);
+            let out = warpsafe(&argv);
+            assert_eq!(out.status.code(), Some(2), "{argv:?}");
+            let v = json(&out, c[0]);
+            assert!(v["error"].is_string(), "{argv:?}: {v}");
+            assert!(v.get("span").is_some(), "{argv:?}: {v}");
+        }
+    }
+}
