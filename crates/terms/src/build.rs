@@ -71,6 +71,17 @@ impl<S: Symbol> Term<S> {
         }
     }
 
+    /// The constant of sort `s` whose bits are `v`, as a model reports a value: a boolean
+    /// (`v != 0`) or a bit-vector (`v` truncated to its width); `None` for the unbounded
+    /// sorts and arrays.
+    pub fn from_bits(s: Sort, v: u128) -> Option<Term<S>> {
+        match s {
+            Sort::Bool => Some(Term::bool(v != 0)),
+            Sort::BitVec(w) => Some(Term::bv(w, v)),
+            _ => None,
+        }
+    }
+
     fn is_const(&self, v: i128) -> bool {
         match &*self.0 {
             Node::Int(x) => *x == v,

@@ -187,10 +187,11 @@ fn confirm(
 /// A launch other than the one of the model `vals` of `terms`.
 fn other_launch(terms: &[Term], vals: &[Option<u128>]) -> Term {
     Term::or_all(terms.iter().zip(vals).filter_map(|(t, v)| {
-        v.map(|v| match t.sort() {
+        let v = (*v)?;
+        Some(match t.sort() {
             Sort::Bool if v == 0 => t.clone(),
             Sort::Bool => t.not(),
-            Sort::Bv(w) => t.ne(&Term::bv(w, v)),
+            s => t.ne(&Term::from_bits(s, v)?),
         })
     }))
 }

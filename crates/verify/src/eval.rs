@@ -3,7 +3,7 @@
 //! Where a value comes from (variables, builtins, memory) and what happens to arithmetic
 //! hazards (overflow, division by zero) is up to the caller's [`Hooks`].
 
-use crate::term::{signed_overflow, unsigned_wrap, Op, Sort, Term};
+use crate::term::{Op, Sort, Term};
 use warpsafe_ir::{
     BinOp, Builtin, Category, Expr, ExprKind, LogicOp, MathFn, MemRef, ScalarType, Span, UnOp,
     Value, VarId,
@@ -215,7 +215,7 @@ pub fn eval(h: &mut dyn Hooks, s: &dyn Shared, e: &Expr, pc: &Term) -> SVal {
 pub fn opaque_of(h: &mut dyn Hooks, ty: ScalarType) -> SVal {
     match ty {
         ScalarType::Bool => SVal::Bool(h.fresh(Sort::Bool)),
-        t if t.is_int() => SVal::int(h.fresh(Sort::Bv(t.bits())), t),
+        t if t.is_int() => SVal::int(h.fresh(Sort::BitVec(t.bits())), t),
         _ => SVal::Opaque,
     }
 }
@@ -357,13 +357,14 @@ pub fn binary(
             if signed {
                 h.hazard(
                     Category::Overflow,
-                    signed_overflow(o, &ta, &tb),
+                    // `o` is add, sub or mul: the condition exists (else: a possible overflow).
+                    ta.signed_overflow(o, &tb).unwrap_or_else(Term::tt),
                     pc,
                     span,
                     format!("signed {ty} `{}` overflows", op.symbol()),
                 );
             } else {
-                let c = unsigned_wrap(o, &ta, &tb);
+                let c = ta.unsigned_wrap(o, &tb).unwrap_or_else(Term::tt);
                 h.wrap(&c, pc);
                 wrap = wrap.or(&c);
             }
@@ -453,7 +454,7 @@ mod tests {
             self.0.push(pc.and(&cond));
         }
         fn fresh(&mut self, s: Sort) -> Term {
-            Term::sym("f".into(), s, crate::term::SymKind::Load, 1)
+            crate::term::sym("f".into(), s, crate::term::SymKind::Load, 1)
         }
     }
     struct NoShared;

@@ -293,19 +293,19 @@ impl Tr<'_> {
     fn node(&mut self, t: &Term) -> Option<X> {
         let ctx = self.ctx;
         Some(match &*t.0 {
-            Node::BoolC(b) => X::Bool(if *b { ctx.true_() } else { ctx.false_() }),
-            Node::BvC(w, v) => {
+            Node::Bool(b) => X::Bool(if *b { ctx.true_() } else { ctx.false_() }),
+            Node::Bv(w, v) => {
                 let iv = i128::try_from(*v).ok().map(|x| (x, x));
                 let e = ctx.atom(v.to_string());
                 X::Int { e, iv, w: *w }
             }
-            Node::Forall(..) => return None,
+            Node::Int(_) | Node::Real(_) | Node::Call(..) | Node::Forall(..) => return None,
             Node::Sym(s) => match s.sort {
                 Sort::Bool => {
                     self.enc.decls.push((s.name.clone(), ctx.bool_sort()));
                     X::Bool(ctx.atom(s.name.clone()))
                 }
-                Sort::Bv(w) => {
+                Sort::BitVec(w) => {
                     self.enc.decls.push((s.name.clone(), ctx.int_sort()));
                     let x = ctx.atom(s.name.clone());
                     let (lo, hi, iv) = match self.ranges.get(&s.name) {
@@ -323,6 +323,7 @@ impl Tr<'_> {
                         w,
                     }
                 }
+                _ => return None,
             },
             Node::App(op, args, sort) => {
                 let signed = self.bounds.of(t).is_some_and(|b| b.signed && b.integer);
@@ -539,6 +540,16 @@ impl Tr<'_> {
                 int(e, iv)
             }
             Op::BvOr | Op::BvXor => None,
+            // Integer, real and array operators: not in verify's bit-vector queries.
+            Op::Div
+            | Op::Mod
+            | Op::RDiv
+            | Op::ToReal
+            | Op::ToInt
+            | Op::Lt
+            | Op::Le
+            | Op::Select
+            | Op::Store => None,
         }
     }
 }
@@ -614,7 +625,7 @@ fn eval_iv(t: &Term, r: &HashMap<String, Range>, signed: bool) -> Option<(i128, 
     let fit = |iv: Iv| iv.filter(|iv| within(Some(*iv), 0, m - 1)).unwrap_or(full);
     let u = |x: &Term| eval_iv(x, r, false);
     Some(match &*t.0 {
-        Node::BvC(_, v) => {
+        Node::Bv(_, v) => {
             let v = i128::try_from(*v).ok()?;
             (v, v)
         }
@@ -737,8 +748,8 @@ fn structural_hash(t: &Term, hashes: &HashMap<usize, u64>) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut s = std::collections::hash_map::DefaultHasher::new();
     match &*t.0 {
-        Node::BoolC(b) => (0u8, b).hash(&mut s),
-        Node::BvC(w, v) => (1u8, w, v).hash(&mut s),
+        Node::Bool(b) => (0u8, b).hash(&mut s),
+        Node::Bv(w, v) => (1u8, w, v).hash(&mut s),
         Node::Sym(x) => (2u8, &x.name).hash(&mut s),
         Node::App(op, args, sort) => {
             (3u8, op, sort).hash(&mut s);
@@ -746,7 +757,9 @@ fn structural_hash(t: &Term, hashes: &HashMap<usize, u64>) -> u64 {
                 hashes.get(&a.id()).copied().unwrap_or(0).hash(&mut s);
             }
         }
-        Node::Forall(..) => (4u8, t.id()).hash(&mut s),
+        Node::Int(_) | Node::Real(_) | Node::Call(..) | Node::Forall(..) => {
+            (4u8, t.id()).hash(&mut s)
+        }
     }
     s.finish()
 }
@@ -771,7 +784,10 @@ struct Bound {
 impl Bounds {
     fn shape(t: &Term) -> Option<(String, u32)> {
         match &*t.0 {
-            Node::App(op, _, _) => Some((crate::term::op_name(*op), t.width())),
+            Node::App(op, args, _) => {
+                let arg = args.last().map_or(Sort::Bool, Term::sort);
+                Some((op.smt_name(arg), t.width()))
+            }
             _ => None,
         }
     }
@@ -1144,8 +1160,8 @@ mod tests {
     #[test]
     fn wrapping_products_keep_their_models() {
         // 8-bit x * y == 1 with x, y >= 3: only through wrap-around (e.g. 3 * 171 = 513).
-        let x = Term::sym("x".into(), Sort::Bv(8), SymKind::Shared, 0);
-        let y = Term::sym("y".into(), Sort::Bv(8), SymKind::Shared, 0);
+        let x = crate::term::sym("x".into(), Sort::BitVec(8), SymKind::Shared, 0);
+        let y = crate::term::sym("y".into(), Sort::BitVec(8), SymKind::Shared, 0);
         let three = Term::bv(8, 3);
         let query = q(
             vec![x.mul(&y).eq(&Term::bv(8, 1)), three.ule(&x), three.ule(&y)],

@@ -129,16 +129,16 @@ impl Launch {
             .iter()
             .enumerate()
             .map(|(i, p)| match p.kind {
-                ParamKind::Scalar(ScalarType::Bool) => SVal::Bool(Term::sym(
+                ParamKind::Scalar(ScalarType::Bool) => SVal::Bool(crate::term::sym(
                     format!("p{i}_{}", p.name),
                     Sort::Bool,
                     SymKind::Shared,
                     0,
                 )),
                 ParamKind::Scalar(t) if t.is_int() => SVal::int(
-                    Term::sym(
+                    crate::term::sym(
                         format!("p{i}_{}", p.name),
-                        Sort::Bv(t.bits()),
+                        Sort::BitVec(t.bits()),
                         SymKind::Shared,
                         0,
                     ),
@@ -152,16 +152,17 @@ impl Launch {
             .iter()
             .enumerate()
             .map(|(i, p)| match p.kind {
-                ParamKind::Buffer { .. } => Some(Term::sym(
+                ParamKind::Buffer { .. } => Some(crate::term::sym(
                     format!("len{i}_{}", p.name),
-                    Sort::Bv(64),
+                    Sort::BitVec(64),
                     SymKind::Shared,
                     0,
                 )),
                 _ => None,
             })
             .collect();
-        let dyn_shared = Term::sym("dyn_shared".into(), Sort::Bv(64), SymKind::Shared, 0);
+        let dyn_shared =
+            crate::term::sym("dyn_shared".into(), Sort::BitVec(64), SymKind::Shared, 0);
         let threads = [1u8, 2].map(|t| thread_ids(t, block, grid, &bdim, &gdim));
         for th in &threads {
             for d in 0..3 {
@@ -306,7 +307,7 @@ fn global_index_bounds(tid: &Term, bid: &Term, bdim: &Term) -> Vec<Term> {
 /// solver's bit-blaster then sees constant upper bits, which keeps products cheap).
 fn narrow_sym(name: String, max: u32, kind: SymKind, thread: u8) -> Term {
     let bits = (32 - max.leading_zeros()).max(1);
-    Term::sym(name, Sort::Bv(bits), kind, thread).zext_to(32)
+    crate::term::sym(name, Sort::BitVec(bits), kind, thread).zext_to(32)
 }
 
 fn thread_ids(
@@ -394,7 +395,7 @@ impl Hooks for ContractHooks {
     }
     fn fresh(&mut self, s: Sort) -> Term {
         self.fresh += 1;
-        Term::sym(
+        crate::term::sym(
             format!("contract_opaque{}_{}", self.fresh, rand_suffix()),
             s,
             SymKind::Shared,

@@ -318,7 +318,7 @@ fn guard_bounds(pc: &Term, out: &mut Vec<(Term, Term, bool)>) {
 /// anything but arithmetic over named launch values and constants.
 fn show(t: &Term, names: &HashMap<String, String>) -> Option<(String, u8)> {
     match &*t.0 {
-        Node::BvC(_, v) => Some((v.to_string(), 3)),
+        Node::Bv(_, v) => Some((v.to_string(), 3)),
         Node::Sym(s) => names.get(&s.name).map(|n| (n.clone(), 3)),
         Node::App(Op::Zext(_) | Op::Sext(_) | Op::Extract(_, 0), a, _) => show(&a[0], names),
         Node::App(op @ (Op::Add | Op::Sub | Op::Mul | Op::Udiv | Op::Urem), a, _) => {

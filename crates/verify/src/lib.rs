@@ -11,7 +11,9 @@
 //! Every property reduces to bit-vector queries decided by z3; queries that multiply symbolic
 //! values are first tried in an exact translation to integer arithmetic ([`intenc`](crate)),
 //! where z3's nonlinear reasoning refutes `row·n + c = row'·n + c'` far faster than
-//! bit-blasting does.
+//! bit-blasting does. Terms are the shared index-term language of `warpsafe-terms` (one
+//! simplifier, one printer, shared with functional, induct and perm); verify adds only what
+//! its symbols stand for and which thread they belong to.
 //!
 //! ```
 //! use warpsafe_ir::{BinOp, Dim, Expr, KernelBuilder, MemRef, ScalarType};

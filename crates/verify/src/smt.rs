@@ -2,8 +2,8 @@
 //! scopes with a per-query timeout, models read back, answers cached by the exact query text,
 //! replay files written on demand.
 
-use crate::term::{op_name, Node, Sort, Term};
-use std::collections::HashMap;
+use crate::term::{Node, Sort, Sym, Term};
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::io;
 use std::path::PathBuf;
@@ -56,7 +56,7 @@ impl Query {
                 continue;
             }
             stack.push((t.clone(), true));
-            if let Node::App(_, args, _) = &*t.0 {
+            if let Some((_, args)) = t.as_app() {
                 for a in args.iter().rev() {
                     stack.push((a.clone(), false));
                 }
@@ -340,7 +340,7 @@ fn factor_symbols(q: &Query) -> Vec<String> {
     crate::intenc::products(q, &mut |factors| {
         for x in factors.iter().flat_map(Term::free_syms) {
             if let Some(s) = x.as_sym() {
-                if s.kind == SymKind::Shared && matches!(s.sort, Sort::Bv(_)) {
+                if s.kind == SymKind::Shared && matches!(s.sort, Sort::BitVec(_)) {
                     names.insert(s.name.clone());
                 }
             }
@@ -417,131 +417,59 @@ impl Encoded {
     }
 }
 
+/// The sort as an S-expression, spelled by the terms crate.
 fn sort_sexpr(ctx: &Arena, s: Sort) -> SExpr {
-    match s {
-        Sort::Bool => ctx.bool_sort(),
-        Sort::Bv(w) => ctx.bit_vec_sort(w),
-    }
+    ctx.atom(s.to_string())
 }
 
-/// A boolean or bit-vector constant (anything else is `false`).
-fn constant(ctx: &Arena, t: &Term) -> SExpr {
-    match &*t.0 {
-        Node::BoolC(true) => ctx.true_(),
-        Node::BvC(w, v) => ctx.list(vec![
-            ctx.atom("_"),
-            ctx.atom(format!("bv{v}")),
-            ctx.numeral(*w),
-        ]),
-        _ => ctx.false_(),
-    }
+/// The SMT-LIB text of `t` from the terms crate's printer, the subterms in `names` spelled by
+/// their names.
+fn spell(ctx: &Arena, t: &Term, names: &HashMap<usize, String>) -> SExpr {
+    let mut text = String::new();
+    t.write_named(names, &mut text);
+    ctx.atom(text)
 }
 
+/// The bit-vector encoding of `q`: every free symbol declared once (in the order met), every
+/// subterm with several parents defined once (`d0`, `d1`, …, children before parents) and
+/// referred to by its name.
 pub(crate) fn encode(ctx: &Arena, q: &Query) -> Encoded {
-    // Count parents so that shared subterms become named definitions.
     let (order, refs) = q.postorder();
-    let mut memo: HashMap<usize, SExpr> = HashMap::new();
-    let mut enc = Encoded {
-        decls: vec![],
-        defs: vec![],
-        asserts: vec![],
-        refine: vec![],
-        watch: vec![],
-        small: None,
+    let mut names: HashMap<usize, String> = HashMap::new();
+    let mut enc = Encoded::default();
+    let mut declared = HashSet::new();
+    let mut declare = |enc: &mut Encoded, s: &Sym| {
+        if declared.insert(s.name.clone()) {
+            enc.decls.push((s.name.clone(), sort_sexpr(ctx, s.sort)));
+        }
     };
     for t in &order {
-        let e = match &*t.0 {
-            Node::BoolC(_) | Node::BvC(..) => constant(ctx, t),
-            Node::Sym(s) => {
-                enc.decls.push((s.name.clone(), sort_sexpr(ctx, s.sort)));
-                ctx.atom(&s.name)
-            }
-            Node::App(op, args, sort) => {
-                let mut items = vec![ctx.atom(op_name(*op))];
-                items.extend(args.iter().map(|a| memo[&a.id()]));
-                let body = ctx.list(items);
-                if refs.get(&t.id()).copied().unwrap_or(0) > 1 {
-                    let name = format!("d{}", enc.defs.len());
-                    enc.defs.push((name.clone(), sort_sexpr(ctx, *sort), body));
-                    ctx.atom(name)
-                } else {
-                    body
-                }
-            }
-            Node::Forall(vars, body) => {
-                let bound: std::collections::HashSet<&str> = vars
-                    .iter()
-                    .filter_map(|v| v.as_sym().map(|s| s.name.as_str()))
-                    .collect();
-                for s in t.free_syms() {
-                    if let Some(x) = s.as_sym() {
-                        enc.decls.push((x.name.clone(), sort_sexpr(ctx, x.sort)));
+        match t.node() {
+            Node::Sym(s) => declare(&mut enc, s),
+            // Symbols under a quantifier are not in `order`: declare its free ones.
+            Node::Forall(..) => {
+                for x in t.free_syms() {
+                    if let Some(s) = x.as_sym() {
+                        declare(&mut enc, s);
                     }
                 }
-                let binders: Vec<SExpr> = vars
-                    .iter()
-                    .map(|v| ctx.list(vec![ctx.atom(v.to_string()), sort_sexpr(ctx, v.sort())]))
-                    .collect();
-                let b = inline(ctx, body, &bound, &memo, &mut HashMap::new());
-                ctx.list(vec![ctx.atom("forall"), ctx.list(binders), b])
             }
-        };
-        memo.insert(t.id(), e);
+            Node::App(..) if refs.get(&t.id()).copied().unwrap_or(0) > 1 => {
+                let body = spell(ctx, t, &names);
+                let name = format!("d{}", enc.defs.len());
+                enc.defs
+                    .push((name.clone(), sort_sexpr(ctx, t.sort()), body));
+                names.insert(t.id(), name);
+            }
+            _ => {}
+        }
     }
-    let mut declared = std::collections::HashSet::new();
-    enc.decls.retain(|(n, _)| declared.insert(n.clone()));
-    enc.asserts = q.assertions.iter().map(|a| memo[&a.id()]).collect();
-    enc.refine = q.refine.iter().map(|a| memo[&a.id()]).collect();
-    enc.watch = q.watch.iter().map(|a| memo[&a.id()]).collect();
-    enc.small = q.small.as_ref().map(|a| memo[&a.id()]);
+    let all = |ts: &[Term]| ts.iter().map(|t| spell(ctx, t, &names)).collect();
+    enc.asserts = all(&q.assertions);
+    enc.refine = all(&q.refine);
+    enc.watch = all(&q.watch);
+    enc.small = q.small.as_ref().map(|t| spell(ctx, t, &names));
     enc
-}
-
-/// A term inside a quantifier: subterms free of the bound symbols reuse their top-level
-/// encoding when there is one; the rest are spelled out (a top-level definition would refer
-/// to the global constant, not the bound variable).
-fn inline(
-    ctx: &Arena,
-    t: &Term,
-    bound: &std::collections::HashSet<&str>,
-    top: &HashMap<usize, SExpr>,
-    local: &mut HashMap<usize, SExpr>,
-) -> SExpr {
-    if let Some(e) = local.get(&t.id()) {
-        return *e;
-    }
-    let depends = || {
-        t.free_syms()
-            .iter()
-            .any(|s| s.as_sym().is_some_and(|x| bound.contains(x.name.as_str())))
-    };
-    if let Some(e) = top.get(&t.id()).filter(|_| !depends()) {
-        return *e;
-    }
-    let e = match &*t.0 {
-        Node::BoolC(_) | Node::BvC(..) => constant(ctx, t),
-        Node::Sym(s) => ctx.atom(&s.name),
-        Node::App(op, args, _) => {
-            let mut items = vec![ctx.atom(op_name(*op))];
-            items.extend(args.iter().map(|a| inline(ctx, a, bound, top, local)));
-            ctx.list(items)
-        }
-        Node::Forall(vars, body) => {
-            let mut inner = bound.clone();
-            inner.extend(
-                vars.iter()
-                    .filter_map(|v| v.as_sym().map(|s| s.name.as_str())),
-            );
-            let binders: Vec<SExpr> = vars
-                .iter()
-                .map(|v| ctx.list(vec![ctx.atom(v.to_string()), sort_sexpr(ctx, v.sort())]))
-                .collect();
-            let b = inline(ctx, body, &inner, top, &mut HashMap::new());
-            ctx.list(vec![ctx.atom("forall"), ctx.list(binders), b])
-        }
-    };
-    local.insert(t.id(), e);
-    e
 }
 
 /// Solvers shared by the rayon workers of one verification run (at most one per worker).

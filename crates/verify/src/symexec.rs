@@ -278,7 +278,7 @@ impl Hooks for Exec<'_> {
 impl Exec<'_> {
     fn sym(&mut self, prefix: &str, s: Sort, kind: SymKind) -> Term {
         self.n += 1;
-        Term::sym(
+        crate::term::sym(
             format!("{prefix}{}_{}", self.t + 1, self.n),
             s,
             kind,
@@ -353,7 +353,7 @@ impl Exec<'_> {
         for (i, v) in idx.iter().enumerate() {
             let (t, signed, wrap) = match v {
                 SVal::Int { t, ty, wrap } => (t.clone(), ty.is_signed(), wrap.clone()),
-                _ => (self.fresh(Sort::Bv(64)), false, Term::ff()),
+                _ => (self.fresh(Sort::BitVec(64)), false, Term::ff()),
             };
             if wrap.as_bool() != Some(false) {
                 self.hazard(
@@ -431,12 +431,12 @@ impl Exec<'_> {
     fn vote(&mut self, dst: VarId, kind: VoteKind, mask: &Expr, pred: &Expr, span: Span) {
         let m = match self.ev(mask) {
             SVal::Int { t, .. } if t.width() == 32 => t,
-            _ => self.sym("mask", Sort::Bv(32), SymKind::Load),
+            _ => self.sym("mask", Sort::BitVec(32), SymKind::Load),
         };
         let p = self.ev_bool(pred);
         self.warp_sync(mask, span);
         let want = if kind == VoteKind::All { p.not() } else { p };
-        let ballot = self.sym("ballot", Sort::Bv(32), SymKind::Load);
+        let ballot = self.sym("ballot", Sort::BitVec(32), SymKind::Load);
         let zero = Term::bv(32, 0);
         let bit = Term::bv(32, 1).shl(&self.lane());
         let in_mask = m.bvand(&bit).ne(&zero);
@@ -591,7 +591,7 @@ impl Exec<'_> {
             } => self.vote(*dst, *kind, mask, pred, s.span),
             StmtKind::ActiveMask { dst } => {
                 // Sound: an unknown mask that holds at least this thread's own lane.
-                let v = self.sym("active", Sort::Bv(32), SymKind::Load);
+                let v = self.sym("active", Sort::BitVec(32), SymKind::Load);
                 let bit = Term::bv(32, 1).shl(&self.lane());
                 if !self.pure {
                     let own = v.bvand(&bit).ne(&Term::bv(32, 0));
@@ -605,7 +605,7 @@ impl Exec<'_> {
                 self.epoch = self.epoch.add(&Term::bv(64, 1));
                 // The same unknown value in every thread of the block (the pair facts say
                 // so); each thread knows only what its own predicate implies.
-                let v = self.sym("bvote", Sort::Bv(32), SymKind::Load);
+                let v = self.sym("bvote", Sort::BitVec(32), SymKind::Load);
                 let (zero, one) = (Term::bv(32, 0), Term::bv(32, 1));
                 let fact = match kind {
                     BlockVoteKind::Count => {
@@ -718,7 +718,9 @@ impl Exec<'_> {
             let ty = self.k.var(v).ty;
             let x = match ty {
                 ScalarType::Bool => SVal::Bool(self.sym("h", Sort::Bool, SymKind::Havoc)),
-                t if t.is_int() => SVal::int(self.sym("h", Sort::Bv(t.bits()), SymKind::Havoc), t),
+                t if t.is_int() => {
+                    SVal::int(self.sym("h", Sort::BitVec(t.bits()), SymKind::Havoc), t)
+                }
                 _ => SVal::Opaque,
             };
             self.set(v, x);
@@ -988,7 +990,7 @@ impl Exec<'_> {
             .collect();
 
         // One symbolic iteration k.
-        let kk = self.sym("k", Sort::Bv(64), SymKind::Iter { sync });
+        let kk = self.sym("k", Sort::BitVec(64), SymKind::Iter { sync });
         let facts = self.reach_facts(head, &ivs, &others, &kk, do_while, false);
         self.set_state(&ivs, &others, &kk);
         self.pc = pc0.and(&facts);
@@ -1012,8 +1014,8 @@ impl Exec<'_> {
                 self.epoch = Term::bv(64, 0);
                 self.wepoch = Term::bv(64, 0);
             } else {
-                self.epoch = self.sym("ep", Sort::Bv(64), SymKind::Havoc);
-                self.wepoch = self.sym("wep", Sort::Bv(64), SymKind::Havoc);
+                self.epoch = self.sym("ep", Sort::BitVec(64), SymKind::Havoc);
+                self.wepoch = self.sym("wep", Sort::BitVec(64), SymKind::Havoc);
             }
         }
         if info.has_grid_sync {
@@ -1074,8 +1076,8 @@ impl Exec<'_> {
                         span,
                     );
                     (
-                        self.sym("ep", Sort::Bv(64), SymKind::Havoc),
-                        self.sym("wep", Sort::Bv(64), SymKind::Havoc),
+                        self.sym("ep", Sort::BitVec(64), SymKind::Havoc),
+                        self.sym("wep", Sort::BitVec(64), SymKind::Havoc),
                     )
                 }
             };
@@ -1095,7 +1097,7 @@ impl Exec<'_> {
         }
 
         // After the loop: exit iteration K.
-        let kx = self.sym("kx", Sort::Bv(64), SymKind::Exit { sync });
+        let kx = self.sym("kx", Sort::BitVec(64), SymKind::Exit { sync });
         if !self.pure && !self.exact_summary(head, &info, &ivs, &others, &kk) {
             for t in [&kk, &kx] {
                 if let Some(s) = t.as_sym() {
@@ -1159,8 +1161,8 @@ impl Exec<'_> {
                 self.epoch = e0.add(&kx.mul(de));
                 self.wepoch = w0.add(&kx.mul(dw));
             } else {
-                self.epoch = self.sym("ep", Sort::Bv(64), SymKind::Havoc);
-                self.wepoch = self.sym("wep", Sort::Bv(64), SymKind::Havoc);
+                self.epoch = self.sym("ep", Sort::BitVec(64), SymKind::Havoc);
+                self.wepoch = self.sym("wep", Sort::BitVec(64), SymKind::Havoc);
             }
         } else {
             self.epoch = e0;
@@ -1178,7 +1180,7 @@ impl Exec<'_> {
     fn grid_epoch_at(&mut self, g0: &Term, step: Option<u32>, j: &Term) -> Term {
         match step {
             Some(g) => g0.add(&j.mul(&Term::bv(64, g as u128))),
-            None => self.sym("gep", Sort::Bv(64), SymKind::Havoc),
+            None => self.sym("gep", Sort::BitVec(64), SymKind::Havoc),
         }
     }
 }

@@ -42,7 +42,7 @@ pub fn obligations(k: &Kernel, l: &Launch, logs: &[ThreadLog; 2], small: &Term) 
         let bound: Vec<Term> = covers
             .free_syms()
             .into_iter()
-            .filter(|s| s.thread() == 2)
+            .filter(|s| crate::term::thread(s) == 2)
             .collect();
         let nobody_if = Term::and_all(t2.constraints.iter().cloned()).implies(&covers.not());
         // Instances of the quantifier at likely writers: implied by it, so sound to add, and

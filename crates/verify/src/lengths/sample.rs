@@ -7,7 +7,7 @@ use crate::eval::SVal;
 use crate::launch::Launch;
 use crate::replay::Rng;
 use crate::symexec::Access;
-use crate::term::{Sort, Sym, SymKind, Term};
+use crate::term::{Sym, SymKind, Term};
 use std::collections::HashMap;
 
 /// A valid launch: a value for every launch-wide symbol and the first thread's ids.
@@ -16,14 +16,22 @@ pub struct Sample(HashMap<String, u128>);
 impl Sample {
     /// `t` at this launch, when it depends on nothing else.
     pub fn value(&self, t: &Term) -> Option<u128> {
-        t.subst(&|s: &Sym| self.0.get(&s.name).map(|v| constant(s.sort, *v)))
-            .as_bv()
+        t.subst(&|s: &Sym| {
+            self.0
+                .get(&s.name)
+                .and_then(|v| Term::from_bits(s.sort, *v))
+        })
+        .as_bv()
     }
 
     /// The truth of `t` at this launch, when it depends on nothing else.
     pub fn truth(&self, t: &Term) -> Option<bool> {
-        t.subst(&|s: &Sym| self.0.get(&s.name).map(|v| constant(s.sort, *v)))
-            .as_bool()
+        t.subst(&|s: &Sym| {
+            self.0
+                .get(&s.name)
+                .and_then(|v| Term::from_bits(s.sort, *v))
+        })
+        .as_bool()
     }
 
     /// True when some access reaches index `len` or beyond at this launch.
@@ -36,13 +44,6 @@ impl Sample {
                 && self.truth(&a.nonneg) == Some(true)
                 && self.value(&a.flat).is_some_and(|i| i >= n)
         })
-    }
-}
-
-fn constant(s: Sort, v: u128) -> Term {
-    match s {
-        Sort::Bool => Term::bool(v != 0),
-        Sort::Bv(w) => Term::bv(w, v),
     }
 }
 

@@ -6,7 +6,7 @@
 
 use crate::launch::Launch;
 use crate::symexec::Access;
-use crate::term::{Node, Op, Sort, Sym, Term};
+use crate::term::{Node, Op, Sym, Term};
 use std::collections::HashMap;
 
 /// A value for each quantified symbol (by name).
@@ -28,7 +28,7 @@ pub fn candidates(
                 .get(&counterpart(&s.name))
                 .cloned()
                 .filter(|t| t.sort() == s.sort)
-                .unwrap_or_else(|| zero(s.sort));
+                .or_else(|| Term::from_bits(s.sort, 0))?;
             Some((s.name.clone(), v))
         })
         .collect();
@@ -67,13 +67,6 @@ pub fn counterpart(name: &str) -> String {
     match name.find(|c: char| c.is_ascii_digit()) {
         Some(i) if name[i..].starts_with('2') => format!("{}1{}", &name[..i], &name[i + 1..]),
         _ => name.to_string(),
-    }
-}
-
-fn zero(s: Sort) -> Term {
-    match s {
-        Sort::Bool => Term::ff(),
-        Sort::Bv(w) => Term::bv(w, 0),
     }
 }
 
