@@ -275,3 +275,19 @@ fn free_symbols_are_distinct_by_name_and_skip_bound_ones() {
     assert_eq!(names(f.free_syms()), ["a", "b"]);
     assert_eq!(names(f.and(&i.le(&a)).free_syms()), ["a", "b", "i"]);
 }
+
+#[test]
+fn model_values_become_constants_of_the_sort() {
+    assert_eq!(
+        T::from_bits(Sort::Bool, 0).and_then(|t| t.as_bool()),
+        Some(false)
+    );
+    assert_eq!(
+        T::from_bits(Sort::Bool, 2).and_then(|t| t.as_bool()),
+        Some(true)
+    );
+    assert_eq!(T::from_bits(BV, 0x1ff).and_then(|t| t.as_bv()), Some(0xff));
+    assert_eq!(T::from_bits(BV, 7).map(|t| t.sort()), Some(BV));
+    assert!(T::from_bits(Sort::Int, 1).is_none());
+    assert!(T::from_bits(Sort::Real, 1).is_none());
+}

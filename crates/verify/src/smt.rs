@@ -597,6 +597,64 @@ fn from_cached(c: &Cached, n: usize) -> Option<Answer> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::term::{sym, SymKind};
+
+    fn query(assertions: Vec<Term>, watch: Vec<Term>) -> Query {
+        Query {
+            name: "q".into(),
+            assertions,
+            watch,
+            small: None,
+            refine: vec![],
+            cheap: false,
+        }
+    }
+
+    #[test]
+    fn shared_subterms_are_defined_once_and_spelled_by_the_terms_printer() {
+        let x = sym("x".into(), Sort::BitVec(32), SymKind::Shared, 0);
+        let s = x.add(&Term::bv(32, 1));
+        let q = query(
+            vec![s.ult(&Term::bv(32, 8)), s.ne(&Term::bv(32, 3))],
+            vec![x.clone()],
+        );
+        let ctx = Arena::new();
+        assert_eq!(
+            encode(&ctx, &q).text(&ctx),
+            "(set-option :produce-models true)\n\
+             (declare-const x (_ BitVec 32))\n\
+             (define-fun d0 () (_ BitVec 32) (bvadd x (_ bv1 32)))\n\
+             (assert (bvult d0 (_ bv8 32)))\n\
+             (assert (not (= d0 (_ bv3 32))))\n\
+             (check-sat)\n\
+             (get-value (x))\n"
+        );
+    }
+
+    #[test]
+    fn quantified_symbols_stay_bound_and_free_ones_are_declared() {
+        let (x, y) = (
+            sym("x".into(), Sort::BitVec(8), SymKind::Shared, 0),
+            sym("y".into(), Sort::BitVec(8), SymKind::Tid, 2),
+        );
+        let sum = x.add(&y);
+        // `x + y` is shared outside and inside the quantifier: the body must not use the
+        // name of the outer definition's twin, and `x` (free in the body only) is declared.
+        let f = Term::forall(vec![y.clone()], sum.ne(&Term::bv(8, 0)));
+        let q = query(vec![f, sum.ult(&Term::bv(8, 9)), sum.ne(&x)], vec![]);
+        let ctx = Arena::new();
+        let text = encode(&ctx, &q).text(&ctx);
+        assert!(text.contains("(declare-const x (_ BitVec 8))"), "{text}");
+        assert!(text.contains("(declare-const y (_ BitVec 8))"), "{text}");
+        assert!(
+            text.contains("(define-fun d0 () (_ BitVec 8) (bvadd x y))"),
+            "{text}"
+        );
+        assert!(
+            text.contains("(assert (forall ((y (_ BitVec 8))) (not (= (bvadd x y) (_ bv0 8)))))"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn cache_entries_round_trip_answers_and_never_hold_unknown() {
