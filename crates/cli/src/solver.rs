@@ -59,8 +59,11 @@ pub fn needed_by(cmd: &Command) -> bool {
         Command::Groebner(args) => args.explain && args.format == Format::Human,
         Command::Prove(args) => {
             let l = &args.sym.launch;
-            let fixed =
-                l.grid.is_some() || l.block.is_some() || !l.args.is_empty() || !l.lens.is_empty();
+            let fixed = l.grid.is_some()
+                || l.block.is_some()
+                || !l.args.is_empty()
+                || !l.lens.is_empty()
+                || !l.bufs.is_empty();
             args.all_sizes || !fixed
         }
         Command::Bench(b) => matches!(b.which, BenchKind::Verify { .. } | BenchKind::Suite { .. }),
