@@ -550,6 +550,14 @@ impl Gen<'_> {
                 let (c, a, b) = (self.expr(c)?, self.expr(a)?, self.expr(b)?);
                 format!("({c} ? {a} : {b})")
             }
+            ExprKind::Call(MathFn::Bits, args) if args.len() == 1 => {
+                let from = args[0].ty;
+                let x = self.expr(&args[0])?;
+                if from == ScalarType::F16 || e.ty == ScalarType::F16 {
+                    self.uses_half = true;
+                }
+                bits_as(from, e.ty, &x)
+            }
             ExprKind::Call(f, args) => {
                 let args = args
                     .iter()
@@ -716,6 +724,25 @@ fn half_binary(op: BinOp, a: &str, b: &str) -> String {
     }
 }
 
+/// The bits of `x` (a `from`) read as a `to` of the same width: CUDA's `__float_as_int`
+/// family for `float`/`double`; between integers (and `ws_half`, an `unsigned short`) a
+/// C cast of the same width, which keeps the bits.
+fn bits_as(from: ScalarType, to: ScalarType, x: &str) -> String {
+    use ScalarType::*;
+    match (from, to) {
+        (F32, I32) => format!("__float_as_int({x})"),
+        (F32, U32) => format!("__float_as_uint({x})"),
+        (I32, F32) => format!("__int_as_float({x})"),
+        (U32, F32) => format!("__uint_as_float({x})"),
+        (F64, I64) => format!("__double_as_longlong({x})"),
+        (F64, U64) => format!("((unsigned long long)__double_as_longlong({x}))"),
+        (I64, F64) => format!("__longlong_as_double({x})"),
+        (U64, F64) => format!("__longlong_as_double((long long){})", paren(x)),
+        _ if from == to => x.to_string(),
+        _ => format!("(({}){})", c_type(to), paren(x)),
+    }
+}
+
 fn math_name(f: MathFn, ty: ScalarType) -> &'static str {
     let single = ty == ScalarType::F32;
     match (f, single) {
@@ -761,6 +788,8 @@ fn math_name(f: MathFn, ty: ScalarType) -> &'static str {
         (MathFn::Round, false) => "round",
         (MathFn::Trunc, true) => "truncf",
         (MathFn::Trunc, false) => "trunc",
+        // Rendered by `bits_as`, never by name.
+        (MathFn::Bits, _) => "",
     }
 }
 

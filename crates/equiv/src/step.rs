@@ -9,7 +9,7 @@ use crate::shadow::Kind;
 use crate::value::{self, Fault, SVal};
 use warpsafe_algebra::{Cmp, TermId};
 use warpsafe_exec::thread::code::{BinaryOp, Inst, Space};
-use warpsafe_ir::{AtomicOp, Builtin, Category, ScalarType};
+use warpsafe_ir::{AtomicOp, Builtin, Category, MathFn, ScalarType};
 
 impl BlockRun<'_, '_> {
     /// Runs instruction `pc` for the lanes of `warp` in `mask` and advances their pcs.
@@ -160,6 +160,17 @@ impl BlockRun<'_, '_> {
                 let (c, x, y) = (self.reg(t, cond), self.reg(t, a), self.reg(t, b));
                 let v = value::select(&mut self.store, ty, c, x, y);
                 self.set(t, dst, v);
+            }
+            Inst::Math {
+                f: MathFn::Bits,
+                ty,
+                dst,
+                args,
+            } => {
+                let x = self.reg(t, args[0]);
+                let (v, fault) = value::bits_as(&mut self.store, ty, x);
+                self.set(t, dst, v);
+                self.fault(t, pc, fault, ty);
             }
             Inst::Math { f, ty, dst, args } => {
                 let vals = args.map(|r| self.reg(t, r));

@@ -405,8 +405,25 @@ fn log2e_multiple(store: &Store, t: TermId) -> Option<TermId> {
         .map(|(_, x)| x)
 }
 
-/// A math intrinsic on type `ty`.
+/// The bits of `x` read as a `ty` of the same width ([`MathFn::Bits`]). Exact on concrete
+/// bits (integers); the bits of a real number have no meaning, so anything else is an opaque
+/// value and an `Unsupported` fault (never a wrong `equal`).
+pub(crate) fn bits_as(store: &mut Store, ty: ScalarType, x: SVal) -> (SVal, Option<Fault>) {
+    match x {
+        SVal::C(bits) if ty.is_float() => (SVal::T(term(store, ty, SVal::C(bits))), None),
+        SVal::C(bits) => (SVal::C(Value::from_bits(ty, bits).to_bits()), None),
+        _ => (
+            SVal::T(store.opaque()),
+            Some(Fault::Unsupported("a bit reinterpretation")),
+        ),
+    }
+}
+
+/// A math intrinsic on type `ty` (`Bits` goes through [`bits_as`]).
 pub(crate) fn math(store: &mut Store, f: MathFn, ty: ScalarType, args: [SVal; 3]) -> SVal {
+    if f == MathFn::Bits {
+        return bits_as(store, ty, args[0]).0;
+    }
     if !ty.is_float() {
         // Integer `abs` is the only integer intrinsic.
         return match args[0] {
@@ -451,6 +468,8 @@ pub(crate) fn math(store: &mut Store, f: MathFn, ty: ScalarType, args: [SVal; 3]
         MathFn::Ceil => store.func(Func::Ceil, a),
         MathFn::Round => store.func(Func::Round, a),
         MathFn::Trunc => store.func(Func::Trunc, a),
+        // Returned above; an opaque value would be its meaning here too.
+        MathFn::Bits => store.opaque(),
     };
     SVal::T(t)
 }
@@ -458,6 +477,21 @@ pub(crate) fn math(store: &mut Store, f: MathFn, ty: ScalarType, args: [SVal; 3]
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bits_fold_on_constants_and_are_unsupported_on_reals() {
+        let mut s = Store::new();
+        // 0x3fc00000 is 1.5f; 0xffffffff read as an i32 is -1 (as bits).
+        let (v, f) = bits_as(&mut s, ScalarType::F32, SVal::C(0x3fc0_0000));
+        let want = s.float(1.5);
+        assert_eq!((v, f), (SVal::T(want), None));
+        let (v, f) = bits_as(&mut s, ScalarType::I32, SVal::C(0xffff_ffff));
+        assert_eq!((v, f), (SVal::C(0xffff_ffff), None));
+        let x = s.symbol("x", None, false);
+        let (v, f) = bits_as(&mut s, ScalarType::U32, SVal::T(x));
+        assert_ne!(v, SVal::T(x));
+        assert_eq!(f, Some(Fault::Unsupported("a bit reinterpretation")));
+    }
 
     #[test]
     fn a_guarded_maximum_is_max() {

@@ -113,6 +113,9 @@ impl Eval<'_> {
                     .iter()
                     .map(|a| self.eval(a))
                     .collect::<Result<Vec<_>, _>>()?;
+                if let (MathFn::Bits, [v]) = (f, vals.as_slice()) {
+                    return Ok(Value::from_bits(e.ty, v.to_bits()));
+                }
                 match (f, vals.first().and_then(|v| v.as_i128())) {
                     (MathFn::Abs, Some(i)) => fit(e.ty, i.abs()),
                     _ => {

@@ -593,6 +593,12 @@ impl<'k> Encoder<'k> {
     }
 
     fn call(&mut self, f: MathFn, xs: Vec<Val>, ty: ScalarType, span: Span) -> Enc<Val> {
+        if f == MathFn::Bits {
+            return unsupported(
+                span,
+                "a bit reinterpretation (`__float_as_int` and friends)",
+            );
+        }
         if !ty.is_float() {
             if let (MathFn::Abs, [x]) = (f, xs.as_slice()) {
                 let neg = x.t.lt(&Term::int(0));

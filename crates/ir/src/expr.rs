@@ -211,7 +211,8 @@ pub enum LogicOp {
 }
 
 /// Math intrinsics. All take and return floats of the call's type, except `Abs`,
-/// which also accepts integers.
+/// which also accepts integers, and `Bits`, a bit reinterpretation between two
+/// numeric types of one width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MathFn {
@@ -253,6 +254,10 @@ pub enum MathFn {
     Round,
     /// round toward zero
     Trunc,
+    /// The bits of the argument read as the call's type, which has the same width
+    /// (`__float_as_int`, `__int_as_float`, `__double_as_longlong`, PTX's `mov.b32`
+    /// between a float and an integer register). Not a value conversion: exact.
+    Bits,
 }
 
 impl MathFn {
@@ -287,6 +292,7 @@ impl MathFn {
             MathFn::Ceil => "ceil",
             MathFn::Round => "round",
             MathFn::Trunc => "trunc",
+            MathFn::Bits => "bits",
         }
     }
 }
@@ -405,6 +411,12 @@ impl Expr {
     pub fn call(f: MathFn, args: Vec<Expr>) -> Expr {
         let ty = args.first().map(|a| a.ty).unwrap_or(ScalarType::F32);
         Expr::new(ExprKind::Call(f, args), ty)
+    }
+
+    /// The bits of `self` read as `ty` (same width; see [`MathFn::Bits`]).
+    pub fn bits_as(self, ty: ScalarType) -> Expr {
+        let span = self.span;
+        Expr::new(ExprKind::Call(MathFn::Bits, vec![self]), ty).with_span(span)
     }
 
     /// A load of type `elem` from `mem` at `indices`.

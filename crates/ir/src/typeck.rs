@@ -407,6 +407,21 @@ impl Checker<'_> {
                         format!("{} takes {} argument(s)", f.name(), f.arity()),
                     );
                 }
+                if *f == MathFn::Bits {
+                    // A reinterpretation: any numeric argument of the result's width.
+                    for a in args {
+                        self.expr(a);
+                        let from = a.ty;
+                        let ok = from.is_numeric() && ty.is_numeric() && from.bits() == ty.bits();
+                        if !ok {
+                            self.err(
+                                e.span,
+                                format!("the bits of a {from} cannot be read as a {ty}"),
+                            );
+                        }
+                    }
+                    return;
+                }
                 for a in args {
                     self.expect(a, ty, "a math argument");
                 }

@@ -117,3 +117,36 @@ fn type_checker_rejects_float_bitwise_and_bad_atomics() {
         .iter()
         .any(|e| e.message.contains("atomicMax is not defined on f32")));
 }
+
+/// A kernel storing `the bits of a[i] (f32) read as `to`` into `out` (elements `to`).
+fn bits_kernel(to: ScalarType) -> Kernel {
+    let mut b = KernelBuilder::new("bits");
+    let a = b.buffer_param("a", ScalarType::F32, false);
+    let out = b.buffer_param("out", to, true);
+    let i = b.let_("i", b.global_index(Dim::X));
+    let v = b.load(MemRef::Global(a), vec![b.var(i)]);
+    b.store(MemRef::Global(out), vec![b.var(i)], v.bits_as(to));
+    b.finish()
+}
+
+#[test]
+fn a_bit_reinterpretation_keeps_the_width_and_round_trips() {
+    let k = bits_kernel(ScalarType::U32);
+    check_kernel(&k).expect("f32 as u32 is well typed");
+    assert!(
+        k.to_string().contains("out[i_0] = bits.u32(a[i_0]);"),
+        "{k}"
+    );
+    let json = serde_json::to_string(&k).expect("serialise");
+    assert!(json.contains("\"bits\""), "{json}");
+    let back: Kernel = serde_json::from_str(&json).expect("deserialise");
+    assert_eq!(back, k);
+    for wrong in [ScalarType::U64, ScalarType::I16, ScalarType::Bool] {
+        let errs = check_kernel(&bits_kernel(wrong)).expect_err("width mismatch");
+        assert!(
+            errs.iter()
+                .any(|e| e.message.contains(&format!("cannot be read as a {wrong}"))),
+            "{wrong}: {errs:?}"
+        );
+    }
+}

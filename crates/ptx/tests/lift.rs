@@ -283,3 +283,51 @@ fn loops_are_recovered_as_loops() {
     assert_eq!(loops, 1, "{lifted}");
     assert_eq!(returns, 1, "{lifted}");
 }
+
+const WARP_SHUFFLE_BITS: &str = r#"
+__global__ void warp_sum(const float* x, float* sums, unsigned int* expo, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = i < n ? x[i] : 0.0f;
+    for (int offset = 16; offset > 0; offset /= 2) {
+        v += __shfl_down_sync(0xffffffffu, v, offset);
+    }
+    if (threadIdx.x % 32 == 0) {
+        sums[i / 32] = v;
+        expo[i / 32] = __float_as_uint(v) >> 23;
+    }
+}
+"#;
+
+#[test]
+fn a_float_shuffle_moves_bits_between_float_and_integer_registers() {
+    if !nvrtc() {
+        return;
+    }
+    // NVRTC shuffles a float as `mov.b32 %r, %f; shfl.sync.down.b32; mov.b32 %f, %r`: the
+    // lifting reads those moves as bit reinterpretations (issue 17), exactly.
+    let n = 100;
+    let x = floats(n, 7);
+    let args = vec![
+        Arg::Buffer(Buffer::from_f32(&x)),
+        Arg::Buffer(Buffer::from_f32(&[0.0; 4])),
+        Arg::Buffer(Buffer::from_u32(&[0; 4])),
+        Arg::Scalar(Value::I32(n as i32)),
+    ];
+    let (_, lifted) = both(WARP_SHUFFLE_BITS);
+    assert!(
+        lifted.to_string().contains("bits."),
+        "no reinterpretation in the lifted IR:\n{lifted}"
+    );
+    let out = same_behaviour(WARP_SHUFFLE_BITS, LaunchConfig::linear(1, 128), args);
+    assert!(out.findings.is_empty(), "{:?}", out.findings);
+    let (Arg::Buffer(s), Arg::Buffer(e)) = (&out.args[1], &out.args[2]) else {
+        panic!("sums and exponents are buffers")
+    };
+    let (sums, expo) = (s.to_f32(), e.to_u32());
+    for w in 0..4 {
+        let want: f32 = x[(w * 32).min(n)..((w + 1) * 32).min(n)].iter().sum();
+        assert!((sums[w] - want).abs() < 1e-3 * want.abs().max(1.0), "{w}");
+        assert_eq!(expo[w], sums[w].to_bits() >> 23, "warp {w}");
+    }
+}

@@ -10,6 +10,24 @@ use warpsafe_ir::{
     ShuffleKind, Span, Stmt, StmtKind, UnOp, UncheckedAnnotation, VoteKind,
 };
 
+/// CUDA's bit reinterpretations: the parameter type and the result type (same width).
+fn bits_fn(name: &str) -> Option<(ScalarType, ScalarType)> {
+    use ScalarType::*;
+    Some(match name {
+        "__float_as_int" => (F32, I32),
+        "__float_as_uint" => (F32, U32),
+        "__int_as_float" => (I32, F32),
+        "__uint_as_float" => (U32, F32),
+        "__double_as_longlong" => (F64, I64),
+        "__longlong_as_double" => (I64, F64),
+        "__half_as_short" => (F16, I16),
+        "__half_as_ushort" => (F16, U16),
+        "__short_as_half" => (I16, F16),
+        "__ushort_as_half" => (U16, F16),
+        _ => return None,
+    })
+}
+
 fn math_fn(name: &str) -> Option<(MathFn, ScalarType)> {
     use MathFn::*;
     use ScalarType::{F16, F32, F64};
@@ -410,6 +428,16 @@ impl Lowerer<'_> {
             return Ok(Val::Scalar(
                 Expr::logical(LogicOp::Or, lt, gt).with_span(span),
             ));
+        }
+        if let Some((from, to)) = bits_fn(name) {
+            arity(name, args, 1..=1, span)?;
+            let x = self.rvalue(&args[0], out)?;
+            if !x.ty.is_numeric() && x.ty != ScalarType::Bool {
+                return err(args[0].span, "a bit reinterpretation takes a number");
+            }
+            // The argument converts to the parameter's type as in any call; then its bits.
+            let x = convert(x, from);
+            return Ok(Val::Scalar(x.bits_as(to).with_span(span)));
         }
         if let Some((f, ty)) = math_fn(name) {
             arity(name, args, f.arity()..=f.arity(), span)?;

@@ -461,12 +461,18 @@ macro_rules! float_math {
             MathFn::Ceil => $a.ceil(),
             MathFn::Round => $a.round(),
             MathFn::Trunc => $a.trunc(),
+            // Handled by `math` before the float table.
+            MathFn::Bits => $a,
         }
     };
 }
 
 /// A math intrinsic on one lane; `args` unused beyond the function's arity.
 pub(crate) fn math(f: MathFn, ty: ScalarType, args: [u64; 3]) -> u64 {
+    if f == MathFn::Bits {
+        // Registers hold a value's bit pattern: a reinterpretation keeps it, cut to `ty`.
+        return Value::from_bits(ty, args[0]).to_bits();
+    }
     match ty {
         ScalarType::F32 => {
             let [a, b, c] = args.map(|x| f32::from_bits(x as u32));

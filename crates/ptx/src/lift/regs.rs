@@ -9,7 +9,7 @@
 
 use super::LiftError;
 use warpsafe_exec::thread::code::{Inst, Reg, ThreadCode};
-use warpsafe_ir::{Expr, ExprKind, ScalarType};
+use warpsafe_ir::{Expr, ExprKind, MathFn, ScalarType};
 
 /// The type each instruction gives the register it defines, when it decides it.
 fn def_type(
@@ -166,6 +166,26 @@ pub(crate) fn reinterpret(e: Expr, to: ScalarType) -> Result<Expr, String> {
             ExprKind::Binary(warpsafe_ir::BinOp::Ne, Box::new(e), Box::new(zero)),
             ScalarType::Bool,
         ));
+    }
+    // A float's bits as an integer of its width, or back: a bit reinterpretation, and
+    // reading the bits of a reinterpretation again goes back to its argument (exact).
+    let numeric = from.is_numeric() && to.is_numeric();
+    if numeric && from.bits() == to.bits() && (from.is_float() || to.is_float()) {
+        if let ExprKind::Call(MathFn::Bits, args) = &e.kind {
+            if let [inner] = args.as_slice() {
+                if inner.ty == to {
+                    return Ok(inner.clone());
+                }
+                return Ok(inner.clone().bits_as(to));
+            }
+        }
+        if let ExprKind::Const(v) = &e.kind {
+            return Ok(Expr::constant(warpsafe_ir::Value::from_bits(
+                to,
+                v.to_bits(),
+            )));
+        }
+        return Ok(e.bits_as(to));
     }
     if !(from.is_int() && to.is_int()) {
         return Err(format!(
