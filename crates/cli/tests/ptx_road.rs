@@ -69,6 +69,8 @@ const AGREE: &[&str] = &[
     "reduce_interleaved_bug_nosync.cu",
     "kogge_stone_scan.cu",
     "kogge_stone_scan_bug_race.cu",
+    // The float shuffle's `mov.b32 %r, %f` read as a bit reinterpretation (issue 17).
+    "reduce_warp_shuffle_bug_mask.cu",
 ];
 
 /// Compares the roads on `files`: no contradiction anywhere, exact agreement on `AGREE`.
@@ -132,6 +134,49 @@ fn ptx_road_never_contradicts_the_source_road_on_any_example() {
         .collect();
     files.sort();
     compare_roads(&files);
+}
+
+/// The float shuffles of `reduce_warp_shuffle*.cu` (`mov.b32` between float and integer
+/// registers) lift as bit reinterpretations: no verdict is `unknown` for a lifting error any
+/// more, and the bugs the source road finds are found. Measured at this commit: the correct
+/// kernel's race and divergence are `possible` (the source road: `verified`), as is the
+/// tailsync twin's divergence; the lifted `do … while (s > 131)` over `s >>= 1` is summarised
+/// where the source road's `for` is not.
+#[test]
+fn float_shuffles_are_read_through_the_ptx_road() {
+    if !nvrtc() {
+        return;
+    }
+    let want = [
+        (
+            "reduce_warp_shuffle.cu",
+            "race",
+            &["verified", "possible"][..],
+        ),
+        (
+            "reduce_warp_shuffle.cu",
+            "divergence",
+            &["verified", "possible"],
+        ),
+        ("reduce_warp_shuffle_bug_tailsync.cu", "race", &["violated"]),
+        (
+            "reduce_warp_shuffle_bug_mask.cu",
+            "divergence",
+            &["violated"],
+        ),
+    ];
+    for (file, property, kinds) in want {
+        let v = verdicts(&examples().join(file), &["--via-ptx"]);
+        let got = v
+            .iter()
+            .find(|r| r.1 == property)
+            .unwrap_or_else(|| panic!("{file}: no {property} result in {v:?}"));
+        assert!(
+            kinds.contains(&got.2.as_str()),
+            "{file} {property}: {} via PTX, want one of {kinds:?}",
+            got.2
+        );
+    }
 }
 
 #[test]
