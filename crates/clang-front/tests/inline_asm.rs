@@ -260,7 +260,7 @@ fn rejections_name_the_instruction_and_the_statement() {
             "unsupported: inline PTX `ld.shared.f32`: the `.shared` form (use `--via-ptx`)",
         ),
         (
-            r#"asm("mov.b32 %0, %1;" : "=r"(r) : "f"(g));"#,
+            r#"unsigned long long q; asm("mov.b64 %0, %1;" : "=l"(q) : "f"(g));"#,
             "reinterpreting the bits of a floating value",
         ),
         (
@@ -401,4 +401,45 @@ fn a_global_access_through_a_shared_pointer_is_rejected_and_a_generic_one_read()
     );
     let c = clang("shared_generic.cu", &src(""));
     assert!(c.rejected.is_empty(), "{:?}", c.rejected);
+}
+
+#[test]
+fn a_float_moved_into_an_integer_register_is_its_bits() {
+    // `mov.b32 %r, %f` and back: CUDA's `__float_as_uint`/`__uint_as_float` (issue 17).
+    let src = "#include <cuda_runtime.h>\n__global__ void k(const float* x, unsigned* e, \
+               float* y) {\n  unsigned i = threadIdx.x, b;\n  float r;\n  \
+               asm(\"mov.b32 %0, %1;\" : \"=r\"(b) : \"f\"(x[i]));\n  \
+               e[i] = b >> 23;\n  \
+               asm(\"mov.b32 %0, %1;\" : \"=f\"(r) : \"r\"(b ^ 0x80000000u));\n  \
+               y[i] = r;\n}\n";
+    let c = clang("float_bits.cu", src);
+    assert!(c.rejected.is_empty(), "{:?}", c.rejected);
+    let (words, _) = inputs();
+    let x: Vec<f32> = words.iter().map(|w| f32::from_bits(*w)).collect();
+    let args = vec![
+        Arg::Buffer(Buffer::from_f32(&x)),
+        Arg::Buffer(Buffer::from_u32(&[0; T])),
+        Arg::Buffer(Buffer::from_f32(&[0.0; T])),
+    ];
+    let out = run(
+        &c.module.kernels[0],
+        &LaunchConfig::linear(1, T as u32),
+        args,
+        &RunOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(out.findings.is_empty(), "{:?}", out.findings);
+    let (Arg::Buffer(e), Arg::Buffer(y)) = (&out.args[1], &out.args[2]) else {
+        panic!("e and y are buffers")
+    };
+    let (e, y) = (e.to_u32(), y.to_u32());
+    for t in 0..T {
+        assert_eq!(
+            e[t],
+            x[t].to_bits() >> 23,
+            "exponent and sign of {:e}",
+            x[t]
+        );
+        assert_eq!(y[t], (-x[t]).to_bits(), "-{:e}", x[t]);
+    }
 }

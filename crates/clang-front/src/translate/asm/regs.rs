@@ -281,10 +281,17 @@ impl Tr {
 }
 
 /// `e` (of type `from`) as `to`: integers (and `bool`s) convert as C does; the bits of a
-/// float are never read as an integer (nor back), which no subset operation expresses.
+/// float read as an integer of its width (or back, `mov.b32 %r, %f`) are CUDA's bit
+/// reinterpretation intrinsics (`__float_as_uint`, …), which the front end lowers to the IR's
+/// exact `bits` call.
 fn convert(b: &B, e: Expr, from: ScalarType, to: ScalarType, n: &str) -> Result<Expr, String> {
     if from == to {
         return Ok(e);
+    }
+    if from.bits() == to.bits() && (from.is_float() != to.is_float()) && class(from) != 0 {
+        if let Some(r) = bits_intrinsic(b, e.clone(), from, to) {
+            return Ok(r);
+        }
     }
     match (class(from), class(to)) {
         (1, 1) => Ok(b.cast(to, e)),
@@ -298,6 +305,27 @@ fn convert(b: &B, e: Expr, from: ScalarType, to: ScalarType, n: &str) -> Result<
              value is not modelled"
         )),
     }
+}
+
+/// The bits of `e` (a `from`) read as a `to` of the same width, one float and one integer,
+/// through the CUDA intrinsics (the unsigned 64-bit kinds through `long long`).
+fn bits_intrinsic(b: &B, e: Expr, from: ScalarType, to: ScalarType) -> Option<Expr> {
+    use ScalarType::*;
+    Some(match (from, to) {
+        (F32, I32) => b.call("__float_as_int", vec![e]),
+        (F32, U32) => b.call("__float_as_uint", vec![e]),
+        (I32, F32) => b.call("__int_as_float", vec![e]),
+        (U32, F32) => b.call("__uint_as_float", vec![e]),
+        (F64, I64) => b.call("__double_as_longlong", vec![e]),
+        (F64, U64) => b.cast(U64, b.call("__double_as_longlong", vec![e])),
+        (I64, F64) => b.call("__longlong_as_double", vec![e]),
+        (U64, F64) => b.call("__longlong_as_double", vec![b.cast(I64, e)]),
+        (F16, I16) => b.call("__half_as_short", vec![e]),
+        (F16, U16) => b.call("__half_as_ushort", vec![e]),
+        (I16, F16) => b.call("__short_as_half", vec![e]),
+        (U16, F16) => b.call("__ushort_as_half", vec![e]),
+        _ => return None,
+    })
 }
 
 /// `-e` on the unsigned type of `e`'s width, then back: wrapping negation without C's
