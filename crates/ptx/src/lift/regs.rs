@@ -173,8 +173,9 @@ pub(crate) fn reinterpret(e: Expr, to: ScalarType) -> Result<Expr, String> {
     if numeric && from.bits() == to.bits() && (from.is_float() || to.is_float()) {
         if let ExprKind::Call(MathFn::Bits, args) = &e.kind {
             if let [inner] = args.as_slice() {
-                if inner.ty == to {
-                    return Ok(inner.clone());
+                if inner.ty.is_float() == to.is_float() {
+                    // Back to the argument's kind: itself, or a C cast between integers.
+                    return reinterpret(inner.clone(), to);
                 }
                 return Ok(inner.clone().bits_as(to));
             }
@@ -207,4 +208,43 @@ pub(crate) fn reinterpret(e: Expr, to: ScalarType) -> Result<Expr, String> {
         x = cast(x, to);
     }
     Ok(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warpsafe_ir::{Value, VarId};
+
+    fn var(ty: ScalarType) -> Expr {
+        Expr::new(ExprKind::Var(VarId(0)), ty)
+    }
+
+    #[test]
+    fn float_bits_read_as_integers_are_reinterpretations_that_round_trip() {
+        let f = var(ScalarType::F32);
+        let u = reinterpret(f.clone(), ScalarType::U32).expect("same width");
+        assert!(matches!(&u.kind, ExprKind::Call(MathFn::Bits, a) if a[0] == f));
+        assert_eq!(u.ty, ScalarType::U32);
+        // Back to f32: the register itself; on to i32: one reinterpretation of the float.
+        assert_eq!(reinterpret(u.clone(), ScalarType::F32), Ok(f.clone()));
+        let i = reinterpret(u, ScalarType::I32).expect("same width");
+        assert!(
+            i.ty == ScalarType::I32 && matches!(i.kind, ExprKind::Cast(_) | ExprKind::Call(..))
+        );
+        // An integer through a float and back is a C cast between the integers.
+        let n = var(ScalarType::U32);
+        let x = reinterpret(n.clone(), ScalarType::F32).expect("same width");
+        let back = reinterpret(x, ScalarType::I32).expect("same width");
+        assert_eq!(
+            back,
+            Expr::new(ExprKind::Cast(Box::new(n)), ScalarType::I32)
+        );
+        // Constants fold exactly; other widths stay refused.
+        let one = Expr::constant(Value::U32(0x3f80_0000));
+        assert_eq!(
+            reinterpret(one, ScalarType::F32),
+            Ok(Expr::constant(Value::F32(1.0)))
+        );
+        assert!(reinterpret(f, ScalarType::U64).is_err());
+    }
 }
