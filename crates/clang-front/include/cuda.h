@@ -1,5 +1,6 @@
 /* warpsafe device headers: <cuda.h>, a minimal driver API (context, module,
- * memory, cuLaunchKernel) so host code that loads modules by hand parses.
+ * memory, cuLaunchKernel, cuLaunchCooperativeKernel) so host code that loads
+ * modules by hand parses (and its launches are read, docs/cuda-cpp.md).
  * GPUVerify's test suite includes only <cuda.h> and expects cuRAND's device API
  * and cooperative groups with it (its own cuda.h brings them), so ours does
  * too. */
@@ -54,6 +55,11 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
                         unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
                         unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
                         void **kernelParams, void **extra);
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                   unsigned int gridDimZ, unsigned int blockDimX,
+                                   unsigned int blockDimY, unsigned int blockDimZ,
+                                   unsigned int sharedMemBytes, CUstream hStream,
+                                   void **kernelParams);
 CUresult cuGetErrorString(CUresult error, const char **pStr);
 CUresult cuGetErrorName(CUresult error, const char **pStr);
 } /* extern "C" */

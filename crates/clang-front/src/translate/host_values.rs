@@ -11,7 +11,11 @@
 //!
 //! One address-taking is not a write: `&x` stored into the kernel-argument array of a
 //! `cudaLaunchKernel`/`cudaLaunchCooperativeKernel` call (`void *args[] = {&d_x, &n};`),
-//! when that array is used for nothing but such calls; the launch reads `x` then.
+//! or of the driver's `cuLaunchKernel`/`cuLaunchCooperativeKernel`, when that array is used
+//! for nothing but such calls; the launch reads `x` then. The driver API's allocations
+//! (`cuMemAlloc(&dptr, bytes)` of a `CUdeviceptr`) count as `cudaMalloc`s, and a
+//! `CUfunction` handle names a kernel when one `cuModuleGetFunction(&f, mod, "name")`,
+//! with a string literal, outside loops and before the launch, is its only write.
 //!
 //! An integer is known by its value and, where it can be, as an affine form over the kernel
 //! parameters the launch passes host variables to (`n * sizeof(float)` is `4·n` when `n`
@@ -106,10 +110,17 @@ impl HostInt {
     }
 }
 
-/// One `cudaMalloc(&p, bytes)` (or `cudaMallocManaged`).
+/// One `cudaMalloc(&p, bytes)` (or `cudaMallocManaged`, `cuMemAlloc`).
 struct Alloc<'n> {
     call: &'n Node,
     bytes: &'n Node,
+    in_loop: bool,
+}
+
+/// One `cuModuleGetFunction(&f, module, name)`.
+struct GetFunction<'n> {
+    call: &'n Node,
+    name: &'n Node,
     in_loop: bool,
 }
 
@@ -128,6 +139,8 @@ pub struct HostScope<'n> {
     arg_arrays: HashMap<String, Vec<Option<&'n Node>>>,
     /// References to each variable, and those that are the `args` of a launch call.
     refs: HashMap<String, (u32, u32)>,
+    /// The `cuModuleGetFunction` calls that assign each `CUfunction` variable.
+    handles: HashMap<String, Vec<GetFunction<'n>>>,
 }
 
 /// The facts of the whole file every scope shares: `const` variables with initialisers
@@ -170,10 +183,26 @@ fn collect_consts<'n>(n: &'n Node, out: &mut HashMap<String, &'n Node>, depth: u
 }
 
 const LOOPS: [&str; 4] = ["ForStmt", "WhileStmt", "CXXForRangeStmt", "DoStmt"];
-const ALLOCATORS: [&str; 2] = ["cudaMalloc", "cudaMallocManaged"];
+const ALLOCATORS: [&str; 4] = [
+    "cudaMalloc",
+    "cudaMallocManaged",
+    "cuMemAlloc",
+    "cuMemAlloc_v2",
+];
 
-/// The runtime's launch calls: (function, grid, block, kernel-argument array, shared bytes).
-pub const LAUNCH_APIS: [&str; 2] = ["cudaLaunchKernel", "cudaLaunchCooperativeKernel"];
+/// The launch calls that take a kernel-argument array, with the array's position among
+/// their arguments: the runtime's `cudaLaunchKernel(f, grid, block, args, shmem, stream)`
+/// and the driver's `cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem, stream, args,
+/// extra)` (the cooperative forms alike; the driver's has no `extra`).
+pub const LAUNCH_APIS: [(&str, usize); 4] = [
+    ("cudaLaunchKernel", 3),
+    ("cudaLaunchCooperativeKernel", 3),
+    ("cuLaunchKernel", 9),
+    ("cuLaunchCooperativeKernel", 9),
+];
+
+/// The driver API's launch calls, whose kernel is a `CUfunction` handle.
+pub const DRIVER_LAUNCHES: [&str; 2] = ["cuLaunchKernel", "cuLaunchCooperativeKernel"];
 
 impl<'n> HostScope<'n> {
     /// Reads the body of host function `f`.
@@ -185,6 +214,7 @@ impl<'n> HostScope<'n> {
             gotos: false,
             arg_arrays: HashMap::new(),
             refs: HashMap::new(),
+            handles: HashMap::new(),
         };
         s.walk(f, None, false, 0);
         // An argument array used for anything but launches (`args[0] = &y;`, passed to
@@ -262,6 +292,23 @@ impl<'n> HostScope<'n> {
                     }
                     return;
                 }
+                if let Some((var, name)) = get_function(n) {
+                    self.handles
+                        .entry(var.to_string())
+                        .or_default()
+                        .push(GetFunction {
+                            call: n,
+                            name,
+                            in_loop,
+                        });
+                    // The `&f` is the assignment itself; the module and name are walked.
+                    for (i, c) in n.inner.iter().enumerate() {
+                        if i != 1 {
+                            self.walk(c, Some(n), in_loop, depth + 1);
+                        }
+                    }
+                    return;
+                }
                 if let Some(array) = launch_array(n) {
                     self.refs.entry(array.to_string()).or_default().1 += 1;
                 }
@@ -284,6 +331,22 @@ impl<'n> HostScope<'n> {
         match &self.allocs.get(var)?[..] {
             [a] if !a.in_loop && a.call.span.is_some_and(|s| s.hi <= before) => {
                 Some((a.call, a.bytes))
+            }
+            _ => None,
+        }
+    }
+
+    /// The symbol `CUfunction` variable `var` (by id) holds at a launch at byte offset
+    /// `before`: the string literal of the one `cuModuleGetFunction(&var, mod, "name")`
+    /// that assigns it, when that call is outside loops, before the launch, and the
+    /// variable is a local never written otherwise.
+    pub fn kernel_symbol(&self, var: &str, before: u32) -> Option<String> {
+        if self.gotos || self.written.contains(var) || !self.decls.contains_key(var) {
+            return None;
+        }
+        match &self.handles.get(var)?[..] {
+            [g] if !g.in_loop && g.call.span.is_some_and(|s| s.hi <= before) => {
+                string_literal(g.name)
             }
             _ => None,
         }
@@ -373,15 +436,26 @@ fn address_of(e: &Node) -> Option<&Node> {
     (var.kind == "DeclRefExpr" && kind == "VarDecl").then_some(var)
 }
 
-/// The id of the array a launch call (`cudaLaunchKernel(f, grid, block, args, …)`) passes
-/// as its kernel arguments.
-pub fn launch_array(call: &Node) -> Option<&str> {
-    let callee = strip(call.inner.first()?);
-    let (_, kind, name) = callee.referenced()?;
-    if kind != "FunctionDecl" || !LAUNCH_APIS.contains(&name) {
+/// The name of the launch call `call` and the position of its kernel-argument array among
+/// its arguments, when it is one of [`LAUNCH_APIS`].
+pub fn launch_api(call: &Node) -> Option<(&'static str, usize)> {
+    if call.kind != "CallExpr" {
         return None;
     }
-    let args = strip(call.inner.get(4)?);
+    let callee = strip(call.inner.first()?);
+    let (_, kind, name) = callee.referenced()?;
+    if kind != "FunctionDecl" {
+        return None;
+    }
+    LAUNCH_APIS.iter().find(|(api, _)| *api == name).copied()
+}
+
+/// The id of the array a launch call (`cudaLaunchKernel(f, grid, block, args, …)`,
+/// `cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem, stream, args, extra)`) passes as its
+/// kernel arguments.
+pub fn launch_array(call: &Node) -> Option<&str> {
+    let (_, at) = launch_api(call)?;
+    let args = strip(call.inner.get(at + 1)?);
     let (id, kind, _) = args.referenced()?;
     (args.kind == "DeclRefExpr" && kind == "VarDecl").then_some(id)
 }
@@ -405,6 +479,42 @@ fn allocation(call: &Node) -> Option<(&str, &Node)> {
     let (id, kind, _) = var.referenced()?;
     (kind == "VarDecl").then_some(())?;
     Some((id, call.inner.get(2)?))
+}
+
+/// `cuModuleGetFunction(&f, module, name)`: the variable's id and the name expression.
+fn get_function(call: &Node) -> Option<(&str, &Node)> {
+    let callee = strip(call.inner.first()?);
+    let (_, kind, name) = callee.referenced()?;
+    if kind != "FunctionDecl" || name != "cuModuleGetFunction" {
+        return None;
+    }
+    let target = strip(call.inner.get(1)?);
+    if target.kind != "UnaryOperator" || target.str("opcode") != Some("&") {
+        return None;
+    }
+    let var = strip(target.inner.first()?);
+    if var.kind != "DeclRefExpr" {
+        return None;
+    }
+    let (id, kind, _) = var.referenced()?;
+    (kind == "VarDecl").then_some(())?;
+    Some((id, call.inner.get(3)?))
+}
+
+/// The text of a plain string literal (`"vector_add"`); a literal with escapes, a prefix
+/// or anything computed gives nothing.
+fn string_literal(n: &Node) -> Option<String> {
+    let n = strip(n);
+    if n.kind != "StringLiteral" {
+        return None;
+    }
+    let v = n.str("value")?;
+    let inner = v.strip_prefix('"')?.strip_suffix('"')?;
+    let plain = !inner.is_empty()
+        && inner
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.');
+    plain.then(|| inner.to_string())
 }
 
 /// Evaluates host expressions of one launch: `passed` maps the ids of the variables the

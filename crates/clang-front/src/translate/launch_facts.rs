@@ -100,19 +100,24 @@ fn lengths(
         let mut counts = vec![];
         let mut first = None;
         for l in mine {
-            let Some(HostArg::Buffer { bytes, at }) = arg(l, &p.name) else {
+            let Some(HostArg::Buffer {
+                bytes,
+                at,
+                allocator,
+            }) = arg(l, &p.name)
+            else {
                 break;
             };
             let Some(count) = elements(bytes, size) else {
                 break;
             };
-            first.get_or_insert((bytes.value, *at));
+            first.get_or_insert((bytes.value, *at, allocator.as_str()));
             counts.push(count);
         }
         if counts.len() != mine.len() {
             continue;
         }
-        let (Some(count), Some((bytes, at))) = (agree(&counts), first) else {
+        let (Some(count), Some((bytes, at, allocator))) = (agree(&counts), first) else {
             continue;
         };
         let Some(len) = expr_of(k, &count) else {
@@ -120,10 +125,10 @@ fn lengths(
         };
         let how = match &count.sym {
             Some(s) if !s.is_constant() => format!(
-                "cudaMalloc of {bytes} bytes; the launch on line {line} passes {}",
+                "{allocator} of {bytes} bytes; the launch on line {line} passes {}",
                 passed_values(s, &count)
             ),
-            _ => format!("cudaMalloc of {bytes} bytes, passed by the launch on line {line}"),
+            _ => format!("{allocator} of {bytes} bytes, passed by the launch on line {line}"),
         };
         notes.push((
             at,

@@ -1,6 +1,10 @@
 //! Launches in host code: each `kernel<<<grid, block, shmem>>>(…)` and
 //! `cudaLaunchKernel((void *)kernel, grid, block, args, shmem, stream)` (or
 //! `cudaLaunchCooperativeKernel`, whose `args` is `void *args[] = {&a, &b}`) of the file,
+//! and each driver-API `cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem, stream, args,
+//! nullptr)` (or `cuLaunchCooperativeKernel`) whose handle `f` one
+//! `cuModuleGetFunction(&f, mod, "name")` sets to a kernel of the file (by its symbol: the
+//! plain name of an `extern "C"` kernel, else the mangled one),
 //! with what host code fixes about it: the dimensions (`256`, `dim3(16, 16)`, a local
 //! `dim3 block(16, 16)`, `(n + threads - 1) / threads` over variables that keep their
 //! constant initialisers), the dynamic shared-memory size, the values of scalar arguments
@@ -9,11 +13,14 @@
 //! and flags give none, and the report says where each came from.
 
 use super::expr::strip_implicit;
-use super::host_values::{launch_array, Eval, FileFacts, HostInt, HostScope, LAUNCH_APIS};
+use super::host_values::{
+    launch_api, launch_array, Eval, FileFacts, HostInt, HostScope, DRIVER_LAUNCHES,
+};
 use super::{Callee, Unit};
 use crate::headers;
 use crate::node::Node;
 use std::collections::HashMap;
+use warpsafe_cuda_front::ast::FnKind;
 use warpsafe_ir::Span;
 
 /// One launch site.
@@ -36,12 +43,15 @@ pub struct Launch {
 /// What a launch passes for one kernel parameter.
 #[derive(Debug, Clone)]
 pub enum HostArg {
-    /// A pointer that one `cudaMalloc`/`cudaMallocManaged` of `bytes` bytes allocated.
+    /// A pointer that one `cudaMalloc`/`cudaMallocManaged`/`cuMemAlloc` of `bytes` bytes
+    /// allocated.
     Buffer {
         /// The allocation's size in bytes.
         bytes: HostInt,
         /// Where the allocation is written.
         at: Span,
+        /// The allocating function (`cudaMalloc`, `cuMemAlloc`).
+        allocator: String,
     },
     /// An integer value.
     Int(HostInt),
@@ -84,7 +94,7 @@ impl Unit<'_> {
         } else {
             func
         };
-        let api = n.kind == "CallExpr" && is_launch_api(n);
+        let api = launch_api(n).is_some();
         if n.kind == "CUDAKernelCallExpr" || api {
             if let Some(f) = func {
                 let scope = scopes
@@ -106,12 +116,22 @@ impl Unit<'_> {
     }
 
     fn launch(&self, n: &Node, site: &Site, scope: &HostScope, file: &FileFacts) -> Option<Launch> {
-        let callee = strip_casts(site.kernel);
-        let (id, _, _) = callee.referenced()?;
-        let Some(Callee::User(kernel, decl)) = self.callee.get(id) else {
-            return None;
-        };
         let span = self.span(n, Span::DUMMY);
+        let (kernel, decl) = match site.kernel {
+            Target::Named(k) => {
+                let (id, _, _) = strip_casts(k).referenced()?;
+                let Some(Callee::User(kernel, decl)) = self.callee.get(id) else {
+                    return None;
+                };
+                (kernel, *decl)
+            }
+            Target::Handle(h) => {
+                let (id, kind, _) = strip_casts(h).referenced()?;
+                (kind == "VarDecl").then_some(())?;
+                let symbol = scope.kernel_symbol(id, span.lo)?;
+                self.kernel_by_symbol(&symbol)?
+            }
+        };
         let params: Vec<&Node> = decl
             .inner
             .iter()
@@ -164,9 +184,16 @@ impl Unit<'_> {
                 let Some((call, bytes)) = scope.allocation(var, span.lo) else {
                     continue;
                 };
+                let allocator = call
+                    .inner
+                    .first()
+                    .map(strip_casts)
+                    .and_then(Node::referenced)
+                    .map_or("cudaMalloc", |(_, _, name)| name);
                 ev.int(bytes).map(|bytes| HostArg::Buffer {
                     bytes,
                     at: self.span(call, span),
+                    allocator: allocator.to_string(),
                 })
             } else if p.ty().is_some_and(is_floating) {
                 ev.float(a).map(HostArg::Float)
@@ -184,25 +211,72 @@ impl Unit<'_> {
         };
         Some(Launch {
             kernel: kernel.clone(),
-            grid: site.grid.and_then(|g| dim3(&ev, g, 0)),
-            block: site.block.and_then(|b| dim3(&ev, b, 0)),
+            grid: site.grid.as_ref().and_then(|g| g.value(&ev)),
+            block: site.block.as_ref().and_then(|b| b.value(&ev)),
             span,
             args: host_args,
             shared_bytes,
         })
     }
+
+    /// The kernel of the file whose symbol is `symbol`: the plain name of an `extern "C"`
+    /// kernel, the mangled name of any other (as the driver's `cuModuleGetFunction` finds
+    /// it); nothing unless exactly one kernel has it.
+    fn kernel_by_symbol(&self, symbol: &str) -> Option<(&String, &Node)> {
+        let mut found = self
+            .functions
+            .iter()
+            .filter(|f| f.kind == FnKind::Kernel && f.node.str("mangledName") == Some(symbol));
+        let first = found.next()?;
+        if found.any(|f| f.name != first.name) {
+            return None;
+        }
+        Some((&first.name, first.node))
+    }
 }
 
 /// The parts of one launch site.
 struct Site<'n> {
-    /// The expression naming the kernel.
-    kernel: &'n Node,
+    /// The kernel launched.
+    kernel: Target<'n>,
     /// The grid, block and dynamic shared-memory arguments, where written.
-    grid: Option<&'n Node>,
-    block: Option<&'n Node>,
+    grid: Option<Dims<'n>>,
+    block: Option<Dims<'n>>,
     shared: Option<&'n Node>,
     /// The kernel's arguments.
     args: Args<'n>,
+}
+
+/// How a launch names its kernel.
+enum Target<'n> {
+    /// The function itself (`k<<<…>>>`, `(void *)k`).
+    Named(&'n Node),
+    /// A driver-API `CUfunction` variable.
+    Handle(&'n Node),
+}
+
+/// A launch's grid or block shape as written.
+enum Dims<'n> {
+    /// One `dim3` (or integer) expression.
+    Dim3(&'n Node),
+    /// Three integers (`cuLaunchKernel`'s `gridDimX, gridDimY, gridDimZ`).
+    Xyz([&'n Node; 3]),
+}
+
+impl Dims<'_> {
+    /// The constant shape, when host code fixes it.
+    fn value(&self, ev: &Eval) -> Option<[u32; 3]> {
+        match self {
+            Dims::Dim3(n) => dim3(ev, n, 0),
+            Dims::Xyz(xyz) => {
+                let mut d = [1u32; 3];
+                for (slot, n) in d.iter_mut().zip(xyz) {
+                    *slot = u32::try_from(ev.int(n)?.value).ok().filter(|v| *v > 0)?;
+                }
+                Some(d)
+            }
+        }
+    }
 }
 
 /// A launch's kernel arguments.
@@ -219,37 +293,56 @@ fn chevron_site(n: &Node) -> Option<Site<'_>> {
     let config = n.inner.get(1)?;
     let arg = |i: usize| config.inner.get(i + 1);
     Some(Site {
-        kernel: n.inner.first()?,
-        grid: arg(0),
-        block: arg(1),
+        kernel: Target::Named(n.inner.first()?),
+        grid: arg(0).map(Dims::Dim3),
+        block: arg(1).map(Dims::Dim3),
         shared: arg(2),
         args: Args::Converted(n.inner.iter().skip(2).collect()),
     })
 }
 
-/// True for a call of `cudaLaunchKernel` or `cudaLaunchCooperativeKernel`.
-fn is_launch_api(n: &Node) -> bool {
-    n.inner
-        .first()
-        .map(strip_casts)
-        .and_then(Node::referenced)
-        .is_some_and(|(_, kind, name)| kind == "FunctionDecl" && LAUNCH_APIS.contains(&name))
-}
-
-/// `cudaLaunchKernel((void *)kernel, grid, block, args, shmem, stream)`: the arguments are
-/// known when `args` is an argument array host code uses only for launches.
+/// `cudaLaunchKernel((void *)kernel, grid, block, args, shmem, stream)` or
+/// `cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem, stream, args, extra)`: the arguments
+/// are known when `args` is an argument array host code uses only for launches. A
+/// `cuLaunchKernel` whose `extra` is not a null pointer constant is no launch we read (its
+/// arguments may come through `extra`, and with both the launch fails).
 fn api_site<'n>(n: &'n Node, scope: &HostScope<'n>) -> Option<Site<'n>> {
+    let (api, _) = launch_api(n)?;
     let slots = launch_array(n)
         .and_then(|a| scope.launch_args(a))
         .map(<[_]>::to_vec)
         .unwrap_or_default();
+    if DRIVER_LAUNCHES.contains(&api) {
+        if api == "cuLaunchKernel" && !is_null(n.inner.get(11)?) {
+            return None;
+        }
+        let arg = |i: usize| n.inner.get(i + 1);
+        return Some(Site {
+            kernel: Target::Handle(arg(0)?),
+            grid: Some(Dims::Xyz([arg(1)?, arg(2)?, arg(3)?])),
+            block: Some(Dims::Xyz([arg(4)?, arg(5)?, arg(6)?])),
+            // The driver has no default: the size is always written.
+            shared: Some(arg(7)?),
+            args: Args::Slots(slots),
+        });
+    }
     Some(Site {
-        kernel: n.inner.get(1)?,
-        grid: n.inner.get(2),
-        block: n.inner.get(3),
+        kernel: Target::Named(n.inner.get(1)?),
+        grid: n.inner.get(2).map(Dims::Dim3),
+        block: n.inner.get(3).map(Dims::Dim3),
         shared: n.inner.get(5),
         args: Args::Slots(slots),
     })
+}
+
+/// A null pointer constant: `nullptr`, `NULL`, `0` (under casts).
+fn is_null(n: &Node) -> bool {
+    let n = strip_casts(n);
+    match n.kind.as_str() {
+        "CXXNullPtrLiteralExpr" | "GNUNullExpr" => true,
+        "IntegerLiteral" => n.str("value") == Some("0"),
+        _ => false,
+    }
 }
 
 /// Casts, parentheses and `&` around a function name (`(void *)&kernel`).
@@ -271,9 +364,18 @@ fn strip_casts(mut n: &Node) -> &Node {
     }
 }
 
-/// True when variable `v` has the bytes parameter `p` reads: both pointers, or the same
-/// scalar type.
+/// True when variable `v` has the bytes parameter `p` reads: both pointers (a driver-API
+/// `CUdeviceptr` counts as a pointer), or the same scalar type.
 fn same_slot_type(p: &Node, v: &Node) -> bool {
+    let bare_written = v.written_ty().map(|t| {
+        let t = t.strip_prefix("const ").unwrap_or(t).trim();
+        t.strip_suffix(" const").unwrap_or(t).to_string()
+    });
+    if bare_written.as_deref() == Some("CUdeviceptr") {
+        return p
+            .ty()
+            .is_some_and(|pt| pt.contains('*') && !pt.contains('('));
+    }
     let bare = |t: &str| {
         let t = t.strip_prefix("const ").unwrap_or(t).trim();
         t.strip_suffix(" const").unwrap_or(t).to_string()
