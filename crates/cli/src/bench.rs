@@ -1,6 +1,7 @@
-//! `warpsafe bench interp`: interpreter throughput with every check on, beside native Rust.
+//! `warpsafe bench interp`: interpreter throughput with every check on, beside native Rust;
+//! and the entry of `warpsafe bench verify`, whose SARIF form is written here.
 
-use crate::cli::{Format, LaunchArgs};
+use crate::cli::{Format, LaunchArgs, VerifyFormat};
 use crate::exit::{CliError, CLEAN};
 use crate::summary::Table;
 use crate::{launch, source};
@@ -201,5 +202,71 @@ pub fn interp(repeat: usize, dir: &Path, format: Format) -> Result<u8, CliError>
             print!("{}", t.render());
         }
     }
+    Ok(CLEAN)
+}
+
+/// `warpsafe bench verify`: the table or rows of `verify_cmd::bench`, or (SARIF) one result
+/// per verdict that is not verified, located in the kernel's file. Exit 0.
+pub fn verify(
+    dir: &Path,
+    repeat: usize,
+    format: VerifyFormat,
+    svg: Option<&Path>,
+) -> Result<u8, CliError> {
+    match format {
+        VerifyFormat::Human => crate::verify_cmd::bench(dir, repeat, Format::Human, svg),
+        VerifyFormat::Json => crate::verify_cmd::bench(dir, repeat, Format::Json, svg),
+        VerifyFormat::Sarif => verify_sarif(dir, repeat, svg),
+    }
+}
+
+/// `bench verify --format sarif`: verifies every kernel of `dir` (`repeat` times, for the
+/// median seconds of `--svg`; verdicts are those of the last run).
+fn verify_sarif(dir: &Path, repeat: usize, svg: Option<&Path>) -> Result<u8, CliError> {
+    let files = source::expand(&[dir.to_path_buf()])?;
+    let task = crate::progress::Task::bar("bench verify", files.len() as u64);
+    let mut results = vec![];
+    let mut seconds = vec![];
+    for f in &files {
+        task.message(f.display().to_string());
+        let loaded = source::load(f)?;
+        for k in &loaded.module.kernels {
+            let cfg = crate::verify_cmd::config_for(k);
+            let mut times = vec![];
+            let mut last = None;
+            for _ in 0..repeat.max(1) {
+                let r = warpsafe_verify::verify(k, &cfg);
+                times.push(r.seconds);
+                last = Some(r);
+            }
+            let Some(r) = last else { continue };
+            let stem = f
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let label = if stem == r.kernel {
+                stem
+            } else {
+                format!("{stem} ({})", r.kernel)
+            };
+            seconds.push((label, median(times)));
+            results.extend(crate::sarif::report_results(&loaded.file, &r));
+        }
+        task.inc(1);
+    }
+    drop(task);
+    if let Some(path) = svg {
+        let title = format!(
+            "warpsafe bench verify: seconds per kernel (all properties, median of {})",
+            repeat.max(1)
+        );
+        std::fs::write(path, crate::html::bar_chart(&title, &seconds))
+            .map_err(|e| CliError::io(path, e))?;
+    }
+    let subject = dir.display().to_string();
+    println!(
+        "{}",
+        crate::sarif::render_check("bench-verify", &subject, results)
+    );
     Ok(CLEAN)
 }

@@ -249,13 +249,13 @@ pub struct PermArgs {
     /// between the kernel before it and its end.
     #[arg(long)]
     pub kernel: Option<String>,
-    /// Output format.
+    /// Output format (SARIF: one result per violated or undecided obligation).
     #[arg(long, value_enum, default_value_t)]
-    pub format: Format,
+    pub format: VerifyFormat,
 }
 
 /// Output formats of the commands that report findings (`run`, `verify`, `equiv`, `prove`,
-/// `validate`).
+/// `validate`, `check-perm`, `groebner`, `bench verify`, `bench suite`).
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum VerifyFormat {
     /// Readable text.
@@ -519,9 +519,10 @@ pub struct GroebnerArgs {
     /// Show the parametric proof of the dense elimination kernel before computing.
     #[arg(long)]
     pub explain: bool,
-    /// Output format (JSON: basis, size, statistics, timings).
+    /// Output format (JSON: basis, size, statistics, timings; SARIF: a result when the
+    /// basis fails `--check` or is not checked, none when it is checked).
     #[arg(long, value_enum, default_value_t)]
-    pub format: Format,
+    pub format: VerifyFormat,
 }
 
 /// `warpsafe cuda`.
@@ -565,6 +566,19 @@ pub enum Format {
     Human,
     /// One JSON document on stdout.
     Json,
+}
+
+/// Output formats of `ir`, which prints code rather than findings.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IrFormat {
+    /// The IR as text.
+    #[default]
+    Human,
+    /// The module (or the kernel) as JSON.
+    Json,
+    /// Not offered (hidden): accepted only to refuse it with a message that says why.
+    #[value(hide = true)]
+    Sarif,
 }
 
 /// Options shared by commands that read a kernel file.
@@ -696,7 +710,7 @@ pub struct IrArgs {
     pub via_ptx: bool,
     /// `human` prints the IR as text; `json` prints the whole module as JSON.
     #[arg(long, value_enum, default_value_t)]
-    pub format: Format,
+    pub format: IrFormat,
 }
 
 /// `warpsafe bench`.
@@ -777,9 +791,9 @@ pub enum BenchKind {
         /// Repetitions per kernel; the median is reported.
         #[arg(long, default_value_t = 3)]
         repeat: usize,
-        /// Output format.
+        /// Output format (SARIF: one result per verdict that is not verified).
         #[arg(long, value_enum, default_value_t)]
-        format: Format,
+        format: VerifyFormat,
         /// Also write the seconds per kernel (all properties, the median) as an SVG bar
         /// chart, one standalone file. Example: `--svg verify.svg`.
         #[arg(long, value_name = "FILE")]
@@ -798,9 +812,10 @@ pub enum BenchKind {
         /// Largest problem size in the functional sweep.
         #[arg(long, default_value_t = 128)]
         max_size: i64,
-        /// Output format.
+        /// Output format (SARIF: one result per safety or functional verdict that is not
+        /// verified or proved for every size).
         #[arg(long, value_enum, default_value_t)]
-        format: Format,
+        format: VerifyFormat,
         /// Also write the table as an SVG image to this file.
         #[arg(long)]
         svg: Option<PathBuf>,

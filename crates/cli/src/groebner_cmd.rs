@@ -1,7 +1,7 @@
 //! `warpsafe groebner` and `bench groebner`: reduced Gröbner bases over F_p (F4 or
 //! Buchberger), the backend of the dense step, and the proof of its kernel.
 
-use crate::cli::{Format, GroebnerArgs, GroebnerBackend};
+use crate::cli::{Format, GroebnerArgs, GroebnerBackend, VerifyFormat};
 use crate::exit::{CliError, CLEAN};
 use crate::progress::{self, Task, Ticker};
 use crate::summary::Table;
@@ -111,7 +111,7 @@ pub fn run(args: &GroebnerArgs) -> Result<u8, CliError> {
             args.algo
         ))
     })?;
-    if args.explain && args.format == Format::Human {
+    if args.explain && args.format == VerifyFormat::Human {
         explain()?;
     }
     let task = Task::spinner(&format!("{algo}"));
@@ -145,7 +145,14 @@ pub fn run(args: &GroebnerArgs) -> Result<u8, CliError> {
     let st = &basis.stats;
     let t = &st.time;
     match args.format {
-        Format::Json => {
+        VerifyFormat::Sarif => {
+            let file = args.file.display().to_string();
+            println!(
+                "{}",
+                crate::sarif::render_check("groebner", &file, sarif_results(&file, checked))
+            );
+        }
+        VerifyFormat::Json => {
             let polys: Vec<String> = basis.polys.iter().map(|p| p.to_text(&basis.vars)).collect();
             let j = json!({
                 "file": args.file.display().to_string(),
@@ -170,7 +177,7 @@ pub fn run(args: &GroebnerArgs) -> Result<u8, CliError> {
             });
             crate::report::print_json(&j)?;
         }
-        Format::Human => {
+        VerifyFormat::Human => {
             print!("{}", basis.to_text());
             eprintln!(
                 "{}: reduced basis of {} polynomials ({algo}, {}, p = {}) in {:.4} s: {} steps, {} pairs, largest matrix {}x{}, largest dense block {}x{}",
@@ -193,6 +200,26 @@ pub fn run(args: &GroebnerArgs) -> Result<u8, CliError> {
         Some(false) => Ok(crate::exit::FINDINGS),
         _ => Ok(CLEAN),
     }
+}
+
+/// SARIF results of a computed basis: none when `--check` proved it a reduced Gröbner basis,
+/// an error when the check failed, a note when it was not checked (F4's default linear
+/// algebra is Monte Carlo, so an unchecked basis is not a proved one).
+fn sarif_results(file: &str, checked: Option<bool>) -> Vec<serde_json::Value> {
+    let (rule, level, text) = match checked {
+        Some(true) => return vec![],
+        Some(false) => (
+            "not-a-basis",
+            "error",
+            "--check failed: some input or S-pair does not reduce to 0, or the basis is not reduced",
+        ),
+        None => (
+            "unchecked",
+            "note",
+            "the basis was computed but not checked; --check proves it a reduced Gröbner basis",
+        ),
+    };
+    vec![crate::sarif::at_line(file, 0, rule, level, text.into())]
 }
 
 /// Another system's result on one benchmark system: `None` when it is not installed, else its

@@ -1,11 +1,17 @@
 //! `warpsafe ir`: print a kernel's IR, its thread code, or the module as JSON.
 
-use crate::cli::{Format, IrArgs};
+use crate::cli::{IrArgs, IrFormat as Format};
 use crate::exit::{CliError, CLEAN};
 use crate::source;
 
 /// Runs the command.
 pub fn run(args: &IrArgs) -> Result<u8, CliError> {
+    if args.format == Format::Sarif {
+        return Err(CliError::usage(
+            "--format sarif makes no sense for `ir`: it prints code, not findings (SARIF holds \
+             findings); use --format human or --format json",
+        ));
+    }
     let loaded = source::load(&args.file)?;
     if args.format == Format::Json {
         let json = match &args.select.kernel {

@@ -110,7 +110,7 @@ fn main() -> std::process::ExitCode {
                 repeat,
                 format,
                 svg,
-            } => verify_cmd::bench(&kernels, repeat, format, svg.as_deref()),
+            } => bench::verify(&kernels, repeat, format, svg.as_deref()),
             BenchKind::Scans { bound, format } => {
                 scans_bench::bench(std::path::Path::new("."), bound, format)
             }

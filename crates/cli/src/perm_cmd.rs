@@ -1,6 +1,6 @@
 //! `warpsafe check-perm`: the permission-annotation checker (`warpsafe-perm`).
 
-use crate::cli::{Format, PermArgs};
+use crate::cli::{PermArgs, VerifyFormat as Format};
 use crate::exit::{CliError, CLEAN, FINDINGS, UNKNOWN, USAGE};
 use warpsafe_perm::Verdict;
 
@@ -11,6 +11,8 @@ pub fn run(args: &PermArgs) -> Result<u8, CliError> {
     let mut rows = vec![];
     let mut parse_error = false;
     let mut failed = vec![];
+    let mut failed_results = vec![];
+    let mut files_ok = vec![];
     for path in &args.files {
         let started = std::time::Instant::now();
         let report = check_file(path, args.kernel.as_deref())?;
@@ -20,6 +22,7 @@ pub fn run(args: &PermArgs) -> Result<u8, CliError> {
                 if args.files.len() == 1 {
                     return Err(e);
                 }
+                failed_results.push(error_result(path, &e));
                 failed.push(crate::exit::error_json(&e));
                 parse_error = true;
                 rows.push((
@@ -44,11 +47,27 @@ pub fn run(args: &PermArgs) -> Result<u8, CliError> {
                 if args.format == Format::Human {
                     print_human(&path.display().to_string(), &r);
                 }
+                files_ok.push(path.display().to_string());
                 reports.push(r);
             }
         }
     }
-    if args.format == Format::Json {
+    if args.format == Format::Sarif {
+        let results = files_ok
+            .iter()
+            .zip(&reports)
+            .flat_map(|(file, r)| results(file, r))
+            .chain(failed_results)
+            .collect();
+        let subject = match args.files.as_slice() {
+            [one] => one.display().to_string(),
+            _ => format!("{} files", args.files.len()),
+        };
+        println!(
+            "{}",
+            crate::sarif::render_check("check-perm", &subject, results)
+        );
+    } else if args.format == Format::Json {
         match reports.as_slice() {
             [one] if args.files.len() == 1 => crate::report::print_json(one)?,
             all => {
@@ -83,6 +102,51 @@ pub fn run(args: &PermArgs) -> Result<u8, CliError> {
     } else {
         CLEAN
     })
+}
+
+/// One SARIF result per obligation that is not verified: violated `error` (with its
+/// counterexample), unknown `note` (with its reason), at the obligation's line of `file`.
+fn results(file: &str, r: &warpsafe_perm::Report) -> Vec<serde_json::Value> {
+    let mut out: Vec<serde_json::Value> = r
+        .obligations
+        .iter()
+        .filter(|o| o.verdict != Verdict::Verified)
+        .map(|o| {
+            let (level, word) = match o.verdict {
+                Verdict::Violated => ("error", "violated"),
+                _ => ("note", "unknown"),
+            };
+            let mut text = format!("{} {word} (kernel `{}`): {}", o.check, r.kernel, o.what);
+            if let Some(why) = &o.reason {
+                text.push_str(&format!("; {why}"));
+            }
+            if let Some(c) = &o.counterexample {
+                text.push_str(&format!("; counterexample: {c}"));
+            }
+            crate::sarif::at_line(file, o.line, "permission", level, text)
+        })
+        .collect();
+    // A kernel with no obligation at all is unknown (nothing was shown): say so.
+    if r.obligations.is_empty() && r.verdict == Verdict::Unknown {
+        out.push(crate::sarif::at_line(
+            file,
+            0,
+            "permission",
+            "note",
+            format!("kernel `{}`: no permission obligation to check", r.kernel),
+        ));
+    }
+    out
+}
+
+/// The result of a file that does not parse (several files: the others are still checked).
+fn error_result(path: &std::path::Path, e: &CliError) -> serde_json::Value {
+    let line = match e {
+        CliError::Parse { errors, .. } => errors.first().map_or(0, |l| l.line),
+        _ => 0,
+    };
+    let file = path.display().to_string();
+    crate::sarif::at_line(&file, line, "error", "error", e.to_string())
 }
 
 /// The report of one file, or (after printing it) why its annotations or code do not parse.

@@ -2,6 +2,7 @@
 
 use crate::cli::{BackendChoice, CheckArgs, RunArgs, VerifyFormat as Format};
 use crate::exit::{CliError, CLEAN, FINDINGS, UNKNOWN, USAGE};
+use crate::fixed::{Fixed, FixedArg, FixedInit, FixedLen};
 use crate::report::{self, OutputJson, RunJson};
 use crate::summary::Table;
 use crate::{diagnostics, inputs, launch, ptx_input, schedules, source};
@@ -339,6 +340,7 @@ fn one(path: &Path, args: &RunArgs) -> Result<u8, CliError> {
     }
     match args.format {
         Format::Json => {
+            let fixed = fixed_by_flags(kernel, &args.launch, &l);
             let json = RunJson {
                 file: &loaded.file.name,
                 kernel: &kernel.name,
@@ -354,7 +356,13 @@ fn one(path: &Path, args: &RunArgs) -> Result<u8, CliError> {
                 schedules: sched,
                 exit_code: code,
             };
-            println!("{}", to_json(&json));
+            println!(
+                "{}",
+                to_json(&report::WithFixed {
+                    fixed: &fixed,
+                    report: &json
+                })
+            );
         }
         Format::Sarif => println!(
             "{}",
@@ -394,6 +402,58 @@ fn one(path: &Path, args: &RunArgs) -> Result<u8, CliError> {
     Ok(code)
 }
 
+/// What `--arg`, `--buf` and `--len` fixed in the launch that ran, in the shape the symbolic
+/// commands report (`"fixed"` in JSON): each named scalar's value, each named buffer's length
+/// as built, and the constant contents `--buf NAME=zeros|ones` gave. Read from the launch,
+/// not from the flags again, so a file or pipe given to `--buf` is not read twice.
+fn fixed_by_flags(kernel: &Kernel, flags: &crate::cli::LaunchArgs, l: &launch::Launch) -> Fixed {
+    let arg_of = |item: &str| {
+        let name = item.split_once('=')?.0.trim();
+        let id = kernel.param_named(name)?;
+        Some((name.to_string(), l.args.get(id.0 as usize)?))
+    };
+    let mut fixed = Fixed::default();
+    for item in &flags.args {
+        if let Some((name, Arg::Scalar(value))) = arg_of(item) {
+            fixed.args.push(FixedArg {
+                name,
+                value: *value,
+                from: format!("--arg {item}"),
+            });
+        }
+    }
+    let items =
+        (flags.lens.iter().map(|i| ("len", i))).chain(flags.bufs.iter().map(|i| ("buf", i)));
+    for (flag, item) in items {
+        let Some((name, Arg::Buffer(b))) = arg_of(item) else {
+            continue;
+        };
+        let from = format!("--{flag} {item}");
+        let spec = item
+            .split_once('=')
+            .map(|(_, t)| t.trim())
+            .unwrap_or_default();
+        let constant = match inputs::parse_spec(spec).map(|s| s.fill) {
+            Ok(inputs::Fill::Zeros) if flag == "buf" => Some("0"),
+            Ok(inputs::Fill::Ones) if flag == "buf" => Some("1"),
+            _ => None,
+        };
+        if let Some(value) = constant {
+            fixed.inits.push(FixedInit {
+                name: name.clone(),
+                value: value.into(),
+                from: from.clone(),
+            });
+        }
+        fixed.lens.push(FixedLen {
+            name,
+            len: b.data.len() as u64,
+            from,
+        });
+    }
+    fixed
+}
+
 /// `--html`: one run's report over its source.
 fn write_html(path: &Path, file_name: &str, section: crate::html::Section) -> Result<(), CliError> {
     let page = crate::html::Page {
@@ -426,7 +486,20 @@ fn print_unknown(
     format: Format,
 ) {
     match format {
-        Format::Json | Format::Sarif => println!(
+        Format::Sarif => {
+            let result = crate::sarif::at_line(
+                file,
+                0,
+                "step-limit",
+                "note",
+                format!("kernel `{}`: unknown: {reason} ({detail})", kernel.name),
+            );
+            println!(
+                "{}",
+                crate::sarif::render_check("run", &kernel.name, vec![result])
+            );
+        }
+        Format::Json => println!(
             "{}",
             to_json(&UnknownJson {
                 file,
@@ -538,6 +611,9 @@ struct Row {
     error: Option<String>,
     /// Why the run says nothing (`step limit (…)`), when it reached --max-steps.
     unknown: Option<String>,
+    /// The row's SARIF results: its findings, its error or its step limit.
+    #[serde(skip)]
+    sarif: Vec<serde_json::Value>,
 }
 
 fn rows_for(path: &Path, args: &RunArgs) -> Vec<Row> {
@@ -545,7 +621,15 @@ fn rows_for(path: &Path, args: &RunArgs) -> Vec<Row> {
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let uri = path.display().to_string();
     let failed = |kernel: &str, e: CliError| Row {
+        sarif: vec![crate::sarif::at_line(
+            &uri,
+            0,
+            "error",
+            "error",
+            format!("kernel `{kernel}`: {e}"),
+        )],
         file: file.clone(),
         kernel: kernel.into(),
         threads: 0,
@@ -563,9 +647,16 @@ fn rows_for(path: &Path, args: &RunArgs) -> Vec<Row> {
     };
     selected
         .iter()
-        .map(|s| (&s.kernel, s.ptx.as_ref()))
-        .map(|(k, ptx)| match execute(k, ptx, args) {
+        .map(|s| (&s.file, &s.kernel, s.ptx.as_ref()))
+        .map(|(text, k, ptx)| match execute(k, ptx, args) {
             Err(Stop::Unknown { reason, .. }) => Row {
+                sarif: vec![crate::sarif::at_line(
+                    &text.name,
+                    0,
+                    "step-limit",
+                    "note",
+                    format!("kernel `{}`: unknown: {reason}", k.name),
+                )],
                 error: None,
                 unknown: Some(reason),
                 ..failed(&k.name, CliError::usage(""))
@@ -598,6 +689,7 @@ fn rows_for(path: &Path, args: &RunArgs) -> Vec<Row> {
                     seconds: o.stats.seconds,
                     error: None,
                     unknown: None,
+                    sarif: crate::sarif::run_results(text, &k.name, &o.findings),
                 }
             }
         })
@@ -618,11 +710,6 @@ fn many(files: &[std::path::PathBuf], args: &RunArgs) -> Result<u8, CliError> {
     }
     if args.html.is_some() {
         return Err(CliError::usage("--html needs exactly one file"));
-    }
-    if args.format == Format::Sarif {
-        return Err(CliError::usage(
-            "--format sarif reports one file: run each file, or use --format json for several",
-        ));
     }
     let rows: Vec<Row> = files.iter().flat_map(|f| rows_for(f, args)).collect();
     let any_error = rows.iter().any(|r| r.error.is_some());
@@ -645,7 +732,12 @@ fn many(files: &[std::path::PathBuf], args: &RunArgs) -> Result<u8, CliError> {
         CLEAN
     };
     match args.format {
-        Format::Json | Format::Sarif => println!("{}", to_json(&rows)),
+        Format::Json => println!("{}", to_json(&rows)),
+        Format::Sarif => {
+            let results: Vec<serde_json::Value> = rows.into_iter().flat_map(|r| r.sarif).collect();
+            let subject = format!("{} files", files.len());
+            println!("{}", crate::sarif::render_check("run", &subject, results));
+        }
         Format::Human => {
             let mut t = Table::new(&[
                 "file", "kernel", "threads", "found", "warnings", "expected", "ok", "seconds",

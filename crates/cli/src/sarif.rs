@@ -1,5 +1,6 @@
-//! SARIF 2.1.0 output of reports (`verify`, `run`, `equiv`, `prove`, `validate`), for
-//! code-scanning annotations in CI.
+//! SARIF 2.1.0 output of reports (`verify`, `run`, `equiv`, `prove`, `validate`,
+//! `check-perm`, `groebner`, `bench verify`, `bench suite`), for code-scanning annotations
+//! in CI. The one place that writes SARIF: commands build results with the functions here.
 
 use serde_json::{json, Value};
 use warpsafe_ir::{SourceFile, Span};
@@ -35,7 +36,18 @@ fn finding(file: &SourceFile, cx: &Counterexample, level: &str, text: String) ->
 /// Renders reports whose spans point into different texts (the PTX of each kernel): one
 /// run per report, located in its own text.
 pub fn render_each(reports: &[(&SourceFile, &Report)]) -> String {
-    let runs: Vec<Value> = reports.iter().map(|(f, r)| run(f, r)).collect();
+    let runs: Vec<Value> = reports
+        .iter()
+        .map(|(f, r)| {
+            let id = format!("warpsafe/verify/{}", r.kernel);
+            tool_run(rules(), &id, report_results(f, r))
+        })
+        .collect();
+    log(runs)
+}
+
+/// The SARIF 2.1.0 log holding `runs`, as pretty JSON.
+fn log(runs: Vec<Value>) -> String {
     let log = json!({
         "version": "2.1.0",
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -44,43 +56,68 @@ pub fn render_each(reports: &[(&SourceFile, &Report)]) -> String {
     serde_json::to_string_pretty(&log).unwrap_or_default()
 }
 
-fn run(file: &SourceFile, r: &Report) -> Value {
-    let mut results = vec![];
-    for p in &r.results {
-        match &p.verdict {
-            Verdict::Verified => {}
-            Verdict::Violated(cx) => {
-                let text = format!("{} (kernel `{}`)", cx.message, r.kernel);
-                results.push(finding(file, cx, "error", text));
-            }
-            Verdict::Possible {
-                counterexample,
-                why,
-            } => {
-                let text = format!(
-                    "possible {} (kernel `{}`, unconfirmed: {why})",
-                    counterexample.message, r.kernel
-                );
-                results.push(finding(file, counterexample, "warning", text));
-            }
-            Verdict::Unknown { reason, span } => {
-                let locs: Vec<Value> = span.and_then(|s| location(file, s)).into_iter().collect();
-                results.push(json!({
-                    "ruleId": p.property.name(),
-                    "level": "note",
-                    "message": { "text": format!("{} could not be decided for kernel `{}`: {reason}", p.property.name(), r.kernel) },
-                    "locations": locs,
-                }));
-            }
+/// One result per verdict of a `verify` report that is not verified: violated `error`,
+/// possible `warning`, unknown `note`, located at the counterexample's (or construct's) line.
+pub fn report_results(file: &SourceFile, r: &Report) -> Vec<Value> {
+    r.results
+        .iter()
+        .filter_map(|p| verdict_result(file, &r.kernel, p.property.name(), &p.verdict))
+        .collect()
+}
+
+/// The result of one property's verdict for `kernel`; `None` when it is verified.
+pub fn verdict_result(
+    file: &SourceFile,
+    kernel: &str,
+    property: &str,
+    verdict: &Verdict,
+) -> Option<Value> {
+    match verdict {
+        Verdict::Verified => None,
+        Verdict::Violated(cx) => {
+            let text = format!("{} (kernel `{kernel}`)", cx.message);
+            Some(finding(file, cx, "error", text))
+        }
+        Verdict::Possible {
+            counterexample,
+            why,
+        } => {
+            let text = format!(
+                "possible {} (kernel `{kernel}`, unconfirmed: {why})",
+                counterexample.message
+            );
+            Some(finding(file, counterexample, "warning", text))
+        }
+        Verdict::Unknown { reason, span } => {
+            let at = span
+                .and_then(|s| location(file, s))
+                .unwrap_or_else(|| file_only(file));
+            Some(json!({
+                "ruleId": property,
+                "level": "note",
+                "message": { "text": format!("{property} could not be decided for kernel `{kernel}`: {reason}") },
+                "locations": [at],
+            }))
         }
     }
-    tool_run(rules(), &format!("warpsafe/verify/{}", r.kernel), results)
 }
 
 /// The SARIF log of one interpreter run: one result per finding (errors and warnings), at
 /// the later access or event, with the other party's site as a related location.
 pub fn render_run(file: &SourceFile, kernel: &str, findings: &[warpsafe_exec::Finding]) -> String {
-    let results: Vec<Value> = findings
+    let results = run_results(file, kernel, findings);
+    let run = tool_run(rules(), &format!("warpsafe/run/{kernel}"), results);
+    log(vec![run])
+}
+
+/// The results of one interpreter run of `kernel` (see [`render_run`]), for a log that
+/// gathers several runs' results (`run` of several files).
+pub fn run_results(
+    file: &SourceFile,
+    kernel: &str,
+    findings: &[warpsafe_exec::Finding],
+) -> Vec<Value> {
+    findings
         .iter()
         .map(|f| {
             let level = match f.severity {
@@ -100,26 +137,31 @@ pub fn render_run(file: &SourceFile, kernel: &str, findings: &[warpsafe_exec::Fi
                 "relatedLocations": related,
             })
         })
-        .collect();
-    let run = tool_run(rules(), &format!("warpsafe/run/{kernel}"), results);
-    let log = json!({
-        "version": "2.1.0",
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "runs": [run],
-    });
-    serde_json::to_string_pretty(&log).unwrap_or_default()
+        .collect()
 }
 
-/// The SARIF log of one symbolic check (`equiv`, `prove`, `validate`): one run whose id is
-/// `warpsafe/COMMAND/KERNEL`, holding `results` (built by the functions below).
-pub fn render_check(command: &str, kernel: &str, results: Vec<Value>) -> String {
-    let run = tool_run(rules(), &format!("warpsafe/{command}/{kernel}"), results);
-    let log = json!({
-        "version": "2.1.0",
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "runs": [run],
-    });
-    serde_json::to_string_pretty(&log).unwrap_or_default()
+/// The SARIF log of one check (`equiv`, `prove`, `validate`, `check-perm`, `groebner`, a
+/// bench, `run` of several files): one run whose id is `warpsafe/COMMAND/SUBJECT`, holding
+/// `results` (built by the functions of this module).
+pub fn render_check(command: &str, subject: &str, results: Vec<Value>) -> String {
+    let run = tool_run(rules(), &format!("warpsafe/{command}/{subject}"), results);
+    log(vec![run])
+}
+
+/// A result at line `line` of the file named `uri` (its whole file when `line` is 0), for
+/// reports that know lines but hold no source text (`check-perm`, benches, `groebner`).
+pub fn at_line(uri: &str, line: usize, rule: &str, level: &str, text: String) -> Value {
+    let region = (line > 0).then(|| json!({ "startLine": line }));
+    let mut physical = json!({ "artifactLocation": { "uri": uri } });
+    if let (Some(r), Some(obj)) = (region, physical.as_object_mut()) {
+        obj.insert("region".into(), r);
+    }
+    json!({
+        "ruleId": rule,
+        "level": level,
+        "message": { "text": text },
+        "locations": [{ "physicalLocation": physical }],
+    })
 }
 
 /// One result per finding of a symbolic run (`side` names the run: `reference`, `IR`, …),
@@ -231,6 +273,19 @@ fn rules() -> Vec<Value> {
         ),
         ("step-limit", "The instruction budget ran out"),
         ("budget", "The memory or time budget ran out"),
+        (
+            "permission",
+            "A permission-annotation obligation violated or not decided (check-perm)",
+        ),
+        (
+            "not-a-basis",
+            "groebner --check: the result is not a reduced Gröbner basis",
+        ),
+        (
+            "unchecked",
+            "groebner: a basis computed but not checked (--check checks it)",
+        ),
+        ("error", "The input could not be read or checked"),
     ]
     .iter()
     .map(|(id, text)| json!({ "id": id, "shortDescription": { "text": text } }))

@@ -5,7 +5,7 @@
 //! Every engine that talks to a solver (verify, functional, induct, perm) starts it through
 //! `warpsafe-smt`: z3 (or `$WARPSAFE_Z3`) by default, cvc5 (or `$WARPSAFE_CVC5`) when chosen.
 
-use crate::cli::{BenchKind, Command, Format, SolverArgs};
+use crate::cli::{BenchKind, Command, SolverArgs, VerifyFormat};
 use crate::exit::CliError;
 use clap::ValueEnum;
 use std::io::ErrorKind;
@@ -56,7 +56,7 @@ pub fn configure(args: &SolverArgs) -> Result<(), CliError> {
 pub fn needed_by(cmd: &Command) -> bool {
     match cmd {
         Command::Verify(_) | Command::CheckPerm(_) => true,
-        Command::Groebner(args) => args.explain && args.format == Format::Human,
+        Command::Groebner(args) => args.explain && args.format == VerifyFormat::Human,
         Command::Prove(args) => {
             let l = &args.sym.launch;
             let fixed = l.grid.is_some()

@@ -8,7 +8,7 @@
 //! its shapes (barrier-phased algorithms) fall back to the bounded sweep. The column says which
 //! kind of proof backs each ✓, and a refutation is confirmed in the concrete interpreter.
 
-use crate::cli::Format;
+use crate::cli::VerifyFormat as Format;
 use crate::exit::{CliError, CLEAN, FINDINGS};
 use crate::source;
 use crate::summary::Table;
@@ -97,6 +97,7 @@ pub fn bench(
     svg: Option<&Path>,
 ) -> Result<u8, CliError> {
     let mut rows = vec![];
+    let mut sarif = vec![];
     let task = crate::progress::Task::bar("bench suite", SUITE.len() as u64);
     for name in SUITE {
         task.message(name.to_string());
@@ -122,6 +123,9 @@ pub fn bench(
                 report.seconds, functional.verdict, functional.scope
             )
         });
+        if format == Format::Sarif {
+            sarif.extend(sarif_results(&loaded.file, &k.name, &report, &functional));
+        }
         rows.push(Row {
             kernel: name.to_string(),
             race: word(Property::Race),
@@ -141,6 +145,10 @@ pub fn bench(
                 .any(|v| v.starts_with('✗'))
     });
     match format {
+        Format::Sarif => println!(
+            "{}",
+            crate::sarif::render_check("bench-suite", &kernels.display().to_string(), sarif)
+        ),
         Format::Json => crate::report::print_json(&rows)?,
         Format::Human => {
             let mut t = Table::new(&[
@@ -189,6 +197,53 @@ pub fn bench(
         std::fs::write(path, render_svg(&rows)).map_err(|e| CliError::io(path, e))?;
     }
     Ok(if failed { FINDINGS } else { CLEAN })
+}
+
+/// SARIF results of one suite row: each of the table's safety verdicts that is not verified
+/// (violated `error`, possible `warning`, unknown `note`), and the functional verdict when
+/// it is refuted (`error`), unknown (`note`) or proved only up to the sweep's bound (`note`).
+fn sarif_results(
+    file: &warpsafe_ir::SourceFile,
+    kernel: &str,
+    report: &warpsafe_verify::Report,
+    f: &Functional,
+) -> Vec<serde_json::Value> {
+    let shown = [
+        Property::Race,
+        Property::Divergence,
+        Property::Bounds,
+        Property::Overflow,
+    ];
+    let mut out: Vec<serde_json::Value> = shown
+        .iter()
+        .filter_map(|p| report.result(*p))
+        .filter_map(|r| crate::sarif::verdict_result(file, kernel, r.property.name(), &r.verdict))
+        .collect();
+    let functional = match (f.verdict, f.scope) {
+        ("refuted", _) => Some(crate::sarif::refuted(
+            file,
+            format!("kernel `{kernel}` misses its spec: {}", f.detail),
+            None,
+        )),
+        ("proved", "all sizes") => None,
+        ("proved", _) => Some(crate::sarif::undecided(
+            file,
+            "not-every-size",
+            format!(
+                "kernel `{kernel}` meets its spec for sizes up to {} ({} configurations), not proved for every size",
+                f.bound, f.configs
+            ),
+            None,
+        )),
+        _ => Some(crate::sarif::undecided(
+            file,
+            "unknown",
+            format!("kernel `{kernel}`: functional correctness not decided: {}", f.detail),
+            None,
+        )),
+    };
+    out.extend(functional);
+    out
 }
 
 fn functional_cell(f: &Functional) -> String {
