@@ -414,3 +414,22 @@ pub fn bench(repeat: usize, limit: f64, exact: bool, format: Format) -> Result<u
     }
     Ok(CLEAN)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::sarif_results;
+
+    #[test]
+    fn sarif_has_a_result_only_for_a_failed_or_missing_check() {
+        assert!(sarif_results("s.txt", Some(true)).is_empty());
+        let failed = sarif_results("s.txt", Some(false));
+        assert_eq!(failed.len(), 1);
+        assert_eq!(failed[0]["level"], "error");
+        assert_eq!(failed[0]["ruleId"], "not-a-basis");
+        let unchecked = sarif_results("s.txt", None);
+        assert_eq!(unchecked[0]["level"], "note");
+        assert_eq!(unchecked[0]["ruleId"], "unchecked");
+        let uri = &unchecked[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+        assert_eq!(uri, "s.txt");
+    }
+}

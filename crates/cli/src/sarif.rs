@@ -304,3 +304,45 @@ fn tool_run(rules: Vec<Value>, id: &str, results: Vec<Value>) -> Value {
         "results": results,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_at_a_line_has_a_region_and_one_without_has_none() {
+        let r = at_line("k.cu", 7, "permission", "error", "violated".into());
+        let loc = &r["locations"][0]["physicalLocation"];
+        assert_eq!(loc["artifactLocation"]["uri"], "k.cu");
+        assert_eq!(loc["region"]["startLine"], 7);
+        assert_eq!(r["level"], "error");
+        let whole = at_line("k.cu", 0, "unchecked", "note", "n".into());
+        assert!(whole["locations"][0]["physicalLocation"]
+            .get("region")
+            .is_none());
+    }
+
+    #[test]
+    fn every_rule_a_command_uses_is_declared() {
+        let ids: Vec<Value> = rules().iter().map(|r| r["id"].clone()).collect();
+        for id in [
+            "permission",
+            "not-a-basis",
+            "unchecked",
+            "error",
+            "step-limit",
+        ] {
+            assert!(ids.contains(&Value::from(id)), "{id}");
+        }
+        let log: Value = serde_json::from_str(&render_check("run", "2 files", vec![]))
+            .expect("a SARIF log is JSON");
+        assert_eq!(log["version"], "2.1.0");
+        assert_eq!(
+            log["runs"][0]["automationDetails"]["id"],
+            "warpsafe/run/2 files"
+        );
+        assert!(log["runs"][0]["results"]
+            .as_array()
+            .is_some_and(Vec::is_empty));
+    }
+}
