@@ -674,7 +674,7 @@ pub struct RunArgs {
     /// Directory to write every writable buffer to, as `NAME.bin`.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Output format (SARIF: one file's findings, for code-scanning annotations).
+    /// Output format (SARIF: one run holding every file's findings, at their lines).
     #[arg(long, value_enum, default_value_t)]
     pub format: VerifyFormat,
     /// Compare each file's findings with its `//@ expect` lines (exit 0 when all match).
