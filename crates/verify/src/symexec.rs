@@ -696,7 +696,10 @@ impl Exec<'_> {
             };
             self.vars[i] = merged;
         }
-        self.pc = if exits { then_pc.or(&self.pc) } else { pc0 };
+        // What a branch learnt on the way (a loop's exit facts, its assumptions) holds after
+        // the `if` on that branch's side: keep it, unless neither branch learnt anything.
+        let learnt = exits || !then_pc.same(&pc0.and(&c)) || !self.pc.same(&pc0.and(&c.not()));
+        self.pc = if learnt { then_pc.or(&self.pc) } else { pc0 };
         self.epoch = Term::ite(&c, &then_e, &self.epoch);
         self.wepoch = Term::ite(&c, &then_w, &self.wepoch);
         self.gepoch = Term::ite(&c, &then_g, &self.gepoch);
