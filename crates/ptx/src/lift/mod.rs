@@ -16,6 +16,8 @@
 //!   signed values are done on the bits;
 //! - a register written from a loop counter (`d = (u64)(u32)v` after `v += 128`) is read as
 //!   that expression of the counter where the two agree ([`derived`]);
+//! - an unsigned loop counter stepped by a signed `add` of a constant is stepped in its own
+//!   type, the same bits ([`steps`]);
 //! - assignments whose every use was substituted by the value go ([`prune`]).
 //!
 //! Whatever has no faithful IR form (irreducible flow, a loop leaving to several places, a
@@ -31,6 +33,7 @@ mod latch;
 mod prune;
 mod quotient;
 mod regs;
+mod steps;
 mod structure;
 
 use std::collections::HashMap;
@@ -104,6 +107,7 @@ fn lift_code(sig: &Kernel, code: &ThreadCode) -> Result<Kernel, LiftError> {
     let mut lifter = inst::Lifter::new(code, &cfg, &kernel, &types, var_of, mems);
     let mut body = structure::structure(&mut lifter)?;
     latch::latch_returns(&mut body);
+    steps::unsigned_steps(&mut body);
     carried::direct_inductions(&mut body);
     derived::derived_reads(&mut body);
     prune::prune_dead(&mut body);
