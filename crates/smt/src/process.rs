@@ -72,6 +72,8 @@ pub struct Process {
     /// with the scope depth they were made at.
     quantified: HashMap<String, usize>,
     depth: usize,
+    /// The last check was answered `Unknown` from the timeout cache, not by the solver.
+    cached_timeout: bool,
 }
 
 impl Process {
@@ -109,6 +111,7 @@ impl Process {
             limit: None,
             key: String::new(),
             record: None,
+            cached_timeout: false,
             quantified: HashMap::new(),
             depth: 0,
         };
@@ -320,6 +323,12 @@ impl Process {
         self.check_command(&s)
     }
 
+    /// True when the last check's `Unknown` came from the timeout cache: the same query ran
+    /// out of the same or a larger limit before, on this solver.
+    pub fn last_timeout_cached(&self) -> bool {
+        self.cached_timeout
+    }
+
     /// Sends a check command and reads its answer. A check whose text (with what was sent
     /// before it in this query) ran out of the same or a larger limit before, on this solver,
     /// is answered `Unknown` at once ([`crate::cache::timed_out`]); one that runs out now is
@@ -332,9 +341,11 @@ impl Process {
         let limit = own.or(self.limit);
         let key_cmd = crate::dialect::without_limits(command);
         let key = format!("{}{key_cmd}\n", self.key);
+        self.cached_timeout = false;
         let resp = match limit {
             Some(l) if crate::cache::timed_out(self.solver, &key, l) => {
                 crate::stats::count_cached_timeout();
+                self.cached_timeout = true;
                 Response::Unknown
             }
             _ => self.ask(command, own, limit, &key)?,
@@ -631,31 +642,35 @@ mod tests {
                 p.send(&hard).unwrap();
                 let t = Instant::now();
                 let r = p.check_using("qfbv", Duration::from_millis(ms)).unwrap();
+                let cached = p.last_timeout_cached();
                 p.pop().unwrap();
                 p.reset().unwrap();
-                (r, t.elapsed())
+                (r, t.elapsed(), cached)
             };
             let before = crate::stats();
-            let (r, took) = ask(&mut p, 300);
+            let (r, took, cached) = ask(&mut p, 300);
             if r != Response::Unknown {
                 eprintln!("{s} decided the hard query in {took:?}: skipped");
                 continue;
             }
             assert!(took >= Duration::from_millis(250), "{s}: {took:?}");
-            let (r, again) = ask(&mut p, 300);
+            assert!(!cached, "{s}: the first timeout is the solver's own");
+            let (r, again, cached) = ask(&mut p, 300);
             assert_eq!(r, Response::Unknown, "{s}");
+            assert!(cached, "{s}: the second comes from the cache");
             assert!(
                 again < Duration::from_millis(100),
                 "{s}: asked again ({again:?})"
             );
-            let (r, smaller) = ask(&mut p, 100);
+            let (r, smaller, _) = ask(&mut p, 100);
             assert_eq!(r, Response::Unknown, "{s}");
             assert!(smaller < Duration::from_millis(80), "{s}: {smaller:?}");
             let d = crate::stats().since(&before);
             assert_eq!(d.cached_timeouts, 2, "{s}: {d:?}");
             // A larger limit is asked again.
-            let (_, larger) = ask(&mut p, 600);
+            let (_, larger, cached) = ask(&mut p, 600);
             assert!(larger >= Duration::from_millis(500), "{s}: {larger:?}");
+            assert!(!cached, "{s}: a larger limit is the solver's answer");
             assert!(!p.is_dead(), "{s}");
         }
     }

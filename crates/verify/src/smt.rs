@@ -304,7 +304,12 @@ impl<'a> Session<'a> {
     }
 
     fn unknown_reason(&self, start: Instant) -> String {
-        if start.elapsed() * 10 >= self.timeout * 9 {
+        if self.proc.last_timeout_cached() {
+            format!(
+                "solver timeout ({} ms; cached: this query ran out of that limit or more before)",
+                self.timeout.as_millis()
+            )
+        } else if start.elapsed() * 10 >= self.timeout * 9 {
             format!("solver timeout ({} ms)", self.timeout.as_millis())
         } else {
             "the solver gave up (unknown)".into()
