@@ -92,7 +92,7 @@ fn rewrite(body: &mut Block, cond: &mut Expr) {
 }
 
 /// `s` holds a `continue` (of this loop or, conservatively, of a nested one).
-fn has_continue(s: &Stmt) -> bool {
+pub(super) fn has_continue(s: &Stmt) -> bool {
     let mut found = false;
     s.walk(&mut |x| found |= matches!(x.kind, StmtKind::Continue));
     found
@@ -120,7 +120,8 @@ fn vars(e: &Expr) -> HashSet<VarId> {
     out
 }
 
-fn loads(e: &Expr) -> bool {
+/// `e` reads memory.
+pub(super) fn loads(e: &Expr) -> bool {
     let mut found = false;
     e.walk(&mut |x| found |= matches!(x.kind, ExprKind::Load(..)));
     found

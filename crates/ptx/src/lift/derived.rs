@@ -15,6 +15,7 @@
 use std::collections::HashMap;
 use warpsafe_ir::{Block, Expr, ExprKind, Stmt, StmtKind, VarId};
 
+use super::carried::{has_continue, loads as has_load};
 use super::inst::exprs_mut;
 
 /// What the enclosing straight-line code last assigned to each variable, while still valid.
@@ -111,12 +112,6 @@ fn rewrite(body: &mut Block, cond: &mut Expr, known: &Known) {
     }
 }
 
-fn has_continue(s: &Stmt) -> bool {
-    let mut found = false;
-    s.walk(&mut |x| found |= matches!(x.kind, StmtKind::Continue));
-    found
-}
-
 fn is_assign(s: &Stmt, v: VarId) -> bool {
     matches!(s.kind, StmtKind::Assign { var, .. } if var == v)
 }
@@ -139,12 +134,6 @@ fn only_var(e: &Expr) -> Option<VarId> {
 fn reads(e: &Expr, v: VarId) -> bool {
     let mut found = false;
     e.walk(&mut |x| found |= matches!(x.kind, ExprKind::Var(w) if w == v));
-    found
-}
-
-fn has_load(e: &Expr) -> bool {
-    let mut found = false;
-    e.walk(&mut |x| found |= matches!(x.kind, ExprKind::Load(..)));
     found
 }
 
