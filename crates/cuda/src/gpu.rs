@@ -3,8 +3,9 @@
 use crate::nvrtc::{self, CompileOptions, NvrtcError};
 use crate::{generate, CodegenError};
 use cudarc::driver::sys::CUdevice_attribute as Attr;
-use cudarc::driver::{CudaContext, CudaSlice, CudaStream, PushKernelArg};
-use std::sync::Arc;
+use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, PushKernelArg};
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
 use warpsafe_exec::{eval_contract_expr, Arg, Buffer, LaunchConfig};
 use warpsafe_ir::{Kernel, ParamId, ParamKind, Value};
 
@@ -174,7 +175,7 @@ pub fn check_contract(kernel: &Kernel, cfg: &LaunchConfig, args: &[Arg]) -> Resu
 /// every block of the launch at once.
 fn check_cooperative(
     ctx: &CudaContext,
-    func: &cudarc::driver::CudaFunction,
+    func: &CudaFunction,
     cfg: &LaunchConfig,
 ) -> Result<(), CudaError> {
     let attr = |a: Attr| ctx.attribute(a).map_err(driver("device query"));
@@ -258,17 +259,67 @@ fn push_scalar<'a>(b: &mut cudarc::driver::LaunchArgs<'a>, v: &'a Value) {
 /// in, launches, and returns the arguments with buffers as the device left them. A kernel with
 /// a grid barrier is launched cooperatively (`cuLaunchCooperativeKernel`), and refused when
 /// the device cannot hold all its blocks at once.
+///
+/// The device context and each generated kernel's loaded function are kept for the process's
+/// lifetime, so repeated launches (F4 launches once per pivot row) pay only for the copies and
+/// the launch. A driver error drops both, so the next launch opens the device again; after a
+/// fault CUDA documents as sticky (an illegal address) that fails too, with the driver's error.
 pub fn launch(kernel: &Kernel, cfg: &LaunchConfig, args: Vec<Arg>) -> Result<Vec<Arg>, CudaError> {
     check_contract(kernel, cfg, &args)?;
+    let ctx = context()?;
+    let out = launch_on(&ctx, kernel, cfg, args);
+    if matches!(out, Err(CudaError::Driver { .. })) {
+        forget_device();
+    }
+    out
+}
+
+/// The device context, opened once. Dropping it releases the primary context, and opening
+/// that again costs far more than a small launch.
+static CONTEXT: Mutex<Option<Arc<CudaContext>>> = Mutex::new(None);
+
+/// Functions loaded on [`CONTEXT`], by generated CUDA C source.
+static FUNCTIONS: LazyLock<Mutex<HashMap<String, CudaFunction>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// Locks `m`; a panic elsewhere while it was held leaves nothing half-written here.
+fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn context() -> Result<Arc<CudaContext>, CudaError> {
+    let mut held = locked(&CONTEXT);
+    if let Some(ctx) = held.as_ref() {
+        // The calling thread may not be the one that opened it; some driver calls (the
+        // occupancy query) use the thread's current context.
+        ctx.bind_to_thread().map_err(driver("context bind"))?;
+        return Ok(ctx.clone());
+    }
     let ctx = open_device()?;
-    validate(kernel, cfg, &args, &ctx)?;
+    *held = Some(ctx.clone());
+    Ok(ctx)
+}
+
+/// Drops the cached context and functions (after a driver error, which can leave the context
+/// unusable).
+fn forget_device() {
+    locked(&FUNCTIONS).clear();
+    *locked(&CONTEXT) = None;
+}
+
+/// `kernel` compiled for the device (codegen + NVRTC) and loaded, once per generated source.
+fn function(ctx: &Arc<CudaContext>, kernel: &Kernel) -> Result<CudaFunction, CudaError> {
+    let source = generate(kernel)?;
+    let mut loaded = locked(&FUNCTIONS);
+    if let Some(f) = loaded.get(&source) {
+        return Ok(f.clone());
+    }
     let major = ctx
         .attribute(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
         .map_err(driver("device query"))?;
     let minor = ctx
         .attribute(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)
         .map_err(driver("device query"))?;
-    let source = generate(kernel)?;
     let opts = CompileOptions {
         arch: format!("sm_{major}{minor}"),
         extra: vec![],
@@ -280,9 +331,21 @@ pub fn launch(kernel: &Kernel, cfg: &LaunchConfig, args: Vec<Arg>) -> Result<Vec
     let func = module
         .load_function(&kernel.name)
         .map_err(driver("function lookup"))?;
+    loaded.insert(source, func.clone());
+    Ok(func)
+}
+
+fn launch_on(
+    ctx: &Arc<CudaContext>,
+    kernel: &Kernel,
+    cfg: &LaunchConfig,
+    args: Vec<Arg>,
+) -> Result<Vec<Arg>, CudaError> {
+    validate(kernel, cfg, &args, ctx)?;
+    let func = function(ctx, kernel)?;
     let cooperative = crate::codegen::uses_grid_sync(kernel);
     if cooperative {
-        check_cooperative(&ctx, &func, cfg)?;
+        check_cooperative(ctx, &func, cfg)?;
     }
     let stream: Arc<CudaStream> = ctx.default_stream();
     let mut held = Vec::with_capacity(args.len());
