@@ -812,6 +812,9 @@ pub enum BenchKind {
         /// Largest problem size in the functional sweep.
         #[arg(long, default_value_t = 128)]
         max_size: i64,
+        /// Only these suite kernels (comma-separated or repeated), e.g. `saxpy,matrix_mul`.
+        #[arg(long, value_name = "NAME[,NAME]", value_delimiter = ',')]
+        only: Vec<String>,
         /// Output format (SARIF: one result per safety or functional verdict that is not
         /// verified or proved for every size).
         #[arg(long, value_enum, default_value_t)]

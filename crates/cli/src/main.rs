@@ -118,9 +118,10 @@ fn main() -> std::process::ExitCode {
                 kernels,
                 specs,
                 max_size,
+                only,
                 format,
                 svg,
-            } => suite::bench(&kernels, &specs, max_size, format, svg.as_deref()),
+            } => suite::bench(&kernels, &specs, max_size, &only, format, svg.as_deref()),
             BenchKind::Equiv {
                 dir,
                 only,

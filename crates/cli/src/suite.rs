@@ -88,18 +88,41 @@ struct Row {
     functional: Functional,
 }
 
-/// Runs the suite over the kernels in `kernels` and the specs in `specs`.
+/// The suite's kernels narrowed to `only` (empty: all of them); a name that is not a suite
+/// kernel is a usage error that lists them.
+fn selected(only: &[String]) -> Result<Vec<&'static str>, CliError> {
+    let wanted: Vec<&str> = only
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if let Some(missing) = wanted.iter().find(|w| !SUITE.contains(w)) {
+        return Err(CliError::usage(format!(
+            "--only {missing}: not a suite kernel (the suite: {})",
+            SUITE.join(", ")
+        )));
+    }
+    Ok(SUITE
+        .into_iter()
+        .filter(|n| wanted.is_empty() || wanted.contains(n))
+        .collect())
+}
+
+/// Runs the suite (or the kernels `only` names) over the kernels in `kernels` and the specs
+/// in `specs`.
 pub fn bench(
     kernels: &Path,
     specs: &Path,
     max_size: i64,
+    only: &[String],
     format: Format,
     svg: Option<&Path>,
 ) -> Result<u8, CliError> {
+    let names = selected(only)?;
     let mut rows = vec![];
     let mut sarif = vec![];
-    let task = crate::progress::Task::bar("bench suite", SUITE.len() as u64);
-    for name in SUITE {
+    let task = crate::progress::Task::bar("bench suite", names.len() as u64);
+    for name in names {
         task.message(name.to_string());
         let loaded = source::load(&kernels.join(format!("{name}.cu")))?;
         let k = loaded.kernel(None)?;

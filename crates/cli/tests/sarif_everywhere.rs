@@ -252,6 +252,8 @@ fn bench_suite_has_an_error_for_a_buggy_kernel_and_none_for_the_others() {
         path(&specs),
         "--max-size",
         "8",
+        "--only",
+        "saxpy,vector_add",
         "--format",
         "sarif",
     ]);
@@ -268,5 +270,31 @@ fn bench_suite_has_an_error_for_a_buggy_kernel_and_none_for_the_others() {
     for r in got.iter().filter(|r| r["level"] != "error") {
         assert_eq!(r["level"], "note", "{r}");
     }
+    // --only ran the two kernels it names and no other.
+    assert!(
+        got.iter()
+            .all(|r| uri(r).ends_with("/saxpy.cu") || uri(r).ends_with("/vector_add.cu")),
+        "{got:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bench_suite_only_with_a_name_outside_the_suite_is_a_usage_error() {
+    let o = warpsafe(&[
+        "bench",
+        "suite",
+        "--only",
+        "saxpy,nbody",
+        "--format",
+        "sarif",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let doc: Value = serde_json::from_slice(&o.stdout).expect("a JSON error document");
+    let text = doc.to_string();
+    assert!(text.contains("--only nbody: not a suite kernel"), "{text}");
+    assert!(
+        text.contains("matrix_mul"),
+        "the message lists the suite: {text}"
+    );
 }
