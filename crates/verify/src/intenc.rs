@@ -914,9 +914,16 @@ fn asserted_bounds(q: &crate::smt::Query) -> Bounds {
             e.2 = e.2.min(h);
         }
     }
+    // In the order of the terms' text, not of the map: `Bounds::of` takes the first bound
+    // stated on an equal term, and the query must read the same on every run (its text keys
+    // the solver cache).
+    let mut found: Vec<(String, &Term, (bool, i128, i128))> = out
+        .into_iter()
+        .filter_map(|(id, range)| terms.get(&id).map(|t| (t.to_string(), *t, range)))
+        .collect();
+    found.sort_by(|a, b| (&a.0, a.2).cmp(&(&b.0, b.2)));
     let mut b = Bounds::default();
-    for (id, range) in out {
-        let Some(t) = terms.get(&id) else { continue };
+    for (text, t, range) in found {
         let (signed, lo, hi) = range;
         let bound = Bound {
             signed,
@@ -928,7 +935,7 @@ fn asserted_bounds(q: &crate::smt::Query) -> Bounds {
             b.by_shape
                 .entry(shape)
                 .or_default()
-                .push((t.to_string(), bound));
+                .push((text, bound));
         }
         // A 64-bit sum of products of extended 32-bit values is exact: its bound bounds the
         // integer form of the same expression computed in 32 bits.
