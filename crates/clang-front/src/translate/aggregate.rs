@@ -2,14 +2,15 @@
 //!
 //! - a local of record type is one local per field (`v.x` is the local `v__x`), and a record
 //!   parameter passed by value one parameter per field;
-//! - memory holding records whose fields share one scalar type (`float4*`, `Particle*`,
-//!   `__shared__ float4 t[64]`, `reinterpret_cast<const float4*>(&A[k])`) is memory of that
-//!   scalar: field `f` of element `i` is scalar `i * fields + f` (the same bytes, so races and
-//!   bounds are judged on the same cells);
-//! - a record assignment or initialisation copies field by field.
+//! - memory holding records whose *leaf* scalars share one type (`float4*`, `Particle*`,
+//!   `struct Body { float3 pos; float3 vel; }*`, `__shared__ float4 t[64]`,
+//!   `reinterpret_cast<const float4*>(&A[k])`) is memory of that scalar: leaf `l` of element
+//!   `i` is scalar `i * leaves + l` (the same bytes, so races and bounds are judged on the
+//!   same cells); nested records are flattened depth-first in declaration order (`layout`);
+//! - a record assignment or initialisation copies leaf by leaf.
 //!
-//! Records with fields of different types in memory, nested records, and record values
-//! passed to or returned from helpers are rejected with their span.
+//! Records in memory whose leaves have different types, whose C layout has padding, or with
+//! array, pointer or reference fields are rejected with their span.
 
 use super::expr::strip_implicit;
 use super::{types, Unit};
@@ -37,6 +38,18 @@ fn add(a: Expr, b: Expr, span: Span) -> Expr {
     }
     if matches!(b.kind, ExprKind::Int(0, _)) {
         return a;
+    }
+    // `(x + 3) + 1` is `x + 4` (a nested record's leaves).
+    if let (ExprKind::Binary(BinaryOp::Add, x, c), ExprKind::Int(d, _)) = (&a.kind, &b.kind) {
+        if let ExprKind::Int(c, t) = c.kind {
+            if let Some(sum) = c.checked_add(*d) {
+                let k = Expr::new(ExprKind::Int(sum, t), span);
+                return Expr::new(
+                    ExprKind::Binary(BinaryOp::Add, x.clone(), Box::new(k)),
+                    span,
+                );
+            }
+        }
     }
     Expr::new(
         ExprKind::Binary(BinaryOp::Add, Box::new(a), Box::new(b)),
@@ -81,54 +94,25 @@ impl Unit<'_> {
         self.records.get(&self.record_key_of(ty)?)
     }
 
-    /// The one scalar type of every field of `fields`, when they share it.
-    pub fn uniform(&self, fields: &Fields, span: Span) -> Result<ScalarType, FrontError> {
-        let mut common = None;
-        for (name, ty) in fields {
-            let t = types::scalar_or_pointer(ty, span)
-                .ok()
-                .filter(|t| !t.ptr)
-                .and_then(|t| t.base)
-                .ok_or_else(|| {
-                    unsupported(
-                        span,
-                        format!("field `{name}` of type `{ty}` in a record in memory"),
-                    )
-                })?;
-            match common {
-                None => common = Some(t),
-                Some(c) if c == t => {}
-                Some(_) => {
-                    return Err(unsupported(
-                        span,
-                        "a record in memory whose fields have different types",
-                    ))
-                }
-            }
-        }
-        common.ok_or_else(|| unsupported(span, "an empty record"))
-    }
-
     /// The type of a pointer to records (`const float4 *`) as a pointer to their common
     /// scalar, with the number of fields per record; `None` when `ty` is no such pointer.
     pub fn record_pointer(&self, ty: &str, span: Span) -> Result<Option<(Type, u64)>, FrontError> {
         let Some((pointee, _)) = ty.rsplit_once('*') else {
             return Ok(None);
         };
-        let Some(fields) = self.record(pointee) else {
+        let Some(layout) = self.layout_of(pointee, span)? else {
             return Ok(None);
         };
-        let scalar = self.uniform(fields, span)?;
         let pointee = pointee.trim();
         Ok(Some((
             Type {
-                base: Some(scalar),
+                base: Some(layout.scalar),
                 ptr: true,
                 konst: pointee.starts_with("const "),
                 volatile: pointee.contains("volatile "),
                 span,
             },
-            fields.len() as u64,
+            layout.leaves,
         )))
     }
 
@@ -158,10 +142,9 @@ impl Unit<'_> {
         let Some((elem, dims)) = ty.split_once('[') else {
             return Ok(None);
         };
-        let Some(fields) = self.record(elem) else {
+        let Some(layout) = self.layout_of(elem, span)? else {
             return Ok(None);
         };
-        let scalar = self.uniform(fields, span)?;
         let extent: u64 = dims
             .strip_suffix(']')
             .and_then(|d| d.trim().parse().ok())
@@ -172,17 +155,18 @@ impl Unit<'_> {
                 )
             })?;
         let total = extent
-            .checked_mul(fields.len() as u64)
+            .checked_mul(layout.leaves)
             .ok_or_else(|| unsupported(span, format!("array `{ty}` too large")))?;
         let konst = if elem.trim_start().starts_with("const ") {
             "const "
         } else {
             ""
         };
-        Ok(Some(format!("{konst}{}[{total}]", scalar.c_name())))
+        Ok(Some(format!("{konst}{}[{total}]", layout.scalar.c_name())))
     }
 
-    /// The field expressions of the record value `n` (each an lvalue when `n` is one).
+    /// The leaf expressions of the record value `n`, nested records flattened depth-first
+    /// (each an lvalue when `n` is one).
     pub fn record_fields(&self, n: &Node, span: Span) -> Result<Vec<Expr>, FrontError> {
         let span = self.span(n, span);
         let ty = n.ty().unwrap_or("");
@@ -219,7 +203,15 @@ impl Unit<'_> {
                 if items.len() != fields.len() {
                     return Err(unsupported(span, "a partial record initialiser"));
                 }
-                items.iter().map(|i| self.expr(i, span)).collect()
+                let mut leaves = vec![];
+                for i in items {
+                    if self.record(i.ty().unwrap_or("")).is_some() {
+                        leaves.extend(self.record_fields(i, span)?);
+                    } else {
+                        leaves.push(self.expr(i, span)?);
+                    }
+                }
+                Ok(leaves)
             }
             "CallExpr" => {
                 let callee = n.inner.first().map(strip_implicit);
@@ -236,7 +228,7 @@ impl Unit<'_> {
                 ) && n.inner.len() == 2
                 {
                     let s = self.scalars(&n.inner[1], span)?;
-                    return Ok(self.elements(s, &fields, span));
+                    return Ok(self.leaf_elements(s, self.leaf_count(ty), span));
                 }
                 Err(unsupported(span, format!("a record returned by `{name}`")))
             }
@@ -244,22 +236,34 @@ impl Unit<'_> {
                 let (_, _, var) = n
                     .referenced()
                     .ok_or_else(|| unsupported(span, "record reference"))?;
-                Ok(fields
-                    .iter()
-                    .map(|(f, _)| Expr::new(ExprKind::Ident(field_local(var, f)), span))
-                    .collect())
+                let key = self.record_key_of(ty).unwrap_or_default();
+                self.local_place(&key, var, span)?.scalars(span)
             }
             "ArraySubscriptExpr" | "UnaryOperator" => {
                 let s = self.record_place(n, span)?;
-                Ok(self.elements(s, &fields, span))
+                Ok(self.leaf_elements(s, self.leaf_count(ty), span))
             }
             other => Err(unsupported(span, format!("a record value from `{other}`"))),
         }
     }
 
-    /// `base[offset + f]` for every field `f`.
+    /// `base[offset + l]` for every field, `l` the leaf the field starts at (a record
+    /// field's expression is its first leaf: use [`Unit::memory_place_at`] for places).
     pub(super) fn elements(&self, s: Scalars, fields: &Fields, span: Span) -> Vec<Expr> {
-        (0..fields.len() as u64)
+        let starts: Vec<u64> = (0..fields.len())
+            .map(|i| self.leaf_offset(fields, i))
+            .collect();
+        self.at_leaves(s, starts, span)
+    }
+
+    /// `base[offset + l]` for every leaf `l` of a record of `leaves` leaves.
+    pub(super) fn leaf_elements(&self, s: Scalars, leaves: u64, span: Span) -> Vec<Expr> {
+        self.at_leaves(s, (0..leaves).collect(), span)
+    }
+
+    /// `base[offset + l]` for every `l` of `at`.
+    fn at_leaves(&self, s: Scalars, at: Vec<u64>, span: Span) -> Vec<Expr> {
+        at.into_iter()
             .map(|f| {
                 let idx = add(
                     s.offset.clone(),
@@ -318,13 +322,12 @@ impl Unit<'_> {
     ) -> Result<(Scalars, u64), FrontError> {
         let span = self.span(n, span);
         let ty = n.ty().unwrap_or("");
-        let stride = if let Some((pointee, _)) = ty.rsplit_once('*') {
-            self.record(pointee).map(|f| f.len() as u64)
-        } else if let Some((elem, _)) = ty.split_once('[') {
-            self.record(elem).map(|f| f.len() as u64)
-        } else {
-            None
+        let stride = match (ty.rsplit_once('*'), ty.split_once('[')) {
+            (Some((pointee, _)), _) => self.layout_of(pointee, span)?,
+            (None, Some((elem, _))) => self.layout_of(elem, span)?,
+            _ => None,
         }
+        .map(|l| l.leaves)
         .ok_or_else(|| unsupported(span, format!("pointer of type `{ty}`")))?;
         match n.kind.as_str() {
             "ImplicitCastExpr" | "ParenExpr" => {
@@ -348,11 +351,10 @@ impl Unit<'_> {
                 }
                 let source = types::scalar_or_pointer(from, span)
                     .map_err(|e| unsupported(span, format!("cast of {e} to `{ty}`")))?;
-                let fields = self
-                    .record(ty.rsplit_once('*').map_or(ty, |p| p.0))
-                    .cloned()
-                    .unwrap_or_default();
-                if !source.ptr || source.base != Some(self.uniform(&fields, span)?) {
+                let scalar = self
+                    .layout_of(ty.rsplit_once('*').map_or(ty, |p| p.0), span)?
+                    .map(|l| l.scalar);
+                if !source.ptr || source.base != scalar {
                     return Err(unsupported(
                         span,
                         format!("pointer cast from `{from}` to `{ty}` (the record's fields are not of the pointed-to type)"),
@@ -448,6 +450,68 @@ impl Unit<'_> {
         })
     }
 
+    /// The place of a record `key` in memory starting at `s`: a scalar field is the element
+    /// of its leaf, a record field the place of its leaves.
+    pub(super) fn memory_place_at(
+        &self,
+        key: &str,
+        s: Scalars,
+        span: Span,
+    ) -> Result<super::place::Place, FrontError> {
+        let fields = self
+            .records
+            .get(key)
+            .cloned()
+            .ok_or_else(|| unsupported(span, format!("record `{key}`")))?;
+        let mut slots = vec![];
+        let mut leaf = 0;
+        for (_, ty) in &fields {
+            let at = Scalars {
+                base: s.base.clone(),
+                offset: add(
+                    s.offset.clone(),
+                    Expr::new(ExprKind::Int(leaf, ScalarType::I32), span),
+                    span,
+                ),
+            };
+            slots.push(match self.record_key_of(ty) {
+                Some(inner) => super::place::Slot::Record(self.memory_place_at(&inner, at, span)?),
+                None => super::place::Slot::Expr(Expr::new(
+                    ExprKind::Index(Box::new(at.base), Box::new(at.offset)),
+                    span,
+                )),
+            });
+            leaf += self.leaf_count(ty);
+        }
+        Ok(super::place::Place {
+            key: key.to_string(),
+            fields,
+            slots,
+        })
+    }
+
+    /// Where the record lvalue `n` (`p[i]`, `*p`) starts, as a nested place.
+    pub(super) fn record_place_of(
+        &self,
+        n: &Node,
+        key: &str,
+        span: Span,
+    ) -> Result<super::place::Place, FrontError> {
+        let s = self.record_place(n, span)?;
+        self.memory_place_at(key, s, span)
+    }
+
+    /// The place of the record `*p` for a pointer `p` to records of type `key`.
+    pub(super) fn pointee_place(
+        &self,
+        p: &Node,
+        key: &str,
+        span: Span,
+    ) -> Result<super::place::Place, FrontError> {
+        let (at, _) = self.record_scalars(p, span)?;
+        self.memory_place_at(key, at, span)
+    }
+
     /// `e.f` / `p->f` on a record: the field's expression, or `None` when the base is not
     /// a record.
     pub fn record_member(&self, n: &Node, span: Span) -> Result<Option<Expr>, FrontError> {
@@ -493,10 +557,17 @@ impl Unit<'_> {
             .iter()
             .position(|(f, _)| f == field)
             .ok_or_else(|| unsupported(span, format!("field `{field}`")))?;
+        if self.record(&fields[index].1).is_some() {
+            return Err(unsupported(
+                span,
+                format!("member `{field}` (a record) used as a value"),
+            ));
+        }
+        let leaf = self.leaf_offset(&fields, index) as usize;
         if arrow {
             let (s, _) = self.record_scalars(base, span)?;
             return Ok(self.elements(s, &fields, span).into_iter().nth(index));
         }
-        Ok(self.record_fields(base, span)?.into_iter().nth(index))
+        Ok(self.record_fields(base, span)?.into_iter().nth(leaf))
     }
 }

@@ -17,6 +17,7 @@ mod inline;
 mod intrinsics;
 pub mod launch_facts;
 pub mod launches;
+mod layout;
 mod place;
 mod records;
 mod stmt;

@@ -1,5 +1,6 @@
 //! Where a record object lives, field by field: a local record is one local per field, a
-//! record in memory one element per field, a member reference to another record (cub's
+//! record in memory one element per leaf scalar (a record field, local or in memory, is the
+//! place of its own fields), a member reference to another record (cub's
 //! `TempStorage& temp`) that record's place. Member functions are inlined over places, so
 //! what a method writes through `this` lands in the object itself.
 
@@ -48,23 +49,37 @@ impl Place {
             .ok_or_else(|| unsupported(span, format!("field `{name}` of `{}`", self.key)))
     }
 
-    /// Every field as one scalar expression (a record of scalars only).
+    /// Every leaf as one scalar expression, record fields flattened depth-first in
+    /// declaration order (the order of the leaves in memory).
     pub fn scalars(&self, span: Span) -> Result<Vec<Expr>, FrontError> {
-        self.slots
-            .iter()
-            .zip(&self.fields)
-            .map(|(s, (f, ty))| match s {
-                Slot::Expr(e) => Ok(e.clone()),
-                Slot::Record(_) => Err(unsupported(
-                    span,
-                    format!("copying record `{}` with the record field `{f}`", self.key),
-                )),
-                Slot::Unbound => Err(unsupported(
-                    span,
-                    format!("reference member `{f}` (`{ty}`) used before it is bound"),
-                )),
-            })
-            .collect()
+        let mut out = vec![];
+        self.leaves_into(&mut out, span)?;
+        Ok(out)
+    }
+
+    fn leaves_into(&self, out: &mut Vec<Expr>, span: Span) -> Result<(), FrontError> {
+        for (s, (f, ty)) in self.slots.iter().zip(&self.fields) {
+            match s {
+                Slot::Expr(e) => out.push(e.clone()),
+                Slot::Record(p) if super::types::strip_reference(ty).1 => {
+                    return Err(unsupported(
+                        span,
+                        format!(
+                            "copying record `{}` with the reference member `{f}` (`{ty}`)",
+                            self.key
+                        ),
+                    ))
+                }
+                Slot::Record(p) => p.leaves_into(out, span)?,
+                Slot::Unbound => {
+                    return Err(unsupported(
+                        span,
+                        format!("reference member `{f}` (`{ty}`) used before it is bound"),
+                    ))
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -167,6 +182,7 @@ impl Unit<'_> {
                     )),
                 }
             }
+            "InitListExpr" if self.nested_braces(n, &key) => self.braced(n, &key, span),
             "CXXConstructExpr"
             | "CXXTemporaryObjectExpr"
             | "CXXFunctionalCastExpr"
@@ -176,23 +192,39 @@ impl Unit<'_> {
         }
     }
 
-    /// A record in memory (`p[i]`, `*p`): one element per field.
+    /// A record in memory (`p[i]`, `*p`): one element per leaf.
     fn memory_place(&self, n: &Node, key: &str, span: Span) -> Result<Place, FrontError> {
-        let fields = self
-            .records
-            .get(key)
-            .cloned()
-            .ok_or_else(|| unsupported(span, format!("record `{key}`")))?;
-        let slots = self
-            .record_fields(n, span)?
-            .into_iter()
-            .map(Slot::Expr)
-            .collect();
-        Ok(Place {
-            key: key.to_string(),
-            fields,
-            slots,
-        })
+        self.record_place_of(n, key, span)
+    }
+
+    /// True for a braced initialiser of a record with record fields (`Body{p, v}`,
+    /// `{{0, 0, 0}, v}`) and no default member initialisers.
+    fn nested_braces(&self, n: &Node, key: &str) -> bool {
+        let nested = self.records.get(key).is_some_and(|fields| {
+            fields.iter().any(|(_, t)| {
+                !super::types::strip_reference(t).1 && self.record_key_of(t).is_some()
+            })
+        });
+        nested && !n.inner.iter().any(|c| c.kind == "CXXDefaultInitExpr")
+    }
+
+    /// A braced initialiser of a record with record fields, in fresh locals set leaf by
+    /// leaf.
+    fn braced(&self, n: &Node, key: &str, span: Span) -> Result<Place, FrontError> {
+        let base = format!("__tmp{}", self.fresh());
+        let values = self.record_fields(n, span)?;
+        let (mut decls, place) = self.fresh_record(key, &base, false, span)?;
+        for (to, from) in place.scalars(span)?.into_iter().zip(values) {
+            decls.push(warpsafe_cuda_front::ast::Stmt {
+                kind: warpsafe_cuda_front::ast::StmtKind::Expr(Expr::new(
+                    ExprKind::Assign(None, Box::new(to), Box::new(from)),
+                    span,
+                )),
+                span,
+            });
+        }
+        self.hoist(decls, span)?;
+        Ok(place)
     }
 
     /// The slot a member expression (`obj.f`, `p->f`, `this->f`, implicit `f` in a method)
@@ -212,18 +244,7 @@ impl Unit<'_> {
                 .rsplit_once('*')
                 .and_then(|(p, _)| self.record_key_of(p))
                 .ok_or_else(|| unsupported(span, format!("`->{field}` on `{ty}`")))?;
-            let fields = self
-                .records
-                .get(&key)
-                .cloned()
-                .ok_or_else(|| unsupported(span, format!("record `{key}`")))?;
-            let (at, _) = self.record_scalars(base, span)?;
-            let slots = self
-                .elements(at, &fields, span)
-                .into_iter()
-                .map(Slot::Expr)
-                .collect();
-            Place { key, fields, slots }
+            self.pointee_place(base, &key, span)?
         } else {
             self.place_of(base, span)?
         };
