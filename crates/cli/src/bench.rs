@@ -150,7 +150,12 @@ fn time_case(case: &Case, dir: &Path, repeat: usize) -> Result<Row, CliError> {
 }
 
 /// Runs the interpreter benchmark and prints the table.
-pub fn interp(repeat: usize, dir: &Path, format: Format) -> Result<u8, CliError> {
+pub fn interp(
+    repeat: usize,
+    dir: &Path,
+    format: Format,
+    svg: Option<&Path>,
+) -> Result<u8, CliError> {
     let task = crate::progress::Task::bar("bench interp", CASES.len() as u64);
     let mut rows = vec![];
     for c in CASES {
@@ -201,6 +206,21 @@ pub fn interp(repeat: usize, dir: &Path, format: Format) -> Result<u8, CliError>
             );
             print!("{}", t.render());
         }
+    }
+    if let Some(path) = svg {
+        let throughput: Vec<(String, f64)> = rows
+            .iter()
+            .map(|r| (r.kernel.clone(), r.instructions_per_second / 1e6))
+            .collect();
+        let title = format!(
+            "warpsafe bench interp: million thread-instructions per second, every check on (median of {})",
+            repeat.max(1)
+        );
+        std::fs::write(
+            path,
+            crate::html::bar_chart_in(&title, &throughput, "M instr/s", 1),
+        )
+        .map_err(|e| CliError::io(path, e))?;
     }
     Ok(CLEAN)
 }

@@ -733,6 +733,9 @@ pub enum BenchKind {
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        /// Also write the seconds per scan as an SVG bar chart, one standalone file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
     },
     /// `warpsafe equiv` on the benchmark families (reductions, SGEMM, softmax, attention).
     Equiv {
@@ -750,6 +753,10 @@ pub enum BenchKind {
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        /// Also write the seconds per pair (the median) as an SVG bar chart, one standalone
+        /// file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
     },
     /// Gröbner bases of Cyclic-5..8 and Katsura-6..11 (F4, one thread), beside Singular and
     /// Macaulay2 when they are installed.
@@ -767,6 +774,10 @@ pub enum BenchKind {
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        /// Also write the seconds per system (warpsafe F4, and Singular and Macaulay2 where
+        /// they ran) as an SVG bar chart, one standalone file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
     },
     /// How much of a codebase the frontends read: every `.cu` under DIR (recursively) through
     /// clang (and, for comparison, the subset parser), kernels accepted or the construct that
@@ -781,6 +792,10 @@ pub enum BenchKind {
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        /// Also write the kernels accepted and the count of each cause that stops one as
+        /// an SVG bar chart, one standalone file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
     },
     /// `warpsafe verify` on every bundled kernel and twin: verdict, seconds and SMT queries
     /// per property.
@@ -882,6 +897,10 @@ pub enum BenchKind {
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        /// Also write the throughput per case (million thread-instructions per second) as
+        /// an SVG bar chart, one standalone file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
     },
 }
 

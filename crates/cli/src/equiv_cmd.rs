@@ -842,6 +842,7 @@ pub fn bench(
     only: &[String],
     repeat: usize,
     format: Format,
+    svg: Option<&Path>,
 ) -> Result<u8, CliError> {
     let task = crate::progress::Task::bar("bench equiv", repeat.max(1) as u64);
     let filters: Vec<Option<&str>> = if only.is_empty() {
@@ -908,6 +909,16 @@ pub fn bench(
             );
             print!("{}", t.render());
         }
+    }
+    if let Some(path) = svg {
+        let seconds: Vec<(String, f64)> =
+            rows.iter().map(|r| (r.pair.clone(), r.seconds)).collect();
+        let title = format!(
+            "warpsafe bench equiv: seconds per pair (median of {})",
+            repeat.max(1)
+        );
+        std::fs::write(path, crate::html::bar_chart(&title, &seconds))
+            .map_err(|e| CliError::io(path, e))?;
     }
     let all_ok = rows.iter().all(|r| r.verdict == r.expect);
     Ok(if all_ok {

@@ -311,7 +311,13 @@ fn other_tool(tool: &str, sys: &System, limit: f64) -> ToolResult {
 
 /// `warpsafe bench groebner`: Cyclic-5..8 and Katsura-6..11 with F4 (single thread, medians),
 /// beside Singular's `std` and Macaulay2's F4 when they are installed.
-pub fn bench(repeat: usize, limit: f64, exact: bool, format: Format) -> Result<u8, CliError> {
+pub fn bench(
+    repeat: usize,
+    limit: f64,
+    exact: bool,
+    format: Format,
+    svg: Option<&std::path::Path>,
+) -> Result<u8, CliError> {
     let systems = warpsafe_groebner::bench_systems();
     let opts = Options {
         threads: Some(1),
@@ -411,6 +417,25 @@ pub fn bench(repeat: usize, limit: f64, exact: bool, format: Format) -> Result<u
             );
             print!("{}", t.render());
         }
+    }
+    if let Some(path) = svg {
+        let mut seconds = vec![];
+        for (r, o) in rows.iter().zip(&others) {
+            if let Some(d) = r.median {
+                seconds.push((format!("{} (warpsafe F4)", r.name), d.as_secs_f64()));
+            }
+            for (tool, c) in ["Singular", "Macaulay2"].iter().zip(o) {
+                if let Some(Ok((s, _))) = c {
+                    seconds.push((format!("{} ({tool})", r.name), *s));
+                }
+            }
+        }
+        let title = format!(
+            "warpsafe bench groebner: seconds per system (one thread, median of {}; systems over the {limit} s limit left out)",
+            repeat.max(1)
+        );
+        std::fs::write(path, crate::html::bar_chart(&title, &seconds))
+            .map_err(|e| CliError::io(path, e))?;
     }
     Ok(CLEAN)
 }

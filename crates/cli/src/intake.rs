@@ -24,7 +24,7 @@ struct FileIntake {
 }
 
 /// Runs the intake over every `.cu` under `dir` and prints the table.
-pub fn bench(dir: &Path, format: Format) -> Result<u8, CliError> {
+pub fn bench(dir: &Path, format: Format, svg: Option<&Path>) -> Result<u8, CliError> {
     if warpsafe_clang_front::find_clang().is_none() {
         return Err(CliError::usage(
             "clang not found; run scripts/setup.sh (or set WARPSAFE_CLANG)",
@@ -151,6 +151,20 @@ pub fn bench(dir: &Path, format: Format) -> Result<u8, CliError> {
                 }
             }
         }
+    }
+    if let Some(path) = svg {
+        let counts: Vec<(String, f64)> = std::iter::once(("accepted".to_string(), accepted as f64))
+            .chain(causes.iter().map(|(c, n, _)| (c.clone(), *n as f64)))
+            .collect();
+        let title = format!(
+            "warpsafe bench intake {}: kernels accepted, and per cause the kernels left out (a file clang failed on counts once)",
+            dir.display()
+        );
+        std::fs::write(
+            path,
+            crate::html::bar_chart_in(&title, &counts, "kernels", 0),
+        )
+        .map_err(|e| CliError::io(path, e))?;
     }
     Ok(0)
 }

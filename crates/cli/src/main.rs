@@ -97,22 +97,24 @@ fn main() -> std::process::ExitCode {
                 repeat,
                 kernels,
                 format,
-            } => bench::interp(repeat, &kernels, format),
+                svg,
+            } => bench::interp(repeat, &kernels, format, svg.as_deref()),
             BenchKind::Groebner {
                 repeat,
                 limit,
                 exact,
                 format,
-            } => groebner_cmd::bench(repeat, limit, exact, format),
-            BenchKind::Intake { dir, format } => intake::bench(&dir, format),
+                svg,
+            } => groebner_cmd::bench(repeat, limit, exact, format, svg.as_deref()),
+            BenchKind::Intake { dir, format, svg } => intake::bench(&dir, format, svg.as_deref()),
             BenchKind::Verify {
                 kernels,
                 repeat,
                 format,
                 svg,
             } => bench::verify(&kernels, repeat, format, svg.as_deref()),
-            BenchKind::Scans { bound, format } => {
-                scans_bench::bench(std::path::Path::new("."), bound, format)
+            BenchKind::Scans { bound, format, svg } => {
+                scans_bench::bench(std::path::Path::new("."), bound, format, svg.as_deref())
             }
             BenchKind::Suite {
                 kernels,
@@ -127,7 +129,8 @@ fn main() -> std::process::ExitCode {
                 only,
                 repeat,
                 format,
-            } => equiv_cmd::bench(&dir, &only, repeat, format),
+                svg,
+            } => equiv_cmd::bench(&dir, &only, repeat, format, svg.as_deref()),
             BenchKind::Mutate {
                 kernels,
                 only,

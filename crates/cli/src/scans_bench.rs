@@ -39,7 +39,7 @@ struct Row {
 }
 
 /// Sweeps every scan over block sizes `1..=bound`.
-pub fn bench(root: &Path, bound: u32, format: Format) -> Result<u8, CliError> {
+pub fn bench(root: &Path, bound: u32, format: Format, svg: Option<&Path>) -> Result<u8, CliError> {
     let start = Instant::now();
     let mut rows = vec![];
     for (kernel, spec) in SCANS {
@@ -86,6 +86,13 @@ pub fn bench(root: &Path, bound: u32, format: Format) -> Result<u8, CliError> {
             print!("{}", t.render());
             println!("total {:.2} s", start.elapsed().as_secs_f64());
         }
+    }
+    if let Some(path) = svg {
+        let seconds: Vec<(String, f64)> =
+            rows.iter().map(|r| (r.kernel.clone(), r.seconds)).collect();
+        let title = format!("warpsafe bench scans: seconds per scan, block sizes 1..={bound}");
+        std::fs::write(path, crate::html::bar_chart(&title, &seconds))
+            .map_err(|e| CliError::io(path, e))?;
     }
     Ok(if failed { FINDINGS } else { CLEAN })
 }

@@ -12,7 +12,7 @@ mod svg;
 pub use from_run::{section as run_section, stopped as run_stopped, RunView};
 pub use from_verify::section as verify_section;
 pub use model::{Page, Section};
-pub use svg::bar_chart;
+pub use svg::{bar_chart, bar_chart_in};
 
 use crate::exit::CliError;
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! `bench verify --svg FILE`: a horizontal bar chart as one standalone SVG document (no script,
+//! `bench … --svg FILE`: a horizontal bar chart as one standalone SVG document (no script,
 //! no external reference), one bar per row, longest first.
 
 use super::render::escape;
@@ -11,6 +11,12 @@ const TOP: f64 = 40.0;
 
 /// The chart of `rows` (label, seconds) under `title`, slowest first.
 pub fn bar_chart(title: &str, rows: &[(String, f64)]) -> String {
+    bar_chart_in(title, rows, "s", 3)
+}
+
+/// The chart of `rows` (label, value in `unit`) under `title`, largest first; each value is
+/// printed with `decimals` digits after the point and `unit` after it.
+pub fn bar_chart_in(title: &str, rows: &[(String, f64)], unit: &str, decimals: usize) -> String {
     let mut rows: Vec<(String, f64)> = rows
         .iter()
         .map(|(l, v)| (l.clone(), if v.is_finite() { v.max(0.0) } else { 0.0 }))
@@ -20,8 +26,13 @@ pub fn bar_chart(title: &str, rows: &[(String, f64)]) -> String {
     // About 7 pixels per character at 12px sans-serif, so no label runs off the left edge.
     let longest = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
     let left = (longest as f64 * 7.0 + 16.0).max(120.0);
+    let value = |v: f64| format!("{v:.decimals$} {unit}");
+    let widest = rows.iter().map(|r| value(r.1).chars().count()).max();
+    let right = (widest.unwrap_or(0) as f64 * 7.0 + 16.0).max(90.0);
     let height = TOP + rows.len() as f64 * (BAR + GAP) + 10.0;
-    let total = left + WIDTH + 90.0;
+    // The title is 14px bold: about 8 pixels per character.
+    let heading = title.chars().count() as f64 * 8.0 + 16.0;
+    let total = (left + WIDTH + right).max(heading);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -36,9 +47,10 @@ pub fn bar_chart(title: &str, rows: &[(String, f64)]) -> String {
     for (i, (label, v)) in rows.iter().enumerate() {
         let y = TOP + i as f64 * (BAR + GAP);
         let w = if max > 0.0 { v / max * WIDTH } else { 0.0 };
+        let shown = escape(&value(*v));
         let _ = writeln!(
             out,
-            "<g class=\"row\"><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text><rect x=\"{left}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{BAR}\" fill=\"#4c6ef5\"><title>{}: {v:.3} s</title></rect><text x=\"{:.1}\" y=\"{:.1}\">{v:.3} s</text></g>",
+            "<g class=\"row\"><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text><rect x=\"{left}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{BAR}\" fill=\"#4c6ef5\"><title>{}: {shown}</title></rect><text x=\"{:.1}\" y=\"{:.1}\">{shown}</text></g>",
             left - 8.0,
             y + BAR - 4.0,
             escape(label),
@@ -53,7 +65,7 @@ pub fn bar_chart(title: &str, rows: &[(String, f64)]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::bar_chart;
+    use super::{bar_chart, bar_chart_in};
 
     #[test]
     fn bars_are_scaled_sorted_and_escaped() {
@@ -84,5 +96,25 @@ mod tests {
             "a non-finite time draws as 0"
         );
         assert_eq!(svg.matches("<g class=\"row\">").count(), 3);
+    }
+
+    #[test]
+    fn a_unit_and_its_precision_label_every_value() {
+        let svg = bar_chart_in(
+            "causes",
+            &[("accepted".into(), 68.0), ("unsupported <x>".into(), 3.0)],
+            "kernels",
+            0,
+        );
+        assert!(svg.contains(">68 kernels</text>") && svg.contains(">3 kernels</text>"));
+        assert!(svg.contains("<title>unsupported &lt;x&gt;: 3 kernels</title>"));
+        assert!(!svg.contains(" s</text>"));
+        let wide = bar_chart_in("t", &[("a".into(), 123456.5)], "M instr/s", 1);
+        assert!(wide.contains(">123456.5 M instr/s</text>"));
+        assert!(
+            wide.contains("width=\"782\""),
+            "the right margin fits the value: {}",
+            wide.lines().next().unwrap_or_default()
+        );
     }
 }
