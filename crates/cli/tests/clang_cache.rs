@@ -6,8 +6,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn tools() -> bool {
-    let ok = warpsafe_clang_front::find_clang().is_some()
-        && Command::new("z3").arg("-version").output().is_ok();
+    let ok = warpsafe_clang_front::find_clang().is_some() && warpsafe_smt::available();
     if !ok {
         eprintln!("note: clang or z3 not found; clang cache test skipped");
     }

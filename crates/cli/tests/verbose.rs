@@ -18,7 +18,7 @@ fn warpsafe(args: &[&str]) -> Output {
 }
 
 fn z3() -> bool {
-    let ok = Command::new("z3").arg("--version").output().is_ok();
+    let ok = warpsafe_smt::available();
     if !ok {
         eprintln!("note: z3 not found; verify tests skipped");
     }
