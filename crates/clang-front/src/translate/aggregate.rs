@@ -183,6 +183,7 @@ impl Unit<'_> {
             | "MaterializeTemporaryExpr"
             | "ExprWithCleanups"
             | "CXXBindTemporaryExpr"
+            | "CXXFunctionalCastExpr"
             | "ConstantExpr" => {
                 let inner = n
                     .inner

@@ -93,7 +93,7 @@ impl Unit<'_> {
         for (name, ty) in &fields {
             let (size, a) = self.field_bytes(key, name, ty, w, span)?;
             let a = a.max(decl.and_then(|d| field_align(d, name)).unwrap_or(1));
-            if offset % a != 0 {
+            if !offset.is_multiple_of(a) {
                 return Err(unsupported(
                     span,
                     format!(
@@ -106,7 +106,7 @@ impl Unit<'_> {
             offset += size;
             align = align.max(a);
         }
-        if offset % align != 0 {
+        if !offset.is_multiple_of(align) {
             return Err(unsupported(
                 span,
                 format!(
@@ -173,10 +173,13 @@ impl Unit<'_> {
     }
 
     /// The number of leaf scalars of a value of type `ty`: a record's leaves (nested records
-    /// counted through), else one.
+    /// counted through), a one-dimensional array's extent, else one.
     pub fn leaf_count(&self, ty: &str) -> u64 {
         if types::strip_reference(ty).1 {
             return 1;
+        }
+        if let Some(n) = super::place::array_extent(ty) {
+            return n;
         }
         let Some(key) = self.record_key_of(ty) else {
             return 1;

@@ -60,6 +60,7 @@ impl Place {
     fn leaves_into(&self, out: &mut Vec<Expr>, span: Span) -> Result<(), FrontError> {
         for (s, (f, ty)) in self.slots.iter().zip(&self.fields) {
             match s {
+                Slot::Expr(e) if ty.contains('[') => out.extend(elements_of(e, ty, span)?),
                 Slot::Expr(e) => out.push(e.clone()),
                 Slot::Record(p) if super::types::strip_reference(ty).1 => {
                     return Err(unsupported(
@@ -81,6 +82,29 @@ impl Place {
         }
         Ok(())
     }
+}
+
+/// The elements `e[0]`, `e[1]`, … of the array field `e` of type `ty` (one known extent,
+/// scalar elements).
+fn elements_of(e: &Expr, ty: &str, span: Span) -> Result<Vec<Expr>, FrontError> {
+    let n = array_extent(ty).ok_or_else(|| {
+        unsupported(
+            span,
+            format!("copying a record with the array field of type `{ty}` (one known extent only)"),
+        )
+    })?;
+    Ok((0..n)
+        .map(|k| {
+            let k = Expr::new(ExprKind::Int(k, warpsafe_ir::ScalarType::I32), span);
+            Expr::new(ExprKind::Index(Box::new(e.clone()), Box::new(k)), span)
+        })
+        .collect())
+}
+
+/// The extent of the one-dimensional array type `ty` (`float[2]`, `float [2]`).
+pub(super) fn array_extent(ty: &str) -> Option<u64> {
+    let (_, dims) = ty.split_once('[')?;
+    dims.strip_suffix(']')?.trim().parse().ok()
 }
 
 /// Strips the nodes that do not change which object an expression denotes.

@@ -1,0 +1,307 @@
+//! Nested records (`struct Body { float3 pos; float3 vel; }`, `struct Outer { Inner in;
+//! float w; }`) through clang: flattened to their leaf scalars, memory of records is memory
+//! of their one leaf type (leaf `l` of element `i` is scalar `i * leaves + l`). The lowered
+//! kernels run on the interpreter and their outputs are compared with values computed here
+//! in Rust; records whose leaves have different types, or whose C layout has padding, are
+//! rejected with the record named and the span on the construct.
+
+use std::path::PathBuf;
+use warpsafe_clang_front::{compile_file, Compiled, Options};
+use warpsafe_exec::{run, Arg, Buffer, LaunchConfig, Options as RunOptions};
+use warpsafe_ir::{Kernel, Value};
+
+const N: usize = 64;
+
+const SOURCE: &str = r#"
+//--blockDim=32 --gridDim=2
+#include <cuda_runtime.h>
+struct Body { float3 pos; float3 vel; };
+struct Inner { float a, b; };
+struct Outer { Inner in; float w; };
+
+__global__ void integrate(Body* b, float* speed, int n, float dt) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        Body me = b[i];
+        me.pos.x += me.vel.x * dt;
+        me.pos.y += me.vel.y * dt;
+        me.pos.z += me.vel.z * dt;
+        b[i].pos = me.pos;
+        b[i].vel.z = b[i].vel.z * 0.5f;
+        speed[i] = me.vel.x * me.vel.x + me.vel.y * me.vel.y;
+    }
+}
+
+__device__ float weigh(Outer o, float k) {
+    o.in.a *= k;
+    return o.in.a + o.in.b * o.w;
+}
+
+__device__ Outer shifted(Outer o) {
+    Outer r = o;
+    r.in.b += 1.0f;
+    return r;
+}
+
+__global__ void by_value(const Outer* src, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        Outer o = src[i];
+        Outer s = shifted(o);
+        out[i] = weigh(s, 2.0f) + o.in.a;
+    }
+}
+
+__global__ void reverse_block(const Outer* src, Outer* dst) {
+    __shared__ Outer tile[32];
+    int i = blockIdx.x * 32 + threadIdx.x;
+    tile[threadIdx.x] = src[i];
+    __syncthreads();
+    Outer o = tile[31 - threadIdx.x];
+    o.in.a += 1.0f;
+    dst[i] = o;
+    dst[i].in = Inner{o.w, o.in.b};
+}
+
+__global__ void braced(Outer* dst) {
+    int i = blockIdx.x * 32 + threadIdx.x;
+    Inner q = {1.0f, 2.0f};
+    Outer o = {q, 3.0f};
+    Outer p = {{4.0f, 5.0f}, 6.0f};
+    if (i % 2 == 0) dst[i] = o; else dst[i] = p;
+}
+"#;
+
+fn clang(name: &str, source: &str) -> Compiled {
+    let dir = std::env::temp_dir().join(format!("warpsafe-nested-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path: PathBuf = dir.join(name);
+    std::fs::write(&path, source).expect("writes");
+    compile_file(&path, source, &Options::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+}
+
+fn kernel<'a>(c: &'a Compiled, name: &str) -> &'a Kernel {
+    c.module
+        .kernel(name)
+        .unwrap_or_else(|| panic!("no kernel `{name}`; rejected: {:?}", c.rejected))
+}
+
+/// Runs `k` on 2 blocks of 32 threads; every buffer argument's contents afterwards.
+fn run_k(k: &Kernel, args: Vec<Arg>) -> Vec<Vec<f32>> {
+    let out = run(
+        k,
+        &LaunchConfig::linear(2, 32),
+        args,
+        &RunOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", k.name));
+    assert!(out.findings.is_empty(), "{}: {:?}", k.name, out.findings);
+    out.args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::Buffer(b) => Some(b.to_f32()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `n * per` distinct floats.
+fn data(per: usize) -> Vec<f32> {
+    (0..N * per).map(|j| (j % 17) as f32 * 0.25 - 1.0).collect()
+}
+
+#[test]
+fn a_nested_record_parameter_is_read_and_written_by_inner_field() {
+    let c = clang("integrate.cu", SOURCE);
+    let k = kernel(&c, "integrate");
+    assert!(k.to_string().contains("* 6"), "{k}");
+    let b = data(6);
+    let dt = 0.5f32;
+    let got = run_k(
+        k,
+        vec![
+            Arg::Buffer(Buffer::from_f32(&b)),
+            Arg::Buffer(Buffer::from_f32(&[0.0; N])),
+            Arg::Scalar(Value::I32(N as i32)),
+            Arg::Scalar(Value::F32(dt)),
+        ],
+    );
+    let mut want_b = b.clone();
+    let mut want_speed = vec![0.0f32; N];
+    for i in 0..N {
+        let e = &mut want_b[i * 6..i * 6 + 6];
+        for d in 0..3 {
+            e[d] += e[3 + d] * dt;
+        }
+        e[5] *= 0.5;
+        want_speed[i] = e[3] * e[3] + e[4] * e[4];
+    }
+    assert_eq!(got[0], want_b);
+    assert_eq!(got[1], want_speed);
+}
+
+#[test]
+fn a_sub_record_copy_stores_every_leaf_of_the_field() {
+    let c = clang("subcopy.cu", SOURCE);
+    let text = kernel(&c, "integrate").to_string();
+    // `b[i].pos = me.pos` is three stores at leaves 0, 1, 2 of element i.
+    for leaf in [
+        "b[i_0 * 6] = ",
+        "b[(i_0 * 6) + 1] = ",
+        "b[(i_0 * 6) + 2] = ",
+    ] {
+        assert!(text.contains(leaf), "{leaf} in\n{text}");
+    }
+    // `vel.z` is leaf 3 + 2: the offsets are folded.
+    assert!(text.contains("b[(i_0 * 6) + 5] = "), "{text}");
+}
+
+#[test]
+fn a_nested_local_is_passed_to_and_returned_from_device_functions_by_value() {
+    let c = clang("by_value.cu", SOURCE);
+    let src = data(3);
+    let got = run_k(
+        kernel(&c, "by_value"),
+        vec![
+            Arg::Buffer(Buffer::from_f32(&src)),
+            Arg::Buffer(Buffer::from_f32(&[0.0; N])),
+            Arg::Scalar(Value::I32(N as i32)),
+        ],
+    );
+    let want: Vec<f32> = (0..N)
+        .map(|i| {
+            let (a, b, w) = (src[i * 3], src[i * 3 + 1], src[i * 3 + 2]);
+            (a * 2.0) + (b + 1.0) * w + a
+        })
+        .collect();
+    assert_eq!(got[1], want);
+    // The caller's record is copied, not changed, by the callee's `o.in.a *= k`.
+    assert_eq!(got[0], src);
+}
+
+#[test]
+fn a_shared_array_of_nested_records_holds_their_leaves() {
+    let c = clang("reverse.cu", SOURCE);
+    let k = kernel(&c, "reverse_block");
+    assert!(k.to_string().contains("f32[96]"), "{k}");
+    let src = data(3);
+    let got = run_k(
+        k,
+        vec![
+            Arg::Buffer(Buffer::from_f32(&src)),
+            Arg::Buffer(Buffer::from_f32(&[0.0; N * 3])),
+        ],
+    );
+    let mut want = vec![0.0f32; N * 3];
+    for i in 0..N {
+        let j = i / 32 * 32 + 31 - i % 32;
+        let (_, b, w) = (src[j * 3] + 1.0, src[j * 3 + 1], src[j * 3 + 2]);
+        want[i * 3..i * 3 + 3].copy_from_slice(&[w, b, w]);
+    }
+    assert_eq!(got[1], want);
+}
+
+#[test]
+fn braced_initialisers_of_nested_records_set_every_leaf() {
+    let c = clang("braced.cu", SOURCE);
+    let got = run_k(
+        kernel(&c, "braced"),
+        vec![Arg::Buffer(Buffer::from_f32(&[0.0; N * 3]))],
+    );
+    let want: Vec<f32> = (0..N)
+        .flat_map(|i| {
+            if i % 2 == 0 {
+                [1.0, 2.0, 3.0]
+            } else {
+                [4.0, 5.0, 6.0]
+            }
+        })
+        .collect();
+    assert_eq!(got[0], want);
+}
+
+/// The message and the spanned text of the one rejected kernel `kernel`.
+fn rejection<'a>(got: &Compiled, src: &'a str, kernel: &str) -> (String, &'a str) {
+    let r = got
+        .rejected
+        .iter()
+        .find(|r| r.kernel == kernel)
+        .unwrap_or_else(|| panic!("`{kernel}` not rejected: {:?}", got.rejected));
+    let e = &r.errors[0];
+    (e.message.clone(), &src[e.span.range()])
+}
+
+#[test]
+fn a_nested_record_with_leaves_of_different_types_is_rejected_by_name() {
+    let src = r#"
+struct Tag { float3 p; int id; };
+__global__ void tagged(Tag* t) { t[threadIdx.x].p.x = 1.0f; }
+"#;
+    let got = clang("mixed_nested.cu", src);
+    let (msg, at) = rejection(&got, src, "tagged");
+    assert!(msg.contains("record `Tag`"), "{msg}");
+    assert!(msg.contains("different types"), "{msg}");
+    assert!(msg.contains("`float`") && msg.contains("`int`"), "{msg}");
+    assert!(at.contains("Tag* t"), "{at:?}");
+}
+
+#[test]
+fn a_layout_with_alignment_padding_is_rejected_rather_than_mis_modelled() {
+    let src = r#"
+#include <cuda_runtime.h>
+struct Tail { float4 p; float m; };
+struct Gap { float m; float2 v; };
+struct Packed { float2 a; float2 b; float4 c; };
+__global__ void tail(Tail* t) { t[threadIdx.x].m = 1.0f; }
+__global__ void gap(float* raw) { reinterpret_cast<Gap*>(raw)[threadIdx.x].m = 1.0f; }
+__global__ void packed(Packed* p) { p[threadIdx.x].c.w = 1.0f; }
+"#;
+    let got = clang("padded.cu", src);
+    let (msg, at) = rejection(&got, src, "tail");
+    assert!(
+        msg.contains("record `Tail`") && msg.contains("tail padding"),
+        "{msg}"
+    );
+    assert!(at.contains("Tail* t"), "{at:?}");
+    let (msg, at) = rejection(&got, src, "gap");
+    assert!(
+        msg.contains("record `Gap`") && msg.contains("padding before field `v`"),
+        "{msg}"
+    );
+    assert!(at.contains("Gap*"), "{at:?}");
+    // float2, float2, float4: 8 + 8 + 16 bytes, no padding: `c.w` is leaf 7 of 8.
+    let k = kernel(&got, "packed").to_string();
+    assert!(k.contains("(threadIdx.x * 8u) + 7u] = 1.0f"), "{k}");
+}
+
+#[test]
+fn an_array_field_of_a_record_in_memory_is_rejected_and_copied_in_locals() {
+    let src = r#"
+struct Inner { float a, b; };
+struct Outer { Inner in; float w[2]; };
+__global__ void in_memory(Outer* o) { o[threadIdx.x].w[1] = 1.0f; }
+__global__ void local_copy(float* out) {
+    Outer o;
+    o.in.a = 1.0f; o.in.b = 2.0f; o.w[0] = 3.0f; o.w[1] = 4.0f;
+    Outer p = o;
+    out[threadIdx.x] = p.w[1] + p.in.a;
+}
+"#;
+    let got = clang("array_field.cu", src);
+    let (msg, _) = rejection(&got, src, "in_memory");
+    assert!(
+        msg.contains("array field `w`") && msg.contains("record `Outer` in memory"),
+        "{msg}"
+    );
+    let out = run(
+        kernel(&got, "local_copy"),
+        &LaunchConfig::linear(1, 32),
+        vec![Arg::Buffer(Buffer::from_f32(&[0.0; 32]))],
+        &RunOptions::default(),
+    )
+    .expect("runs");
+    let Arg::Buffer(b) = &out.args[0] else {
+        panic!("a buffer")
+    };
+    assert_eq!(b.to_f32(), vec![5.0; 32]);
+}
