@@ -62,7 +62,7 @@ impl Place {
             match s {
                 Slot::Expr(e) if ty.contains('[') => out.extend(elements_of(e, ty, span)?),
                 Slot::Expr(e) => out.push(e.clone()),
-                Slot::Record(p) if super::types::strip_reference(ty).1 => {
+                Slot::Record(_) if super::types::strip_reference(ty).1 => {
                     return Err(unsupported(
                         span,
                         format!(
