@@ -932,10 +932,7 @@ fn asserted_bounds(q: &crate::smt::Query) -> Bounds {
             hi,
         };
         if let Some(shape) = Bounds::shape(t) {
-            b.by_shape
-                .entry(shape)
-                .or_default()
-                .push((text, bound));
+            b.by_shape.entry(shape).or_default().push((text, bound));
         }
         // A 64-bit sum of products of extended 32-bit values is exact: its bound bounds the
         // integer form of the same expression computed in 32 bits.
