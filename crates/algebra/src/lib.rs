@@ -41,7 +41,7 @@ mod term;
 pub use decide::{check_equal, symbols, CheckOptions, Checker, SymValue, Verdict, Witness};
 pub use eval::{Assignment, Evaluator, Exact};
 pub use fxhash::{FxHashMap, FxHasher};
-pub use modular::{is_prime, log2_add, sizes, Field, Size, Tester, NOT_POLY};
+pub use modular::{is_prime, log2_add, sizes, Field, PointEval, Size, Tester, NOT_POLY};
 pub use normal::{Atom, Frac, Head, Interrupt, NormalError, Normalizer};
 pub use poly::{AtomId, FracId, Mono, Poly, PolyId};
 pub use rat::{rat_from_f64, rat_int, rat_text, rat_to_f64, rat_to_i128, wrap_int};

@@ -307,42 +307,122 @@ fn all_sizes(store: &Store) -> Vec<Size> {
                     denom: bits(q.denom()),
                 }
             }
-            Node::Sym(_) => Size {
-                degree: 1,
-                height: 0.0,
-                denom: 0.0,
-            },
-            Node::Add(a, b) | Node::Sub(a, b) => {
-                let (x, y) = (s[a.0 as usize], s[b.0 as usize]);
-                Size {
-                    degree: x.degree.max(y.degree),
-                    height: log2_add((x.height + y.denom) as f64, (y.height + x.denom) as f64)
-                        as f32,
-                    denom: x.denom + y.denom,
-                }
-            }
-            Node::Mul(a, b) => {
-                let (x, y) = (s[a.0 as usize], s[b.0 as usize]);
-                Size {
-                    degree: x.degree.saturating_add(y.degree),
-                    height: x.height + y.height,
-                    denom: x.denom + y.denom,
-                }
-            }
+            Node::Sym(_) => Size::SYMBOL,
+            Node::Add(a, b) | Node::Sub(a, b) => Size::of_sum(s[a.0 as usize], s[b.0 as usize]),
+            Node::Mul(a, b) => Size::of_product(s[a.0 as usize], s[b.0 as usize]),
             Node::Neg(a) => s[a.0 as usize],
-            Node::Div(a, b) => {
-                let (x, y) = (s[a.0 as usize], s[b.0 as usize]);
-                Size {
-                    degree: x.degree,
-                    height: x.height + y.denom,
-                    denom: x.denom + y.height,
-                }
-            }
+            Node::Div(a, b) => Size::of_quotient(s[a.0 as usize], s[b.0 as usize]),
             _ => Size::default(),
         };
         s.push(z);
     }
     s
+}
+
+/// One point of a [`Tester`]'s field for evaluating polynomial values as a program computes
+/// them, one operation at a time, with no terms built: the values agree with what
+/// [`Tester::values`] gives for the terms of the same computation at the same point (input
+/// symbols are drawn the same way). Values are field elements in Montgomery form.
+#[derive(Clone, Copy, Debug)]
+pub struct PointEval {
+    field: Field,
+    point: Point,
+}
+
+impl PointEval {
+    /// The value of the input symbol `name[index]` (or scalar `name`).
+    pub fn symbol(&self, name: &str, index: Option<u64>) -> u64 {
+        self.point.value(&self.field, name, index)
+    }
+
+    /// The value of a rational constant and its [`Size`]; `None` when `p` divides its
+    /// denominator.
+    pub fn rational(&self, q: &num_rational::BigRational) -> Option<(u64, Size)> {
+        let d = self.field.int(q.denom());
+        if d == 0 {
+            return None;
+        }
+        let size = Size {
+            degree: 0,
+            height: q.numer().bits() as f32,
+            denom: q.denom().bits() as f32,
+        };
+        Some((
+            self.field.mul(self.field.int(q.numer()), self.field.inv(d)),
+            size,
+        ))
+    }
+
+    /// The value of a finite float (an exact binary fraction) and its [`Size`]; `None` for
+    /// infinities and NaN, which are no field elements.
+    pub fn float(&self, v: f64) -> Option<(u64, Size)> {
+        if !v.is_finite() {
+            return None;
+        }
+        let q = num_rational::BigRational::from_float(v)?;
+        self.rational(&q)
+    }
+
+    /// `a + b`.
+    pub fn add(&self, a: u64, b: u64) -> u64 {
+        self.field.add(a, b)
+    }
+
+    /// `a − b`.
+    pub fn sub(&self, a: u64, b: u64) -> u64 {
+        self.field.add(a, self.field.neg(b))
+    }
+
+    /// `a · b`.
+    pub fn mul(&self, a: u64, b: u64) -> u64 {
+        self.field.mul(a, b)
+    }
+
+    /// `−a`.
+    pub fn neg(&self, a: u64) -> u64 {
+        self.field.neg(a)
+    }
+
+    /// `a⁻¹`, `None` for zero.
+    pub fn inv(&self, a: u64) -> Option<u64> {
+        (a != 0).then(|| self.field.inv(a))
+    }
+}
+
+impl Size {
+    /// The size of an input symbol.
+    pub const SYMBOL: Size = Size {
+        degree: 1,
+        height: 0.0,
+        denom: 0.0,
+    };
+
+    /// The size of `x ± y`.
+    pub fn of_sum(x: Size, y: Size) -> Size {
+        Size {
+            degree: x.degree.max(y.degree),
+            height: log2_add((x.height + y.denom) as f64, (y.height + x.denom) as f64) as f32,
+            denom: x.denom + y.denom,
+        }
+    }
+
+    /// The size of `x · y`.
+    pub fn of_product(x: Size, y: Size) -> Size {
+        Size {
+            degree: x.degree.saturating_add(y.degree),
+            height: x.height + y.height,
+            denom: x.denom + y.denom,
+        }
+    }
+
+    /// The size of `x / c` for a constant `c` of size `c`.
+    pub fn of_quotient(x: Size, c: Size) -> Size {
+        Size {
+            degree: x.degree,
+            height: x.height + c.denom,
+            denom: x.denom + c.height,
+        }
+    }
 }
 
 /// Tests many pairs of terms at the same random points of one random prime field.
@@ -381,6 +461,14 @@ impl Tester {
     /// Points per element.
     pub fn points(&self) -> u32 {
         self.points.len() as u32
+    }
+
+    /// Point `k` (`k < points()`) for evaluating values as they are computed.
+    pub fn point(&self, k: usize) -> Option<PointEval> {
+        self.points.get(k).map(|&point| PointEval {
+            field: self.field,
+            point,
+        })
     }
 
     /// Per root of `store`: its values at every point, or `None` outside the polynomial
@@ -443,6 +531,64 @@ mod tests {
         assert!(!is_prime(3_215_031_751)); // a strong pseudoprime to bases 2, 3, 5, 7
         let f = Field::random(7);
         assert!(is_prime(f.prime()) && f.prime() >> 61 == 1);
+    }
+
+    #[test]
+    fn a_point_evaluated_as_it_is_computed_agrees_with_the_terms() {
+        // ((x0 · 1.5 + x1) · x0 − 0.25) / 4 and −x1, as terms and step by step.
+        let mut st = Store::new();
+        let (x0, x1) = (
+            st.symbol("x", Some(0), false),
+            st.symbol("x", Some(1), false),
+        );
+        let (c15, c025, c4) = (st.float(1.5), st.float(0.25), st.float(4.0));
+        let a = st.mul(x0, c15);
+        let b = st.add(a, x1);
+        let c = st.mul(b, x0);
+        let d = st.sub(c, c025);
+        let e = st.div(d, c4);
+        let n = st.neg(x1);
+        let tester = Tester::new(42, 2);
+        let want = tester.values(&st, &[e, n]);
+        for k in 0..2 {
+            let ev = tester.point(k).expect("two points");
+            let (v0, v1) = (ev.symbol("x", Some(0)), ev.symbol("x", Some(1)));
+            let num = |v: f64| ev.float(v).expect("finite").0;
+            let c = ev.mul(ev.add(ev.mul(v0, num(1.5)), v1), v0);
+            let d = ev.sub(c, num(0.25));
+            let e = ev.mul(d, ev.inv(num(4.0)).expect("non-zero"));
+            assert_eq!(Some(e), want[0].as_ref().map(|v| v[k]), "point {k}");
+            assert_eq!(
+                Some(ev.neg(v1)),
+                want[1].as_ref().map(|v| v[k]),
+                "point {k}"
+            );
+        }
+        assert!(tester.point(2).is_none());
+        assert!(tester
+            .point(0)
+            .and_then(|ev| ev.float(f64::INFINITY))
+            .is_none());
+        let q = sizes(&st, &[e])[0];
+        let s = Size::of_quotient(
+            Size::of_sum(
+                Size::of_product(
+                    Size::of_sum(Size::of_product(Size::SYMBOL, ev_size(1.5)), Size::SYMBOL),
+                    Size::SYMBOL,
+                ),
+                ev_size(0.25),
+            ),
+            ev_size(4.0),
+        );
+        assert_eq!(q, s);
+    }
+
+    fn ev_size(v: f64) -> Size {
+        Tester::new(1, 1)
+            .point(0)
+            .and_then(|e| e.float(v))
+            .expect("finite")
+            .1
     }
 
     #[test]

@@ -425,13 +425,21 @@ pub struct EquivArgs {
     /// Output buffers to compare (comma-separated; default: writable buffers of both).
     #[arg(long, value_name = "LIST")]
     pub outputs: Option<String>,
-    /// Decide every output element by canonical forms. By default an element whose two
-    /// terms are polynomials (+, -, *, constants) is decided by their values at two random
-    /// points modulo a random 62-bit prime (Schwartz-Zippel; the verdict prints the bound on
-    /// the chance of a wrong `equal`, below 2^-100 for SGEMM); `different` always needs a
-    /// counterexample replayed in the interpreter, with or without this flag.
+    /// Decide every output element by canonical forms. By default, when both kernels compute
+    /// polynomials of their inputs (+, -, *, FMA, division by constants; integer control
+    /// flow), each kernel runs once per random point with every float a value modulo a random
+    /// 62-bit prime and no term built (Schwartz-Zippel: equal values at every point prove
+    /// `equal` up to a printed bound, about 2^-44 for SGEMM at 256³ with one point); other
+    /// pairs, and any difference, run on terms, where a polynomial element is decided by its
+    /// terms' values at random points. `different` always needs a counterexample replayed in
+    /// the interpreter, with or without this flag.
     #[arg(long)]
     pub exact: bool,
+    /// Random points of the prime field (default: 1 when the kernels run in the field, 2 for
+    /// terms): each point of the first kind is one more run of both kernels, and squares the
+    /// bound on a wrong `equal`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub field_points: Option<u32>,
     /// Run these kernels of the optimised file one after another as its side (comma-separated,
     /// in launch order: `--sequence splitk_partial,splitk_reduce`): each takes its launch from
     /// the file's host launcher or header, and reads the buffers the earlier ones left (by

@@ -395,6 +395,7 @@ pub fn equiv(args: &EquivArgs) -> Result<u8, CliError> {
         outputs: list(&args.outputs),
         inputs: list(&args.inputs),
         exact: args.exact,
+        field_points: args.field_points,
         ..EquivConfig::default()
     };
     let optimized: Vec<Stage> = stages

@@ -58,8 +58,9 @@ fn warp_tiling_is_equal_by_random_evaluation_with_its_error_bound() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains(": equal ("), "{text}");
+    // Both kernels are polynomial: they run in the field, once per point (one by default).
     assert!(
-        text.contains("4096 element(s) equal by evaluation at 2 random point(s) mod the prime"),
+        text.contains("4096 element(s) equal by evaluation at 1 random point(s) mod the prime"),
         "{text}"
     );
     let j = json(&sized("sgemm/sgemm12_warptiling.cu", &["--format", "json"]));
@@ -69,10 +70,23 @@ fn warp_tiling_is_equal_by_random_evaluation_with_its_error_bound() {
     let p = id["prime"].as_u64().expect("prime");
     assert!(p >> 61 == 1, "the prime is in [2^61, 2^62): {p}");
     assert!(
-        id["error_log2"].as_f64().expect("bound") < -100.0,
-        "degree-3 outputs: (3/p)^2 per element, 4096 elements: {id}"
+        id["error_log2"].as_f64().expect("bound") < -45.0,
+        "degree-3 outputs: 3/p per element, 4096 elements: {id}"
     );
     assert_eq!(j["outputs"][0]["equal"], 4096);
+    // No term is built on the field road.
+    assert_eq!(j["reference"]["stats"]["terms"], 0, "{j}");
+    // Two points square the bound.
+    let j = json(&sized(
+        "sgemm/sgemm12_warptiling.cu",
+        &["--format", "json", "--field-points", "2"],
+    ));
+    assert_eq!(j["verdict"], "equal");
+    assert_eq!(j["identity"]["points"], 2);
+    assert!(
+        j["identity"]["error_log2"].as_f64().expect("bound") < -100.0,
+        "(3/p)^2 per element, 4096 elements: {j}"
+    );
 }
 
 #[test]

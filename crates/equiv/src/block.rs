@@ -64,6 +64,8 @@ pub(crate) struct Ctx<'a> {
     /// The most terms a finished block built: the next block's store starts with room for as
     /// many (blocks of a launch build about the same), so its tables never rehash.
     pub block_terms: std::sync::atomic::AtomicUsize,
+    /// Field mode ([`crate::field`]): floats are values at this point, no terms are built.
+    pub field: Option<warpsafe_algebra::PointEval>,
 }
 
 /// Register types: kernel variables first, temporaries by their defining instruction.
@@ -158,6 +160,7 @@ impl<'a> Ctx<'a> {
             reg_types: register_types(code, kernel),
             budget,
             block_terms: std::sync::atomic::AtomicUsize::new(0),
+            field: None,
         }
     }
 
@@ -188,6 +191,10 @@ pub(crate) struct BlockResult {
     pub store: Store,
     /// Final values of global cells the block wrote: (alloc, index, value).
     pub writes: Vec<(u32, usize, TermId)>,
+    /// In field mode, the same as values (no terms).
+    pub field_writes: Vec<(u32, usize, SVal)>,
+    /// In field mode, why the block could not run there (the check then runs on terms).
+    pub refused: Option<crate::field::Refusal>,
     /// First accesses to tracked global cells: (alloc, index, first read, first write).
     pub touches: Vec<GlobalTouch>,
     pub findings: Vec<Finding>,
@@ -229,6 +236,8 @@ pub(crate) struct BlockRun<'c, 'a> {
     /// involving them are undecided.
     pub guarded: HashSet<u32>,
     scalar_terms: Vec<Option<SVal>>,
+    /// In field mode, why the block stopped (see [`BlockRun::refuse_field`]).
+    pub refused: Option<crate::field::Refusal>,
 }
 
 impl<'c, 'a> BlockRun<'c, 'a> {
@@ -280,6 +289,7 @@ impl<'c, 'a> BlockRun<'c, 'a> {
             stopped: false,
             guarded: HashSet::new(),
             scalar_terms: vec![None; ctx.setup.scalars.len()],
+            refused: None,
         }
     }
 
@@ -308,6 +318,7 @@ impl<'c, 'a> BlockRun<'c, 'a> {
             .block_terms
             .fetch_max(self.store.len(), std::sync::atomic::Ordering::Relaxed);
         let mut writes = Vec::new();
+        let mut field_writes = Vec::new();
         let mut touches = Vec::new();
         for (m, info) in self.ctx.mems.iter().enumerate() {
             if info.space != Space::Global {
@@ -316,6 +327,10 @@ impl<'c, 'a> BlockRun<'c, 'a> {
             for idx in 0..self.written[m].len() {
                 if self.written[m][idx] {
                     let v = self.mem[m][idx];
+                    if self.ctx.field.is_some() {
+                        field_writes.push((m as u32, idx, v));
+                        continue;
+                    }
                     let t = crate::value::term(&mut self.store, info.elem, v);
                     writes.push((m as u32, idx, t));
                 }
@@ -334,12 +349,30 @@ impl<'c, 'a> BlockRun<'c, 'a> {
         BlockResult {
             store: self.store,
             writes,
+            field_writes,
+            refused: self.refused,
             touches,
             findings: self.findings,
             instrs: self.instrs,
             barriers: self.barriers,
             guarded: self.guarded,
         }
+    }
+
+    /// Field mode cannot go on (`why`): the block stops, and the check runs on terms.
+    pub(crate) fn refuse_field(&mut self, why: crate::field::Refusal) {
+        if self.refused.is_none() {
+            self.refused = Some(why);
+        }
+        self.stopped = true;
+    }
+
+    /// The value `r` gives, or the field refusal it carries (the block stops).
+    pub(crate) fn in_field(&mut self, r: Result<SVal, crate::field::Refusal>) -> SVal {
+        r.unwrap_or_else(|why| {
+            self.refuse_field(why);
+            SVal::C(0)
+        })
     }
 
     #[inline]
@@ -365,7 +398,16 @@ impl<'c, 'a> BlockRun<'c, 'a> {
             .copied()
             .flatten()
         {
-            Some(Scalar::Value(v)) if ty.is_float() => SVal::T(self.store.float(v.as_f64())),
+            Some(Scalar::Value(v)) if ty.is_float() => match self.ctx.field {
+                Some(ev) => match ev.float(v.as_f64()) {
+                    Some((x, size)) => crate::field::pack(x, size),
+                    None => {
+                        self.refuse_field(format!("the scalar argument {v} (no field element)"));
+                        SVal::C(0)
+                    }
+                },
+                None => SVal::T(self.store.float(v.as_f64())),
+            },
             Some(Scalar::Value(v)) => SVal::C(v.cast(ty).to_bits()),
             Some(Scalar::Symbol) | None => {
                 let name = self
@@ -375,7 +417,14 @@ impl<'c, 'a> BlockRun<'c, 'a> {
                     .get(index as usize)
                     .map(|p| p.name.clone())
                     .unwrap_or_default();
-                SVal::T(self.store.symbol(&name, None, !ty.is_float()))
+                match self.ctx.field {
+                    Some(ev) if ty.is_float() => crate::field::symbol(&ev, &name, None),
+                    Some(_) => {
+                        self.refuse_field(format!("the integer scalar `{name}` has no value"));
+                        SVal::C(0)
+                    }
+                    None => SVal::T(self.store.symbol(&name, None, !ty.is_float())),
+                }
             }
         };
         if let Some(slot) = self.scalar_terms.get_mut(index as usize) {

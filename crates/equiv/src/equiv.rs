@@ -152,6 +152,9 @@ pub fn equiv_stages(
     };
     crate::launch::agree_on_starts(r0.program.kernel(), r0.exec, o0.program.kernel(), o0.exec)?;
     let budget = Budget::new(cfg.reference.limits);
+    if let Some(report) = crate::field_check::equal_in_field(reference, optimized, cfg, &budget)? {
+        return Ok(report);
+    }
     let (r, o) = run_both(reference, optimized, &budget)?;
     let (mut r, o) = (r?, o?);
     let run_seconds = start.elapsed().as_secs_f64();
@@ -417,10 +420,7 @@ struct Tested {
 /// whose two terms are polynomials with the same values at every point is equal with the
 /// error bound of [`Tester::error_log2`]; everything else is left to the exact road.
 fn identity_test(r: &Store, o: &Store, elements: &[Pair], cfg: &EquivConfig) -> Tested {
-    let seed = cfg.seed.unwrap_or_else(|| {
-        use std::hash::BuildHasher;
-        std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64)
-    });
+    let seed = seed(cfg);
     let tester = Tester::new(seed, cfg.field_points.unwrap_or(2));
     let a: Vec<_> = elements.iter().map(|e| e.expected).collect();
     let b: Vec<_> = elements.iter().map(|e| e.actual).collect();
@@ -467,8 +467,16 @@ fn identity_test(r: &Store, o: &Store, elements: &[Pair], cfg: &EquivConfig) -> 
     }
 }
 
+/// The seed of the prime and the points: `cfg`'s, else drawn from the operating system.
+pub(crate) fn seed(cfg: &EquivConfig) -> u64 {
+    cfg.seed.unwrap_or_else(|| {
+        use std::hash::BuildHasher;
+        std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64)
+    })
+}
+
 /// Which outputs a check compares, in words.
-fn scope(cfg: &EquivConfig) -> String {
+pub(crate) fn scope(cfg: &EquivConfig) -> String {
     let one = match (cfg.reference.blocks, cfg.optimized.blocks) {
         (BlockSel::One(b), _) | (_, BlockSel::One(b)) => b,
         (BlockSel::All, BlockSel::All) => return "every block".into(),
@@ -505,7 +513,7 @@ fn unknown_reason(
     }
 }
 
-fn output_names(
+pub(crate) fn output_names(
     r: &SymOutcome,
     o: &SymOutcome,
     cfg: &EquivConfig,

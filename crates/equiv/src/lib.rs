@@ -58,6 +58,8 @@ mod compare;
 mod config;
 mod equiv;
 mod error;
+mod field;
+mod field_check;
 mod finding;
 mod ifconv;
 mod launch;

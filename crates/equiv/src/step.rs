@@ -4,6 +4,7 @@
 //! reported as "not structured".
 
 use crate::block::{lanes, BlockRun, BARRIER, EXITED, WARP};
+use crate::field;
 use crate::finding::Issue;
 use crate::shadow::Kind;
 use crate::value::{self, Fault, SVal};
@@ -32,6 +33,10 @@ impl BlockRun<'_, '_> {
                     match self.reg(t, cond) {
                         SVal::C(c) => {
                             self.pc[t] = if (c & 1 != 0) == when { target } else { pc + 1 };
+                        }
+                        _ if self.ctx.field.is_some() => {
+                            self.refuse_field("a branch on input data".into());
+                            return;
                         }
                         v => {
                             let converted = self
@@ -101,10 +106,15 @@ impl BlockRun<'_, '_> {
     pub(crate) fn exec_lane(&mut self, t: usize, pc: u32, inst: &Inst) {
         match *inst {
             Inst::Const { dst, bits, ty } => {
-                let v = if ty.is_float() {
-                    SVal::T(value::term(&mut self.store, ty, SVal::C(bits)))
-                } else {
-                    SVal::C(bits)
+                let v = match self.ctx.field {
+                    Some(ev) if ty.is_float() => {
+                        let r = field::constant(&ev, ty, bits);
+                        self.in_field(r)
+                    }
+                    None if ty.is_float() => {
+                        SVal::T(value::term(&mut self.store, ty, SVal::C(bits)))
+                    }
+                    _ => SVal::C(bits),
                 };
                 self.set(t, dst, v);
             }
@@ -128,6 +138,11 @@ impl BlockRun<'_, '_> {
                 checked,
             } => {
                 let x = self.reg(t, a);
+                if let Some(ev) = self.ctx.field.filter(|_| field::applies(ty, &[x])) {
+                    let v = self.in_field(field::unary(&ev, op, ty, x));
+                    self.set(t, dst, v);
+                    return;
+                }
                 let (v, fault) = value::unary(&mut self.store, op, ty, checked, x);
                 self.set(t, dst, v);
                 self.fault(t, pc, fault, ty);
@@ -141,23 +156,45 @@ impl BlockRun<'_, '_> {
                 checked,
             } => {
                 let (x, y) = (self.reg(t, a), self.reg(t, b));
+                if let Some(ev) = self.ctx.field.filter(|_| field::applies(ty, &[x, y])) {
+                    let v = self.in_field(field::binary(&ev, op, ty, x, y));
+                    self.set(t, dst, v);
+                    return;
+                }
                 let (v, fault) = value::binary(&mut self.store, op, ty, checked, x, y);
                 self.set(t, dst, v);
                 self.fault(t, pc, fault, ty);
             }
             Inst::Cmp { op, ty, dst, a, b } => {
                 let (x, y) = (self.reg(t, a), self.reg(t, b));
+                if self.ctx.field.is_some() && field::applies(ty, &[x, y]) {
+                    self.refuse_field(field::compare(op));
+                    return;
+                }
                 let v = value::compare(&mut self.store, op, ty, x, y);
                 self.set(t, dst, v);
             }
             Inst::Cast { from, to, dst, src } => {
                 let x = self.reg(t, src);
+                if let Some(ev) = self
+                    .ctx
+                    .field
+                    .filter(|_| to.is_float() || field::applies(from, &[x]))
+                {
+                    let v = self.in_field(field::cast(&ev, from, to, x));
+                    self.set(t, dst, v);
+                    return;
+                }
                 let v = value::cast(&mut self.store, from, to, x);
                 self.set(t, dst, v);
             }
             Inst::Select { dst, cond, a, b } => {
                 let ty = self.value_type(a);
                 let (c, x, y) = (self.reg(t, cond), self.reg(t, a), self.reg(t, b));
+                if self.ctx.field.is_some() && !matches!(c, SVal::C(_)) {
+                    self.refuse_field("a selection on input data".into());
+                    return;
+                }
                 let v = value::select(&mut self.store, ty, c, x, y);
                 self.set(t, dst, v);
             }
@@ -168,12 +205,25 @@ impl BlockRun<'_, '_> {
                 args,
             } => {
                 let x = self.reg(t, args[0]);
+                if let Some(ev) = self.ctx.field.filter(|_| field::applies(ty, &[x])) {
+                    let v = match x {
+                        SVal::C(bits) => self.in_field(field::constant(&ev, ty, bits)),
+                        _ => self.in_field(Err("a bit reinterpretation of input data".into())),
+                    };
+                    self.set(t, dst, v);
+                    return;
+                }
                 let (v, fault) = value::bits_as(&mut self.store, ty, x);
                 self.set(t, dst, v);
                 self.fault(t, pc, fault, ty);
             }
             Inst::Math { f, ty, dst, args } => {
                 let vals = args.map(|r| self.reg(t, r));
+                if let Some(ev) = self.ctx.field.filter(|_| field::applies(ty, &vals)) {
+                    let v = self.in_field(field::math(&ev, f, ty, vals));
+                    self.set(t, dst, v);
+                    return;
+                }
                 let v = value::math(&mut self.store, f, ty, vals);
                 self.set(t, dst, v);
             }
@@ -200,6 +250,8 @@ impl BlockRun<'_, '_> {
                 if let Some(idx) = self.address(t, pc, mem, offset, "read") {
                     let v = self.read(t, pc, mem, idx, ty, Kind::Read);
                     self.set(t, dst, v);
+                } else if self.ctx.field.is_some() {
+                    self.refuse_field("a load outside its buffer".into());
                 } else {
                     let o = SVal::T(self.store.opaque());
                     self.set(t, dst, o);
@@ -352,6 +404,21 @@ impl BlockRun<'_, '_> {
         }
         let m = mem as usize;
         match self.mem[m][cell] {
+            SVal::Input if self.ctx.field.is_some() => {
+                let info = &self.ctx.mems[m];
+                let v = match self.ctx.field {
+                    Some(ev) if info.elem.is_float() && ty.is_float() => {
+                        field::symbol(&ev, &info.name, Some(idx as u64))
+                    }
+                    _ => {
+                        let why = format!("integer input data (`{}`)", info.name);
+                        self.refuse_field(why);
+                        return SVal::C(0);
+                    }
+                };
+                self.mem[m][cell] = v;
+                v
+            }
             SVal::Input => {
                 let info = &self.ctx.mems[m];
                 let (name, elem) = (info.name.clone(), info.elem);
@@ -372,6 +439,10 @@ impl BlockRun<'_, '_> {
                         s.block[2]
                     )
                 });
+                if self.ctx.field.is_some() {
+                    self.refuse_field("a read of uninitialised memory".into());
+                    return SVal::C(0);
+                }
                 SVal::T(self.store.opaque())
             }
             v => v,
@@ -404,6 +475,10 @@ impl BlockRun<'_, '_> {
         ),
     ) {
         let Some(idx) = self.address(t, pc, mem, offset, "atomic update") else {
+            if self.ctx.field.is_some() {
+                self.refuse_field("an atomic update outside its buffer".into());
+                return;
+            }
             if let Some(d) = dst {
                 let o = SVal::T(self.store.opaque());
                 self.set(t, d, o);
@@ -412,6 +487,20 @@ impl BlockRun<'_, '_> {
         };
         let old = self.read(t, pc, mem, idx, ty, Kind::Atomic);
         let v = self.reg(t, val);
+        if let Some(ev) = self.ctx.field.filter(|_| field::applies(ty, &[old, v])) {
+            let new = match op {
+                AtomicOp::Add => field::binary(&ev, BinaryOp::Add, ty, old, v),
+                AtomicOp::Sub => field::binary(&ev, BinaryOp::Sub, ty, old, v),
+                AtomicOp::Exch => Ok(v),
+                other => Err(format!("the atomic {other:?} of floats")),
+            };
+            let new = self.in_field(new);
+            self.write(t, pc, mem, idx, new, Kind::Atomic);
+            if let Some(d) = dst {
+                self.set(t, d, old);
+            }
+            return;
+        }
         let new = match op {
             AtomicOp::Add => value::binary(&mut self.store, BinaryOp::Add, ty, false, old, v).0,
             AtomicOp::Sub => value::binary(&mut self.store, BinaryOp::Sub, ty, false, old, v).0,

@@ -101,10 +101,49 @@ pub(crate) fn run_budgeted(
     cfg: &ExecConfig,
     budget: &Arc<Budget>,
 ) -> Result<SymOutcome, EquivError> {
+    run_in(program, cfg, budget, None).map(|(outcome, _)| outcome)
+}
+
+/// A run in field mode ([`crate::field`]).
+pub(crate) struct FieldRun {
+    /// The run, its buffers without terms (`values` empty, `written` as run).
+    pub outcome: SymOutcome,
+    /// Per buffer of `outcome`: each element's final value at the point (empty for `const`
+    /// buffers).
+    pub values: Vec<Vec<SVal>>,
+    /// Why field mode could not run the kernel, if it could not.
+    pub refused: Option<crate::field::Refusal>,
+}
+
+/// Runs `program` in field mode at the point `ev`: every float is its value there.
+pub(crate) fn run_field(
+    program: &Program,
+    cfg: &ExecConfig,
+    budget: &Arc<Budget>,
+    ev: warpsafe_algebra::PointEval,
+) -> Result<FieldRun, EquivError> {
+    let (outcome, field) = run_in(program, cfg, budget, Some(ev))?;
+    let (values, refused) = field.unwrap_or_default();
+    Ok(FieldRun {
+        outcome,
+        values,
+        refused,
+    })
+}
+
+/// Per buffer, the field values of its elements; and why field mode stopped, if it did.
+type FieldValues = (Vec<Vec<SVal>>, Option<crate::field::Refusal>);
+
+fn run_in(
+    program: &Program,
+    cfg: &ExecConfig,
+    budget: &Arc<Budget>,
+    field: Option<warpsafe_algebra::PointEval>,
+) -> Result<(SymOutcome, Option<FieldValues>), EquivError> {
     let start = Instant::now();
     let kernel = program.kernel();
     let setup = launch::resolve(kernel, cfg)?;
-    let ctx = Ctx::new(
+    let mut ctx = Ctx::new(
         program.code(),
         kernel,
         &setup,
@@ -112,6 +151,7 @@ pub(crate) fn run_budgeted(
         cfg.max_block_instructions,
         Arc::clone(budget),
     );
+    ctx.field = field;
     let blocks: Vec<[u32; 3]> = match cfg.blocks {
         BlockSel::One(b) => {
             let g = setup.launch.grid;
@@ -139,6 +179,7 @@ pub(crate) fn run_budgeted(
 
     let mut store = Store::new();
     let mut buffers = Vec::new();
+    let mut field_values: Vec<Vec<SVal>> = Vec::new();
     let mut slot_of: HashMap<u32, usize> = HashMap::new();
     for (m, a) in program.code().allocs.iter().enumerate() {
         if a.space != Space::Global {
@@ -153,7 +194,7 @@ pub(crate) fn run_budgeted(
         );
         let len = ctx.mems[m].len as usize;
         let start = setup.inits.get(param).copied().flatten();
-        let values = if writable {
+        let values = if writable && field.is_none() {
             (0..len)
                 .map(|i| match start {
                     Some(v) => crate::value::term(&mut store, a.elem, SVal::C(v.to_bits())),
@@ -163,6 +204,15 @@ pub(crate) fn run_budgeted(
         } else {
             Vec::new()
         };
+        if let Some(ev) = field {
+            field_values.push(if writable {
+                (0..len)
+                    .map(|i| field_start(&ev, a.elem, &a.name, i as u64, start))
+                    .collect()
+            } else {
+                Vec::new()
+            });
+        }
         slot_of.insert(m as u32, buffers.len());
         buffers.push(SymBuffer {
             name: a.name.clone(),
@@ -173,6 +223,7 @@ pub(crate) fn run_budgeted(
             written: vec![false; if writable { len } else { 0 }],
         });
     }
+    let mut refused = None;
 
     let mut findings = Vec::new();
     let mut stats = SymStats::default();
@@ -184,6 +235,20 @@ pub(crate) fn run_budgeted(
     // The blocks' terms are distinct but for their leaves: merge them without the table.
     store.unindex();
     for (bi, r) in results.into_iter().enumerate() {
+        if refused.is_none() {
+            refused = r.refused;
+        }
+        for (m, idx, v) in r.field_writes {
+            if let Some(&s) = slot_of.get(&m) {
+                if let (Some(cell), Some(w)) = (
+                    field_values.get_mut(s).and_then(|b| b.get_mut(idx)),
+                    buffers[s].written.get_mut(idx),
+                ) {
+                    *cell = v;
+                    *w = true;
+                }
+            }
+        }
         let mut memo = ImportMemo::default();
         // Out of budget, the outputs are not final: no point in moving them (more memory).
         let writes = if budget.spent().is_some() {
@@ -216,7 +281,7 @@ pub(crate) fn run_budgeted(
     stats.blocks = blocks.len() as u64;
     stats.terms = store.len() as u64;
     stats.seconds = start.elapsed().as_secs_f64();
-    Ok(SymOutcome {
+    let outcome = SymOutcome {
         kernel: kernel.name.clone(),
         store,
         launch: setup.launch,
@@ -224,7 +289,26 @@ pub(crate) fn run_budgeted(
         findings,
         stats,
         starts: setup.starts.clone(),
-    })
+    };
+    Ok((outcome, field.map(|_| (field_values, refused))))
+}
+
+/// The value a writable buffer's element starts with in field mode: its `init` constant, or
+/// its input symbol (a float buffer); an integer buffer's elements are left as they are,
+/// which the comparison refuses if they are outputs.
+fn field_start(
+    ev: &warpsafe_algebra::PointEval,
+    elem: ScalarType,
+    name: &str,
+    index: u64,
+    start: Option<warpsafe_ir::Value>,
+) -> SVal {
+    match (start, elem.is_float()) {
+        (Some(v), true) => crate::field::constant(ev, elem, v.to_bits()).unwrap_or(SVal::Input),
+        (Some(v), false) => SVal::C(v.to_bits()),
+        (None, true) => crate::field::symbol(ev, name, Some(index)),
+        (None, false) => SVal::Input,
+    }
 }
 
 /// Gives every element of a buffer with initial contents (`//@ init`, `--init`) its constant
@@ -238,7 +322,10 @@ fn start_buffers(block: &mut BlockRun, kernel: &Kernel, setup: &launch::Setup) {
         let Some(v) = param.and_then(|p| setup.inits.get(p).copied().flatten()) else {
             continue;
         };
-        let cell = if info.elem.is_float() {
+        let cell = if let (Some(ev), true) = (block.ctx.field, info.elem.is_float()) {
+            let r = crate::field::constant(&ev, info.elem, v.to_bits());
+            block.in_field(r)
+        } else if info.elem.is_float() {
             SVal::T(crate::value::term(
                 &mut block.store,
                 info.elem,

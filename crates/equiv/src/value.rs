@@ -16,6 +16,20 @@ pub(crate) enum SVal {
     Input,
     /// Never written (shared and local memory).
     Uninit,
+    /// Field mode ([`crate::field`]): a float's value at one random point of a prime field,
+    /// computed as the kernel runs instead of a term, with bounds on the size of the
+    /// polynomial it is the value of (degree, log₂ of its coefficients' height and of its
+    /// denominator, rounded up, saturating).
+    F {
+        /// The value, in the field's Montgomery form.
+        v: u64,
+        /// Total degree.
+        deg: u16,
+        /// Height bits.
+        h: u16,
+        /// Denominator bits.
+        d: u16,
+    },
 }
 
 /// An arithmetic fault on concrete integers.
@@ -51,7 +65,8 @@ pub(crate) fn term(store: &mut Store, ty: ScalarType, v: SVal) -> TermId {
                 other.as_i128().unwrap_or(0).into(),
             )),
         },
-        SVal::Input | SVal::Uninit => store.opaque(),
+        // A field value has no term (field mode never asks for one): an unknown.
+        SVal::Input | SVal::Uninit | SVal::F { .. } => store.opaque(),
     }
 }
 
@@ -160,6 +175,9 @@ fn concrete_binary(
     }
     let signed = ty.is_signed();
     let bits = width(ty);
+    if bits == 32 && matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul) {
+        return add_sub_mul_32(op, signed, checked, x, y);
+    }
     let (a, b) = (int_of(ty, x), int_of(ty, y));
     let mut fault = None;
     let exact: i128 = match op {
@@ -206,6 +224,35 @@ fn concrete_binary(
         fault = Some(Fault::Overflow);
     }
     (SVal::C(bits_of(ty, wrapped)), fault)
+}
+
+/// `+ − ×` on 32-bit integers (most index arithmetic) without the general path's 128-bit
+/// detour: the same bits and the same overflow fault.
+fn add_sub_mul_32(
+    op: BinaryOp,
+    signed: bool,
+    checked: bool,
+    x: u64,
+    y: u64,
+) -> (SVal, Option<Fault>) {
+    if !signed {
+        let (a, b) = (x as u32, y as u32);
+        let r = match op {
+            BinaryOp::Add => a.wrapping_add(b),
+            BinaryOp::Sub => a.wrapping_sub(b),
+            _ => a.wrapping_mul(b),
+        };
+        return (SVal::C(r as u64), None);
+    }
+    let (a, b) = (x as u32 as i32 as i64, y as u32 as i32 as i64);
+    let exact = match op {
+        BinaryOp::Add => a + b,
+        BinaryOp::Sub => a - b,
+        _ => a * b,
+    };
+    let wrapped = exact as i32;
+    let fault = (checked && wrapped as i64 != exact).then_some(Fault::Overflow);
+    (SVal::C(wrapped as u32 as u64), fault)
 }
 
 fn mask(bits: u8) -> u64 {
@@ -491,6 +538,43 @@ mod tests {
         let (v, f) = bits_as(&mut s, ScalarType::U32, SVal::T(x));
         assert_ne!(v, SVal::T(x));
         assert_eq!(f, Some(Fault::Unsupported("a bit reinterpretation")));
+    }
+
+    #[test]
+    fn the_32_bit_fast_path_matches_the_general_one() {
+        let samples = [
+            0u64,
+            1,
+            2,
+            7,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_ffff,
+            0x1234_5678,
+            65535,
+        ];
+        for ty in [ScalarType::I32, ScalarType::U32] {
+            for op in [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul] {
+                for &x in &samples {
+                    for &y in &samples {
+                        let fast = add_sub_mul_32(op, ty.is_signed(), true, x, y);
+                        let (a, b) = (int_of(ty, x), int_of(ty, y));
+                        let exact = match op {
+                            BinaryOp::Add => a + b,
+                            BinaryOp::Sub => a - b,
+                            _ => a * b,
+                        };
+                        let w = wrap_int(exact, 32, ty.is_signed());
+                        let fault = (ty.is_signed() && w != exact).then_some(Fault::Overflow);
+                        assert_eq!(
+                            fast,
+                            (SVal::C(bits_of(ty, w)), fault),
+                            "{ty:?} {op:?} {x} {y}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
