@@ -85,6 +85,16 @@ fn operand(ev: &PointEval, ty: ScalarType, v: SVal) -> Result<(u64, Size), Refus
     }
 }
 
+/// A field value in integer arithmetic (a float's bits reused as an integer through memory):
+/// integers wrap, field elements do not.
+fn integer_guard(ty: ScalarType) -> Result<(), Refusal> {
+    if ty.is_float() {
+        Ok(())
+    } else {
+        Err(format!("{ty:?} arithmetic on a float value"))
+    }
+}
+
 /// `a op b` for floats.
 pub(crate) fn binary(
     ev: &PointEval,
@@ -93,6 +103,7 @@ pub(crate) fn binary(
     a: SVal,
     b: SVal,
 ) -> Result<SVal, Refusal> {
+    integer_guard(ty)?;
     let ((x, sx), (y, sy)) = (operand(ev, ty, a)?, operand(ev, ty, b)?);
     Ok(match op {
         BinaryOp::Add => pack(ev.add(x, y), Size::of_sum(sx, sy)),
@@ -109,6 +120,7 @@ pub(crate) fn binary(
 
 /// `op a` for floats.
 pub(crate) fn unary(ev: &PointEval, op: UnaryOp, ty: ScalarType, a: SVal) -> Result<SVal, Refusal> {
+    integer_guard(ty)?;
     let (x, s) = operand(ev, ty, a)?;
     match op {
         UnaryOp::Neg => Ok(pack(ev.neg(x), s)),
@@ -215,6 +227,9 @@ mod tests {
         assert!(cast(&ev, ty, ScalarType::I32, x).is_err());
         assert!(constant(&ev, ty, f32::INFINITY.to_bits() as u64).is_err());
         assert!(unary(&ev, UnaryOp::BitNot, ty, x).is_err());
+        // A float's value reused as an integer wraps there, which the field cannot.
+        assert!(binary(&ev, BinaryOp::Add, ScalarType::I32, x, x).is_err());
+        assert!(unary(&ev, UnaryOp::Neg, ScalarType::U32, x).is_err());
         let half = constant(&ev, ty, 2f32.to_bits() as u64).expect("two");
         assert!(binary(&ev, BinaryOp::Div, ty, x, half).is_ok());
     }
