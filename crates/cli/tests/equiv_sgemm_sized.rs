@@ -4,7 +4,7 @@
 //! a prime field (the verdict prints the error bound) and, with `--exact`, by canonical forms;
 //! the planted-bug twin is `different` with a counterexample both kernels, run in the
 //! interpreter, disagree on; outputs that are not polynomials (softmax) never take the random
-//! road.
+//! road. The field road and the term road (`--exact`) agree on the small SGEMM family.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -142,4 +142,37 @@ fn softmax_outputs_are_not_polynomials_and_take_the_exact_road() {
         j["identity"].is_null(),
         "exp is outside the polynomial fragment"
     );
+}
+
+/// The field road and the term road (`--exact`) agree on the small SGEMM family and its bug
+/// twins; the equal pairs are decided in the field, with no term built.
+#[test]
+fn the_field_road_and_the_term_road_agree_on_the_sgemm_family() {
+    let naive = example("sgemm/sgemm1_naive.cu");
+    for (other, want) in [
+        ("sgemm2_coalesce", "equal"),
+        ("sgemm3_shared", "equal"),
+        ("sgemm6_vectorize", "equal"),
+        ("sgemm5_bug_nosync", "race"),
+        ("sgemm6_bug_transpose", "different"),
+    ] {
+        let o = example(&format!("sgemm/{other}.cu"));
+        let run = |extra: &[&str]| {
+            let mut args = vec!["equiv", naive.as_str(), o.as_str(), "--format", "json"];
+            args.extend_from_slice(extra);
+            json(&warpsafe(&args))
+        };
+        let (field, terms) = (run(&[]), run(&["--exact"]));
+        assert_eq!(field["verdict"], want, "{other}: {field}");
+        assert_eq!(terms["verdict"], want, "{other} --exact: {terms}");
+        let built = field["reference"]["stats"]["terms"].as_u64().unwrap_or(0);
+        if want == "equal" {
+            assert_eq!(built, 0, "{other}: decided in the field");
+            assert_eq!(field["identity"]["points"], 1, "{other}");
+            assert!(terms["identity"].is_null(), "{other} --exact: {terms}");
+        } else {
+            // A race or a difference goes to the term road, which reports it.
+            assert!(built > 0, "{other}: {field}");
+        }
+    }
 }
