@@ -510,7 +510,16 @@ pub(crate) fn math(store: &mut Store, f: MathFn, ty: ScalarType, args: [SVal; 3]
         MathFn::Sin => store.func(Func::Sin, a),
         MathFn::Cos => store.func(Func::Cos, a),
         MathFn::Tan => store.func(Func::Tan, a),
-        MathFn::Tanh => store.func(Func::Tanh, a),
+        MathFn::Tanh => {
+            // tanh x = (e^{2x} − 1) / (e^{2x} + 1) for every real x: a kernel calling tanhf
+            // and one spelling it with expf (GELU's two forms) meet in one normal form.
+            let two = store.int(2);
+            let x2 = store.mul(two, a);
+            let e = store.func(Func::Exp, x2);
+            let one = store.int(1);
+            let (num, den) = (store.sub(e, one), store.add(e, one));
+            store.div(num, den)
+        }
         MathFn::Floor => store.func(Func::Floor, a),
         MathFn::Ceil => store.func(Func::Ceil, a),
         MathFn::Round => store.func(Func::Round, a),

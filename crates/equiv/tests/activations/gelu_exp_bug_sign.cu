@@ -1,0 +1,12 @@
+// GELU with tanh spelled through expf, but the numerator's sign flipped: (1 - e^{2u}).
+//--blockDim=64 --gridDim=2
+//@ len(x) = 128
+//@ len(y) = 128
+__global__ void gelu(const float* __restrict__ x, float* __restrict__ y)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = x[i];
+    float u = 0.7978845608f * (v + 0.044715f * v * v * v);
+    float e = expf(2.0f * u);
+    y[i] = 0.5f * v * (1.0f + (1.0f - e) / (e + 1.0f));
+}
