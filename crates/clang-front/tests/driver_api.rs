@@ -7,24 +7,16 @@
 //! equal to Rust's; a handle assigned twice, a computed or unknown name, a C++ kernel named
 //! by its plain name, or an `extra` array give no facts.
 
-use std::path::PathBuf;
-use warpsafe_clang_front::{compile_file, Compiled, Options};
+mod common;
+
+use common::kernel;
+use warpsafe_clang_front::Compiled;
 use warpsafe_exec::{eval_contract_expr, run, Arg, Buffer, LaunchConfig, Options as RunOptions};
 use warpsafe_ir::{Kernel, ParamKind, Value};
 use warpsafe_verify::{verify, Config, DimSpec, Property, Verdict};
 
 fn clang(name: &str, source: &str) -> Compiled {
-    let dir = std::env::temp_dir().join(format!("warpsafe-driver-api-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path: PathBuf = dir.join(name);
-    std::fs::write(&path, source).expect("writes");
-    compile_file(&path, source, &Options::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"))
-}
-
-fn kernel<'a>(c: &'a Compiled, name: &str) -> &'a Kernel {
-    c.module
-        .kernel(name)
-        .unwrap_or_else(|| panic!("no kernel `{name}`; rejected: {:?}", c.rejected))
+    common::clang_in("driver-api", name, source)
 }
 
 fn default_of(k: &Kernel, name: &str) -> Option<Value> {

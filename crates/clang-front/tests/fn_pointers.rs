@@ -5,7 +5,9 @@
 //! store of the twin whose odd threads store into the next element, and none in the
 //! correct kernel; pointers whose targets are unknown are rejected by name and span.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use warpsafe_clang_front::{compile_file, Compiled, Options};
 use warpsafe_exec::{run, Arg, Buffer, LaunchConfig, Options as RunOptions};
 use warpsafe_ir::{Kernel, LengthSpec, Value};
@@ -21,11 +23,7 @@ fn fixture() -> (String, Compiled) {
 }
 
 fn clang(name: &str, source: &str) -> Compiled {
-    let dir = std::env::temp_dir().join(format!("warpsafe-fnptr-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path: PathBuf = dir.join(name);
-    std::fs::write(&path, source).expect("writes");
-    compile_file(&path, source, &Options::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+    common::clang_in("fnptr", name, source)
 }
 
 fn kernel<'a>(c: &'a Compiled, prefix: &str) -> &'a Kernel {

@@ -7,25 +7,18 @@
 //! header verifies bounds under the host lengths, and its twin whose `cudaMalloc` is one
 //! element short is refuted.
 
-use std::path::{Path, PathBuf};
-use warpsafe_clang_front::{compile_file, Compiled, Options};
+mod common;
+
+use common::kernel;
+use std::path::Path;
+use warpsafe_clang_front::Compiled;
 use warpsafe_exec::{eval_contract_expr, run, Arg, Buffer, LaunchConfig, Options as RunOptions};
 use warpsafe_ir::{Kernel, ParamKind, Value};
 use warpsafe_verify::{verify, Config, DimSpec, Property, Verdict};
 
 /// Writes `source` to a fresh file and reads it through clang.
 fn clang(name: &str, source: &str) -> Compiled {
-    let dir = std::env::temp_dir().join(format!("warpsafe-host-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path: PathBuf = dir.join(name);
-    std::fs::write(&path, source).expect("writes");
-    compile_file(&path, source, &Options::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"))
-}
-
-fn kernel<'a>(c: &'a Compiled, name: &str) -> &'a Kernel {
-    c.module
-        .kernel(name)
-        .unwrap_or_else(|| panic!("no kernel `{name}`; rejected: {:?}", c.rejected))
+    common::clang_in("host", name, source)
 }
 
 /// The kernel's default of scalar parameter `name`.

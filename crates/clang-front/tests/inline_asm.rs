@@ -4,7 +4,9 @@
 //! instructions and carry chains are exercised on the way. Constructs that are not modelled
 //! are rejected naming the PTX instruction and the `asm` statement's span.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use warpsafe_clang_front::{compile_file, Compiled, Options};
 use warpsafe_exec::{run, Arg, Buffer, LaunchConfig, Options as RunOptions};
 
@@ -12,11 +14,7 @@ const K: usize = 48;
 const T: usize = 64;
 
 fn clang(name: &str, source: &str) -> Compiled {
-    let dir = std::env::temp_dir().join(format!("warpsafe-asm-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path: PathBuf = dir.join(name);
-    std::fs::write(&path, source).expect("writes");
-    compile_file(&path, source, &Options::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+    common::clang_in("asm", name, source)
 }
 
 fn inputs() -> (Vec<u32>, Vec<u32>) {

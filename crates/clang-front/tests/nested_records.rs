@@ -5,8 +5,10 @@
 //! in Rust; records whose leaves have different types, or whose C layout has padding, are
 //! rejected with the record named and the span on the construct.
 
-use std::path::PathBuf;
-use warpsafe_clang_front::{compile_file, Compiled, Options};
+mod common;
+
+use common::kernel;
+use warpsafe_clang_front::Compiled;
 use warpsafe_exec::{run, Arg, Buffer, LaunchConfig, Options as RunOptions};
 use warpsafe_ir::{Kernel, Value};
 
@@ -73,17 +75,7 @@ __global__ void braced(Outer* dst) {
 "#;
 
 fn clang(name: &str, source: &str) -> Compiled {
-    let dir = std::env::temp_dir().join(format!("warpsafe-nested-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path: PathBuf = dir.join(name);
-    std::fs::write(&path, source).expect("writes");
-    compile_file(&path, source, &Options::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"))
-}
-
-fn kernel<'a>(c: &'a Compiled, name: &str) -> &'a Kernel {
-    c.module
-        .kernel(name)
-        .unwrap_or_else(|| panic!("no kernel `{name}`; rejected: {:?}", c.rejected))
+    common::clang_in("nested", name, source)
 }
 
 /// Runs `k` on 2 blocks of 32 threads; every buffer argument's contents afterwards.

@@ -5,25 +5,17 @@
 //! coordinates); the verifier proves the correct kernels and refutes their buggy twins; what
 //! we do not model is rejected naming the construct.
 
-use std::path::PathBuf;
-use warpsafe_clang_front::{compile_file, Compiled, Options};
+mod common;
+
+use common::kernel;
+use warpsafe_clang_front::Compiled;
 use warpsafe_exec::{run, Arg, Buffer, LaunchConfig, Options as RunOptions};
 use warpsafe_ir::{Kernel, ParamKind, ScalarType};
 use warpsafe_verify::{verify, Config, DimSpec, Property, Verdict};
 
 /// Writes `source` to a fresh file and reads it through clang.
 fn clang(name: &str, source: &str) -> Compiled {
-    let dir = std::env::temp_dir().join(format!("warpsafe-tex-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path: PathBuf = dir.join(name);
-    std::fs::write(&path, source).expect("writes");
-    compile_file(&path, source, &Options::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"))
-}
-
-fn kernel<'a>(c: &'a Compiled, name: &str) -> &'a Kernel {
-    c.module
-        .kernel(name)
-        .unwrap_or_else(|| panic!("no kernel `{name}`; rejected: {:?}", c.rejected))
+    common::clang_in("tex", name, source)
 }
 
 /// Runs `k` on one block of `threads` threads; returns the buffers after the run and the

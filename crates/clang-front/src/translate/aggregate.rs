@@ -459,11 +459,7 @@ impl Unit<'_> {
         s: Scalars,
         span: Span,
     ) -> Result<super::place::Place, FrontError> {
-        let fields = self
-            .records
-            .get(key)
-            .cloned()
-            .ok_or_else(|| unsupported(span, format!("record `{key}`")))?;
+        let fields = self.fields_of(key, span)?;
         let mut slots = vec![];
         let mut leaf = 0;
         for (_, ty) in &fields {

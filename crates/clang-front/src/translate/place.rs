@@ -131,14 +131,18 @@ fn strip_object(mut n: &Node) -> &Node {
 }
 
 impl Unit<'_> {
+    /// The fields of record `key` (an error naming it when it is none).
+    pub(super) fn fields_of(&self, key: &str, span: Span) -> Result<Fields, FrontError> {
+        self.records
+            .get(key)
+            .cloned()
+            .ok_or_else(|| unsupported(span, format!("record `{key}`")))
+    }
+
     /// The default place of record variable `var` (as the translation names it): one local
     /// per field, `var__field`.
     pub fn local_place(&self, key: &str, var: &str, span: Span) -> Result<Place, FrontError> {
-        let fields = self
-            .records
-            .get(key)
-            .cloned()
-            .ok_or_else(|| unsupported(span, format!("record `{key}`")))?;
+        let fields = self.fields_of(key, span)?;
         let mut slots = vec![];
         for (f, ty) in &fields {
             let name = field_local(var, f);

@@ -1,0 +1,23 @@
+//! What the clang-front integration tests share: compiling a source through clang from a
+//! scratch file, and finding a kernel of the result.
+#![allow(dead_code)]
+
+use warpsafe_clang_front::{compile_file, Compiled, Options};
+use warpsafe_ir::Kernel;
+
+/// `source` compiled through clang as the file `name`, written to a scratch directory of its
+/// own for this test binary (`tag`) and process.
+pub fn clang_in(tag: &str, name: &str, source: &str) -> Compiled {
+    let dir = std::env::temp_dir().join(format!("warpsafe-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, source).expect("writes");
+    compile_file(&path, source, &Options::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+}
+
+/// The kernel called `name` (a panic listing the rejected kernels when there is none).
+pub fn kernel<'a>(c: &'a Compiled, name: &str) -> &'a Kernel {
+    c.module
+        .kernel(name)
+        .unwrap_or_else(|| panic!("no kernel `{name}`; rejected: {:?}", c.rejected))
+}
