@@ -189,10 +189,11 @@ impl<'a> Ctx<'a> {
 /// What one block left behind.
 pub(crate) struct BlockResult {
     pub store: Store,
-    /// Final values of global cells the block wrote: (alloc, index, value).
-    pub writes: Vec<(u32, usize, TermId)>,
+    /// Final values of global cells the block wrote: (alloc, index, value, written only by
+    /// additive atomics).
+    pub writes: Vec<(u32, usize, TermId, bool)>,
     /// In field mode, the same as values (no terms).
-    pub field_writes: Vec<(u32, usize, SVal)>,
+    pub field_writes: Vec<(u32, usize, SVal, bool)>,
     /// In field mode, why the block could not run there (the check then runs on terms).
     pub refused: Option<crate::field::Refusal>,
     /// First accesses to tracked global cells: (alloc, index, first read, first write).
@@ -226,6 +227,10 @@ pub(crate) struct BlockRun<'c, 'a> {
     pub epoch: u32,
     pub mem: Vec<Vec<SVal>>,
     pub written: Vec<Vec<bool>>,
+    /// Per global cell: some write to it was not an additive atomic (`atomicAdd`/`atomicSub`
+    /// whose old value is discarded). Cells written only additively merge across blocks by
+    /// adding each block's change ([`crate::symexec`]).
+    pub plain: Vec<Vec<bool>>,
     pub shadow: Vec<Vec<Shadow>>,
     pub findings: Vec<Finding>,
     seen: HashSet<(Issue, u32, u32)>,
@@ -249,6 +254,7 @@ impl<'c, 'a> BlockRun<'c, 'a> {
         }
         let mut mem = Vec::new();
         let mut written = Vec::new();
+        let mut plain = Vec::new();
         let mut shadow = Vec::new();
         for m in &ctx.mems {
             let (init, cells) = match m.space {
@@ -258,6 +264,11 @@ impl<'c, 'a> BlockRun<'c, 'a> {
             };
             mem.push(vec![init; cells]);
             written.push(if m.space == Space::Global {
+                vec![false; cells]
+            } else {
+                Vec::new()
+            });
+            plain.push(if m.space == Space::Global {
                 vec![false; cells]
             } else {
                 Vec::new()
@@ -281,6 +292,7 @@ impl<'c, 'a> BlockRun<'c, 'a> {
             epoch: 0,
             mem,
             written,
+            plain,
             shadow,
             findings: Vec::new(),
             seen: HashSet::new(),
@@ -327,12 +339,13 @@ impl<'c, 'a> BlockRun<'c, 'a> {
             for idx in 0..self.written[m].len() {
                 if self.written[m][idx] {
                     let v = self.mem[m][idx];
+                    let additive = !self.plain[m][idx];
                     if self.ctx.field.is_some() {
-                        field_writes.push((m as u32, idx, v));
+                        field_writes.push((m as u32, idx, v, additive));
                         continue;
                     }
                     let t = crate::value::term(&mut self.store, info.elem, v);
-                    writes.push((m as u32, idx, t));
+                    writes.push((m as u32, idx, t, additive));
                 }
             }
             for (idx, s) in self.shadow[m].iter().enumerate() {

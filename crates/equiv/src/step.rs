@@ -457,6 +457,25 @@ impl BlockRun<'_, '_> {
         if let Some(w) = self.written[m].get_mut(cell) {
             *w = true;
         }
+        if kind != Kind::Atomic {
+            self.mark_plain(m, cell);
+        }
+    }
+
+    /// Cell `cell` of memory `m` got a write that is not an additive atomic.
+    fn mark_plain(&mut self, m: usize, cell: usize) {
+        if let Some(p) = self.plain[m].get_mut(cell) {
+            *p = true;
+        }
+    }
+
+    /// After an atomic `op` on a cell: unless it added with its old value discarded, later
+    /// blocks' writes cannot merge with this block's by adding changes.
+    fn atomic_kind(&mut self, op: AtomicOp, dst: Option<u32>, t: usize, mem: u32, idx: usize) {
+        if !(matches!(op, AtomicOp::Add | AtomicOp::Sub) && dst.is_none()) {
+            let cell = self.cell(t, mem, idx);
+            self.mark_plain(mem as usize, cell);
+        }
     }
 
     #[allow(clippy::type_complexity)]
@@ -496,6 +515,7 @@ impl BlockRun<'_, '_> {
             };
             let new = self.in_field(new);
             self.write(t, pc, mem, idx, new, Kind::Atomic);
+            self.atomic_kind(op, dst, t, mem, idx);
             if let Some(d) = dst {
                 self.set(t, d, old);
             }
@@ -534,6 +554,7 @@ impl BlockRun<'_, '_> {
             }
         };
         self.write(t, pc, mem, idx, new, Kind::Atomic);
+        self.atomic_kind(op, dst, t, mem, idx);
         if let Some(d) = dst {
             self.set(t, d, old);
         }

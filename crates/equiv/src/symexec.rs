@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 use warpsafe_algebra::{FxHashMap, ImportMemo, Store, TermId};
-use warpsafe_exec::thread::code::Space;
+use warpsafe_exec::thread::code::{BinaryOp, Space};
 use warpsafe_exec::{LaunchConfig, Program};
 use warpsafe_ir::{Category, Kernel, ParamKind, ScalarType};
 
@@ -179,6 +179,7 @@ fn run_in(
 
     let mut store = Store::new();
     let mut buffers = Vec::new();
+    let mut starts: Vec<Start> = Vec::new();
     let mut field_values: Vec<Vec<SVal>> = Vec::new();
     let mut slot_of: HashMap<u32, usize> = HashMap::new();
     for (m, a) in program.code().allocs.iter().enumerate() {
@@ -204,6 +205,11 @@ fn run_in(
         } else {
             Vec::new()
         };
+        starts.push(Start {
+            name: a.name.clone(),
+            elem: a.elem,
+            value: start,
+        });
         if let Some(ev) = field {
             field_values.push(if writable {
                 (0..len)
@@ -224,6 +230,13 @@ fn run_in(
         });
     }
     let mut refused = None;
+    // Per writable cell: every write merged so far added to it (atomicAdd, old value unused),
+    // so later blocks' changes add up instead of overwriting.
+    let mut additive: Vec<Vec<bool>> = buffers
+        .iter()
+        .map(|b| vec![true; b.written.len()])
+        .collect();
+    let mut changes: Vec<(usize, usize, TermId)> = Vec::new();
 
     let mut findings = Vec::new();
     let mut stats = SymStats::default();
@@ -238,16 +251,27 @@ fn run_in(
         if refused.is_none() {
             refused = r.refused;
         }
-        for (m, idx, v) in r.field_writes {
-            if let Some(&s) = slot_of.get(&m) {
-                if let (Some(cell), Some(w)) = (
-                    field_values.get_mut(s).and_then(|b| b.get_mut(idx)),
-                    buffers[s].written.get_mut(idx),
-                ) {
-                    *cell = v;
-                    *w = true;
+        for (m, idx, v, adds) in r.field_writes {
+            let Some(&s) = slot_of.get(&m) else { continue };
+            let (Some(cell), Some(w), Some(a)) = (
+                field_values.get_mut(s).and_then(|b| b.get_mut(idx)),
+                buffers[s].written.get_mut(idx),
+                additive.get_mut(s).and_then(|b| b.get_mut(idx)),
+            ) else {
+                continue;
+            };
+            if *w && *a && adds {
+                let merged = field.map(|ev| add_change(&ev, &starts[s], idx, *cell, v));
+                match merged {
+                    Some(Ok(m)) => *cell = m,
+                    Some(Err(why)) => refused = refused.or(Some(why)),
+                    None => {}
                 }
+            } else {
+                *a = adds && !*w;
+                *cell = v;
             }
+            *w = true;
         }
         let mut memo = ImportMemo::default();
         // Out of budget, the outputs are not final: no point in moving them (more memory).
@@ -256,14 +280,20 @@ fn run_in(
         } else {
             r.writes
         };
-        for (m, idx, t) in writes {
+        for (m, idx, t, adds) in writes {
             let new = store.import_unshared(&r.store, t, &mut memo);
-            if let Some(b) = slot_of.get(&m).map(|&s| &mut buffers[s]) {
-                if idx < b.values.len() {
-                    b.values[idx] = new;
-                    b.written[idx] = true;
-                }
+            let Some(&s) = slot_of.get(&m) else { continue };
+            let b = &mut buffers[s];
+            if idx >= b.values.len() {
+                continue;
             }
+            if b.written[idx] && additive[s][idx] && adds {
+                changes.push((s, idx, new));
+            } else {
+                additive[s][idx] = adds && !b.written[idx];
+                b.values[idx] = new;
+            }
+            b.written[idx] = true;
         }
         for f in r.findings {
             let repeated = f.issue == Issue::Budget
@@ -278,6 +308,20 @@ fn run_in(
         stats.thread_instructions += r.instrs;
         stats.barriers += r.barriers;
     }
+    // Each later block's change to a cell only atomics added to: `now + (its value − start)`.
+    for (s, idx, new) in changes {
+        if !additive[s][idx] {
+            continue;
+        }
+        let st = &starts[s];
+        let start = match st.value {
+            Some(v) => crate::value::term(&mut store, st.elem, SVal::C(v.to_bits())),
+            None => crate::value::input_symbol(&mut store, &st.name, Some(idx as u64), st.elem),
+        };
+        let change = store.sub(new, start);
+        let b = &mut buffers[s];
+        b.values[idx] = store.add(b.values[idx], change);
+    }
     stats.blocks = blocks.len() as u64;
     stats.terms = store.len() as u64;
     stats.seconds = start.elapsed().as_secs_f64();
@@ -291,6 +335,47 @@ fn run_in(
         starts: setup.starts.clone(),
     };
     Ok((outcome, field.map(|_| (field_values, refused))))
+}
+
+/// What a global buffer's elements start as: their `init` constant, else input symbols.
+struct Start {
+    name: String,
+    elem: ScalarType,
+    value: Option<warpsafe_ir::Value>,
+}
+
+/// `now + (new − start)` in field mode: another block's atomic additions to a cell.
+fn add_change(
+    ev: &warpsafe_algebra::PointEval,
+    st: &Start,
+    idx: usize,
+    now: SVal,
+    new: SVal,
+) -> Result<SVal, crate::field::Refusal> {
+    let start = field_start(ev, st.elem, &st.name, idx as u64, st.value);
+    if st.elem.is_float() {
+        let change = crate::field::binary(ev, BinaryOp::Sub, st.elem, new, start)?;
+        return crate::field::binary(ev, BinaryOp::Add, st.elem, now, change);
+    }
+    match (now, new, start) {
+        (SVal::C(a), SVal::C(b), SVal::C(c)) => {
+            let mut scratch = Store::new();
+            let ty = st.elem;
+            let (change, _) = crate::value::binary(
+                &mut scratch,
+                BinaryOp::Sub,
+                ty,
+                false,
+                SVal::C(b),
+                SVal::C(c),
+            );
+            Ok(crate::value::binary(&mut scratch, BinaryOp::Add, ty, false, SVal::C(a), change).0)
+        }
+        _ => Err(format!(
+            "atomic additions to integer input data (`{}`)",
+            st.name
+        )),
+    }
 }
 
 /// The value a writable buffer's element starts with in field mode: its `init` constant, or

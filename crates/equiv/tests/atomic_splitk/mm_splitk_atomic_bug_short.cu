@@ -1,0 +1,13 @@
+// Split-K with atomicAdd, but each slice stops one k short: a planted bug.
+//--blockDim=[8,8] --gridDim=[2,2,4]
+//@ len(A) = 256
+//@ len(B) = 256
+//@ len(C) = 256
+//@ init(C) = 0
+__global__ void mm(const float* A, const float* B, float* C)
+{
+    int r = blockIdx.y * 8 + threadIdx.y, c = blockIdx.x * 8 + threadIdx.x;
+    float s = 0.0f;
+    for (int k = blockIdx.z * 4; k < blockIdx.z * 4 + 3; ++k) s += A[r * 16 + k] * B[k * 16 + c];
+    atomicAdd(&C[r * 16 + c], s);
+}
