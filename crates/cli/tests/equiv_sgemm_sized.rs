@@ -176,3 +176,32 @@ fn the_field_road_and_the_term_road_agree_on_the_sgemm_family() {
         }
     }
 }
+
+/// Split-K with `atomicAdd` across blocks on the PTX road too: NVRTC's `atom.global.add` into
+/// a register nothing reads discards the old value, so the blocks' changes add up there as on
+/// the CUDA-C road; a short slice is a replayed difference.
+#[test]
+fn atomic_split_k_is_equal_on_the_ptx_road() {
+    if warpsafe_cuda::nvrtc_path().is_err() {
+        eprintln!("note: NVRTC not found; skipped");
+        return;
+    }
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../equiv/tests/atomic_splitk");
+    let file = |n: &str| dir.join(format!("{n}.cu")).display().to_string();
+    let run = |other: &str| {
+        let (r, o) = (file("mm_reference"), file(other));
+        json(&warpsafe(&[
+            "equiv",
+            r.as_str(),
+            o.as_str(),
+            "--via-ptx",
+            "--format",
+            "json",
+        ]))
+    };
+    let j = run("mm_splitk_atomic");
+    assert_eq!(j["verdict"], "equal", "{j}");
+    let j = run("mm_splitk_atomic_bug_short");
+    assert_eq!(j["verdict"], "different", "{j}");
+    assert!(!j["counterexample"]["replay"].is_null(), "{j}");
+}

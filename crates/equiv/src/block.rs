@@ -66,6 +66,22 @@ pub(crate) struct Ctx<'a> {
     pub block_terms: std::sync::atomic::AtomicUsize,
     /// Field mode ([`crate::field`]): floats are values at this point, no terms are built.
     pub field: Option<warpsafe_algebra::PointEval>,
+    /// Per register: some instruction reads it (an atomic whose result register nothing
+    /// reads discards its old value, as PTX's `atom` into a dead register does).
+    pub read_regs: Vec<bool>,
+}
+
+/// Which registers some instruction reads.
+fn read_registers(code: &ThreadCode) -> Vec<bool> {
+    let mut read = vec![false; code.num_regs as usize];
+    for inst in &code.insts {
+        inst.reads(&mut |r| {
+            if let Some(x) = read.get_mut(r as usize) {
+                *x = true;
+            }
+        });
+    }
+    read
 }
 
 /// Register types: kernel variables first, temporaries by their defining instruction.
@@ -161,6 +177,7 @@ impl<'a> Ctx<'a> {
             budget,
             block_terms: std::sync::atomic::AtomicUsize::new(0),
             field: None,
+            read_regs: read_registers(code),
         }
     }
 

@@ -472,7 +472,9 @@ impl BlockRun<'_, '_> {
     /// After an atomic `op` on a cell: unless it added with its old value discarded, later
     /// blocks' writes cannot merge with this block's by adding changes.
     fn atomic_kind(&mut self, op: AtomicOp, dst: Option<u32>, t: usize, mem: u32, idx: usize) {
-        if !(matches!(op, AtomicOp::Add | AtomicOp::Sub) && dst.is_none()) {
+        let discarded =
+            dst.is_none_or(|d| !self.ctx.read_regs.get(d as usize).copied().unwrap_or(true));
+        if !(matches!(op, AtomicOp::Add | AtomicOp::Sub) && discarded) {
             let cell = self.cell(t, mem, idx);
             self.mark_plain(mem as usize, cell);
         }

@@ -463,6 +463,70 @@ impl Inst {
         }
     }
 
+    /// Calls `f` on every register the instruction reads (not the one it writes, unless it
+    /// reads it too).
+    pub fn reads(&self, f: &mut dyn FnMut(Reg)) {
+        match *self {
+            Inst::Const { .. }
+            | Inst::Param { .. }
+            | Inst::AllocLen { .. }
+            | Inst::Special { .. }
+            | Inst::ActiveMask { .. }
+            | Inst::Jump { .. }
+            | Inst::Barrier { .. }
+            | Inst::GridBarrier { .. }
+            | Inst::Exit => {}
+            Inst::Mov { src, .. } | Inst::Cast { src, .. } => f(src),
+            Inst::Unary { a, .. } => f(a),
+            Inst::Binary { a, b, .. } | Inst::Cmp { a, b, .. } => {
+                f(a);
+                f(b);
+            }
+            Inst::Select { cond, a, b, .. } => {
+                f(cond);
+                f(a);
+                f(b);
+            }
+            Inst::Math { args, .. } => args.iter().for_each(|&a| f(a)),
+            Inst::Load { offset, .. } => f(offset),
+            Inst::Store { offset, src, .. } => {
+                f(offset);
+                f(src);
+            }
+            Inst::Atomic {
+                offset,
+                value,
+                compare,
+                ..
+            } => {
+                f(offset);
+                f(value);
+                if let Some(c) = compare {
+                    f(c);
+                }
+            }
+            Inst::Branch { cond, .. } | Inst::Assume { cond } | Inst::Assert { cond } => f(cond),
+            Inst::SyncWarp { mask } => f(mask),
+            Inst::Shuffle {
+                mask,
+                value,
+                lane,
+                width,
+                ..
+            } => {
+                f(mask);
+                f(value);
+                f(lane);
+                f(width);
+            }
+            Inst::Vote { mask, pred, .. } => {
+                f(mask);
+                f(pred);
+            }
+            Inst::BarrierVote { pred, .. } => f(pred),
+        }
+    }
+
     /// True for memory accesses the compiler must perform in memory, in program order:
     /// `volatile` loads and stores, and atomics (which are never kept in registers). Under
     /// the legacy lock-step warp model only two such accesses are ordered between lanes.
