@@ -226,14 +226,17 @@ fn rejection<'a>(got: &Compiled, src: &'a str, kernel: &str) -> (String, &'a str
 #[test]
 fn a_nested_record_with_leaves_of_different_types_is_rejected_by_name() {
     let src = r#"
-struct Tag { float3 p; int id; };
+struct Tag { float3 p; long long id; };
 __global__ void tagged(Tag* t) { t[threadIdx.x].p.x = 1.0f; }
 "#;
     let got = clang("mixed_nested.cu", src);
     let (msg, at) = rejection(&got, src, "tagged");
     assert!(msg.contains("record `Tag`"), "{msg}");
     assert!(msg.contains("different types"), "{msg}");
-    assert!(msg.contains("`float`") && msg.contains("`int`"), "{msg}");
+    assert!(
+        msg.contains("`float`") && msg.contains("`long long`"),
+        "{msg}"
+    );
     assert!(at.contains("Tag* t"), "{at:?}");
 }
 

@@ -7,10 +7,16 @@
 //!   `reinterpret_cast<const float4*>(&A[k])`) is memory of that scalar: leaf `l` of element
 //!   `i` is scalar `i * leaves + l` (the same bytes, so races and bounds are judged on the
 //!   same cells); nested records are flattened depth-first in declaration order (`layout`);
+//! - memory holding records whose leaves have different types of one size (`struct Particle
+//!   { float3 pos; float mass; int id; }`) is memory of the unsigned integer of that size
+//!   (`u32`, `u64`), each leaf converted where it is accessed: a float leaf reads as
+//!   `__uint_as_float(mem[k])` and is written as `mem[k] = __float_as_uint(v)`, an integer
+//!   leaf by a cast of the same bits ([`Unit::leaf_assign`]); its address (an atomic on it,
+//!   a `float*` to it) is rejected;
 //! - a record assignment or initialisation copies leaf by leaf.
 //!
-//! Records in memory whose leaves have different types, whose C layout has padding, or with
-//! array, pointer or reference fields are rejected with their span.
+//! Records in memory whose leaves have types of different sizes, whose C layout has padding,
+//! or with array, pointer or reference fields are rejected with their span.
 
 use super::expr::strip_implicit;
 use super::{types, Unit};
@@ -85,6 +91,105 @@ fn zero(span: Span) -> Expr {
 pub struct Scalars {
     base: Expr,
     offset: Expr,
+    /// The leaves' own types from `offset` on, when the memory holds records whose leaves
+    /// have different types (`Layout::view`); `None` when every leaf is the memory's type.
+    view: Option<View>,
+}
+
+/// Memory of `mem` holding leaves of the types `leaves` (from some offset on).
+#[derive(Clone, PartialEq, Eq)]
+struct View {
+    mem: ScalarType,
+    leaves: Vec<ScalarType>,
+}
+
+impl View {
+    /// The view from leaf `k` on.
+    fn from(&self, k: u64) -> View {
+        View {
+            mem: self.mem,
+            leaves: self.leaves.get(k as usize..).unwrap_or_default().to_vec(),
+        }
+    }
+}
+
+fn cast(to: ScalarType, e: Expr, span: Span) -> Expr {
+    super::expr::scalar_cast(to, e, span)
+}
+
+fn call(name: &str, e: Expr, span: Span) -> Expr {
+    Expr::new(ExprKind::Call(name.to_string(), span, vec![e]), span)
+}
+
+/// The value of a leaf of type `leaf` from the memory scalar `m` (of `leaf`'s unsigned
+/// integer): a bit reinterpretation for a float, an integer cast (same bits) for an
+/// integer. An lvalue for [`Unit::leaf_assign`] and [`leaf_view`].
+fn decode(leaf: ScalarType, m: Expr, span: Span) -> Expr {
+    match leaf {
+        ScalarType::F32 => call("__uint_as_float", m, span),
+        ScalarType::F64 => call("__longlong_as_double", cast(ScalarType::I64, m, span), span),
+        ScalarType::U32 | ScalarType::U64 => m,
+        t => cast(t, m, span),
+    }
+}
+
+/// The memory scalar (of `mem`) holding the value `v` of a leaf of type `leaf`.
+fn encode(leaf: ScalarType, mem: ScalarType, v: Expr, span: Span) -> Expr {
+    let v = cast(leaf, v, span);
+    match leaf {
+        ScalarType::F32 => call("__float_as_uint", v, span),
+        ScalarType::F64 => cast(mem, call("__double_as_longlong", v, span), span),
+        _ => cast(mem, v, span),
+    }
+}
+
+/// A converted leaf of a record in memory of mixed leaf types (what [`decode`] builds):
+/// the leaf's type and the memory element.
+pub fn leaf_view(e: &Expr) -> Option<(ScalarType, &Expr)> {
+    let is_elem = |m: &Expr| matches!(m.kind, ExprKind::Index(..));
+    match &e.kind {
+        ExprKind::Call(f, _, args) if f == "__uint_as_float" => match &args[..] {
+            [m] if is_elem(m) => Some((ScalarType::F32, m)),
+            _ => None,
+        },
+        ExprKind::Call(f, _, args) if f == "__longlong_as_double" => match &args[..] {
+            [c] => match leaf_view(c) {
+                Some((ScalarType::I64, m)) => Some((ScalarType::F64, m)),
+                _ => None,
+            },
+            _ => None,
+        },
+        ExprKind::Cast(t, m)
+            if !t.ptr
+                && matches!(t.base, Some(ScalarType::I32 | ScalarType::I64))
+                && is_elem(m) =>
+        {
+            Some((t.base?, m))
+        }
+        _ => None,
+    }
+}
+
+/// The memory scalar (`u32`/`u64`) of a leaf of type `leaf` among leaves of mixed types.
+fn mem_of(leaf: ScalarType) -> ScalarType {
+    if leaf.size_bytes() == 8 {
+        ScalarType::U64
+    } else {
+        ScalarType::U32
+    }
+}
+
+/// True when evaluating `e` twice is evaluating it once (no assignment, increment or call).
+fn pure(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Assign(..) | ExprKind::IncDec { .. } | ExprKind::Call(..) => false,
+        ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => pure(a),
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => {
+            pure(a) && pure(b)
+        }
+        ExprKind::Cond(c, a, b) => pure(c) && pure(a) && pure(b),
+        _ => true,
+    }
 }
 
 impl Unit<'_> {
@@ -228,7 +333,12 @@ impl Unit<'_> {
                     "__ldg" | "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv"
                 ) && n.inner.len() == 2
                 {
-                    let s = self.scalars(&n.inner[1], span)?;
+                    let mixed = self.layout_of(ty, span)?.is_some_and(|l| l.view.is_some());
+                    let s = if mixed {
+                        self.record_scalars(&n.inner[1], span)?.0
+                    } else {
+                        self.scalars(&n.inner[1], span)?
+                    };
                     return Ok(self.leaf_elements(s, self.leaf_count(ty), span));
                 }
                 Err(unsupported(span, format!("a record returned by `{name}`")))
@@ -262,7 +372,8 @@ impl Unit<'_> {
         self.at_leaves(s, (0..leaves).collect(), span)
     }
 
-    /// `base[offset + l]` for every `l` of `at`.
+    /// `base[offset + l]` for every `l` of `at`, each converted to its leaf's type when the
+    /// memory holds leaves of different types.
     fn at_leaves(&self, s: Scalars, at: Vec<u64>, span: Span) -> Vec<Expr> {
         at.into_iter()
             .map(|f| {
@@ -271,10 +382,14 @@ impl Unit<'_> {
                     Expr::new(ExprKind::Int(f, ScalarType::I32), span),
                     span,
                 );
-                Expr::new(
+                let m = Expr::new(
                     ExprKind::Index(Box::new(s.base.clone()), Box::new(idx)),
                     span,
-                )
+                );
+                match s.view.as_ref().and_then(|v| v.leaves.get(f as usize)) {
+                    Some(&leaf) => decode(leaf, m, span),
+                    None => m,
+                }
             })
             .collect()
     }
@@ -291,6 +406,7 @@ impl Unit<'_> {
                 Ok(Scalars {
                     offset: add(s.offset, times(i, stride, span), span),
                     base: s.base,
+                    view: s.view,
                 })
             }
             "UnaryOperator" if n.str("opcode") == Some("*") => {
@@ -323,13 +439,37 @@ impl Unit<'_> {
     ) -> Result<(Scalars, u64), FrontError> {
         let span = self.span(n, span);
         let ty = n.ty().unwrap_or("");
-        let stride = match (ty.rsplit_once('*'), ty.split_once('[')) {
+        let layout = match (ty.rsplit_once('*'), ty.split_once('[')) {
             (Some((pointee, _)), _) => self.layout_of(pointee, span)?,
             (None, Some((elem, _))) => self.layout_of(elem, span)?,
             _ => None,
         }
-        .map(|l| l.leaves)
         .ok_or_else(|| unsupported(span, format!("pointer of type `{ty}`")))?;
+        let stride = layout.leaves;
+        let view = layout.view.clone().map(|leaves| View {
+            mem: layout.scalar,
+            leaves,
+        });
+        let (mut s, stride) = self.record_scalars_of(n, ty, stride, view.clone(), span)?;
+        if s.view.is_some() && s.view != view {
+            return Err(unsupported(
+                span,
+                format!("`{ty}` over records whose leaves have other types"),
+            ));
+        }
+        s.view = view;
+        Ok((s, stride))
+    }
+
+    /// [`Unit::record_scalars`] of `n` of type `ty`, before its leaves' types are set.
+    fn record_scalars_of(
+        &self,
+        n: &Node,
+        ty: &str,
+        stride: u64,
+        view: Option<View>,
+        span: Span,
+    ) -> Result<(Scalars, u64), FrontError> {
         match n.kind.as_str() {
             "ImplicitCastExpr" | "ParenExpr" => {
                 let inner = n
@@ -337,6 +477,24 @@ impl Unit<'_> {
                     .first()
                     .ok_or_else(|| unsupported(span, "empty expression"))?;
                 if n.str("castKind") == Some("BitCast") {
+                    let from = strip_implicit(inner).ty().unwrap_or("");
+                    let other = match from.rsplit_once('*') {
+                        Some((p, _)) => self.layout_of(p, span)?,
+                        None => None,
+                    };
+                    let mismatch = other.is_some_and(|l| {
+                        (l.view.is_some() || view.is_some())
+                            && l.view.as_ref() != view.as_ref().map(|v| &v.leaves)
+                    });
+                    if mismatch {
+                        return Err(unsupported(
+                            span,
+                            format!(
+                                "pointer cast from `{from}` to `{ty}` (records whose leaves have \
+                                 different types are seen only as themselves)"
+                            ),
+                        ));
+                    }
                     return Ok((self.scalars(inner, span)?, stride));
                 }
                 self.record_scalars(inner, span)
@@ -348,7 +506,19 @@ impl Unit<'_> {
                     .ok_or_else(|| unsupported(span, "empty cast"))?;
                 let from = strip_implicit(inner).ty().unwrap_or("");
                 if self.record_pointer(from, span)?.is_some() || from.contains('[') {
-                    return self.record_scalars(inner, span);
+                    let (s, k) = self.record_scalars(inner, span)?;
+                    if s.view != view
+                        && (view.is_some() || self.record_pointer(from, span)?.is_some())
+                    {
+                        return Err(unsupported(
+                            span,
+                            format!(
+                                "pointer cast from `{from}` to `{ty}` (records whose leaves have \
+                                 different types are seen only as themselves)"
+                            ),
+                        ));
+                    }
+                    return Ok((s, k));
                 }
                 let source = types::scalar_or_pointer(from, span)
                     .map_err(|e| unsupported(span, format!("cast of {e} to `{ty}`")))?;
@@ -375,6 +545,7 @@ impl Unit<'_> {
                     Scalars {
                         base,
                         offset: zero(span),
+                        view,
                     },
                     stride,
                 ))
@@ -397,6 +568,7 @@ impl Unit<'_> {
                     Scalars {
                         offset: add(s.offset, k, span),
                         base: s.base,
+                        view: s.view,
                     },
                     stride,
                 ))
@@ -425,6 +597,7 @@ impl Unit<'_> {
                     return Ok(Scalars {
                         base: self.expr(&sub.inner[0], span)?,
                         offset: self.expr(&sub.inner[1], span)?,
+                        view: None,
                     });
                 }
             }
@@ -440,6 +613,7 @@ impl Unit<'_> {
             return Ok(Scalars {
                 offset: add(s.offset, self.expr(k, span)?, span),
                 base: s.base,
+                view: s.view,
             });
         }
         if self.record_pointer(n.ty().unwrap_or(""), span)?.is_some() {
@@ -448,6 +622,7 @@ impl Unit<'_> {
         Ok(Scalars {
             base: self.expr(n, span)?,
             offset: zero(span),
+            view: None,
         })
     }
 
@@ -470,13 +645,15 @@ impl Unit<'_> {
                     Expr::new(ExprKind::Int(leaf, ScalarType::I32), span),
                     span,
                 ),
+                view: s.view.as_ref().map(|v| v.from(leaf)),
             };
             slots.push(match self.record_key_of(ty) {
                 Some(inner) => super::place::Slot::Record(self.memory_place_at(&inner, at, span)?),
-                None => super::place::Slot::Expr(Expr::new(
-                    ExprKind::Index(Box::new(at.base), Box::new(at.offset)),
-                    span,
-                )),
+                None => super::place::Slot::Expr(
+                    self.at_leaves(at, vec![0], span)
+                        .pop()
+                        .ok_or_else(|| unsupported(span, format!("field of `{key}`")))?,
+                ),
             });
             leaf += self.leaf_count(ty);
         }
@@ -507,6 +684,133 @@ impl Unit<'_> {
     ) -> Result<super::place::Place, FrontError> {
         let (at, _) = self.record_scalars(p, span)?;
         self.memory_place_at(key, at, span)
+    }
+
+    /// `to = from` (`op` `None`) or `to op= from`; when `to` is a converted leaf of a record
+    /// in memory of mixed leaf types ([`leaf_view`]), the store converts the value to the
+    /// memory's type (`mem[k] = __float_as_uint(v)`) and a compound assignment reads,
+    /// converts and writes back. The expression's value is the leaf's new value.
+    pub fn leaf_assign(
+        &self,
+        op: Option<BinaryOp>,
+        to: Expr,
+        from: Expr,
+        span: Span,
+    ) -> Result<ExprKind, FrontError> {
+        let Some((leaf, m)) = leaf_view(&to) else {
+            return Ok(ExprKind::Assign(op, Box::new(to), Box::new(from)));
+        };
+        let mem = mem_of(leaf);
+        let value = match op {
+            None => from,
+            Some(_) if !pure(m) => {
+                return Err(unsupported(
+                    span,
+                    "a compound assignment to a field of a record whose leaves have \
+                     different types, at an index with side effects",
+                ))
+            }
+            Some(o) => Expr::new(
+                ExprKind::Binary(o, Box::new(to.clone()), Box::new(from)),
+                span,
+            ),
+        };
+        let store = Expr::new(
+            ExprKind::Assign(
+                None,
+                Box::new(m.clone()),
+                Box::new(encode(leaf, mem, value, span)),
+            ),
+            span,
+        );
+        Ok(decode(leaf, store, span).kind)
+    }
+
+    /// `++`/`--` on `target`; on a converted leaf ([`leaf_view`]) an integer leaf steps its
+    /// memory scalar (the same bits) and a float leaf is `x += 1` (prefix only: the old
+    /// value of a postfix step on a float leaf is rejected, `n` naming it).
+    pub fn leaf_incdec(
+        &self,
+        inc: bool,
+        prefix: bool,
+        target: Expr,
+        n: &Node,
+        span: Span,
+    ) -> Result<ExprKind, FrontError> {
+        let Some((leaf, m)) = leaf_view(&target) else {
+            return Ok(ExprKind::IncDec {
+                inc,
+                prefix,
+                target: Box::new(target),
+            });
+        };
+        if leaf.is_int() {
+            let step = Expr::new(
+                ExprKind::IncDec {
+                    inc,
+                    prefix,
+                    target: Box::new(m.clone()),
+                },
+                span,
+            );
+            return Ok(decode(leaf, step, span).kind);
+        }
+        if !prefix {
+            return Err(unsupported(
+                span,
+                format!(
+                    "postfix `{}` on {} (write `{}x` or `x {}= 1`)",
+                    if inc { "++" } else { "--" },
+                    self.leaf_name(n),
+                    if inc { "++" } else { "--" },
+                    if inc { "+" } else { "-" },
+                ),
+            ));
+        }
+        let one = Expr::new(ExprKind::Float(1.0, leaf), span);
+        let op = if inc { BinaryOp::Add } else { BinaryOp::Sub };
+        self.leaf_assign(Some(op), target, one, span)
+    }
+
+    /// Rejects `&x` (an atomic's target, a pointer) when `x` is a converted leaf of a record
+    /// in memory of mixed leaf types: memory of `unsigned` holds it, not memory of its type.
+    pub fn leaf_address(&self, operand: &Expr, n: &Node, span: Span) -> Result<(), FrontError> {
+        match leaf_view(operand) {
+            Some((leaf, _)) => Err(unsupported(
+                span,
+                format!(
+                    "the address of {} (an atomic on it, or a `{}*` to it): the record's leaves \
+                     have different types and lie in memory of `{}`",
+                    self.leaf_name(n),
+                    leaf.c_name(),
+                    mem_of(leaf).c_name()
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// `field `f` of record `R`` for the operand of the unary operator `n` (`p[i].mass`).
+    fn leaf_name(&self, n: &Node) -> String {
+        let Some(m) = n.inner.first().map(strip_implicit) else {
+            return "a field".to_string();
+        };
+        let field = m.name().unwrap_or("?");
+        let base = m
+            .inner
+            .first()
+            .map(strip_implicit)
+            .and_then(|b| b.ty())
+            .unwrap_or("?");
+        let base = if m.flag("isArrow") {
+            base.rsplit_once('*').map_or(base, |p| p.0)
+        } else {
+            base
+        };
+        format!(
+            "field `{field}` of record `{}`",
+            base.trim().trim_start_matches("const ").trim()
+        )
     }
 
     /// `e.f` / `p->f` on a record: the field's expression, or `None` when the base is not

@@ -428,13 +428,12 @@ impl Unit<'_> {
             "!" => UnaryOp::Not,
             "~" => UnaryOp::BitNot,
             "*" => UnaryOp::Deref,
-            "&" => UnaryOp::AddrOf,
+            "&" => {
+                self.leaf_address(&operand, n, span)?;
+                UnaryOp::AddrOf
+            }
             "++" | "--" => {
-                return Ok(ExprKind::IncDec {
-                    inc: op == "++",
-                    prefix: !n.flag("isPostfix"),
-                    target: operand,
-                })
+                return self.leaf_incdec(op == "++", !n.flag("isPostfix"), *operand, n, span);
             }
             other => return Err(unsupported(span, format!("operator `{other}`"))),
         };
@@ -453,11 +452,11 @@ impl Unit<'_> {
             return Ok(ExprKind::Comma(a, b));
         }
         if opcode == "=" {
-            return Ok(ExprKind::Assign(None, a, b));
+            return self.leaf_assign(None, *a, *b, span);
         }
         if let Some(op) = opcode.strip_suffix('=').and_then(binary_op) {
             if !matches!(opcode, "==" | "!=" | "<=" | ">=") {
-                return Ok(ExprKind::Assign(Some(op), a, b));
+                return self.leaf_assign(Some(op), *a, *b, span);
             }
         }
         let op =

@@ -5,6 +5,11 @@
 //! layout is computed with C's rules (each field at a multiple of its alignment, the size a
 //! multiple of the record's alignment, `__align__`/`alignas` read from clang's
 //! `AlignedAttr`) and a record with padding is rejected rather than mis-modelled.
+//!
+//! Leaves of different types of one size (`float`, `int` and `unsigned int`; or `double`,
+//! `long long` and `unsigned long long`) lie in memory of the unsigned integer of that size,
+//! each leaf converted at its access (`Layout::view`); leaves of different sizes are
+//! rejected.
 
 use super::{types, Unit};
 use crate::node::Node;
@@ -12,12 +17,17 @@ use warpsafe_cuda_front::FrontError;
 use warpsafe_ir::{ScalarType, Span};
 
 /// A record's memory layout as scalars.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
-    /// The type every leaf shares.
+    /// The type of the memory's scalars: the type every leaf shares, or the unsigned
+    /// integer of the leaves' one size when their types differ (see `view`).
     pub scalar: ScalarType,
     /// The number of leaves (scalars per record).
     pub leaves: u64,
+    /// Every leaf's own type, in memory order, when the leaves have different types of one
+    /// size (`struct Particle { float3 pos; float mass; int id; }`): memory of `u32`/`u64`
+    /// whose leaves are converted at each access. `None` when the leaves share one type.
+    pub view: Option<Vec<ScalarType>>,
 }
 
 /// The leaves met so far while walking a record, and the record the walk started at.
@@ -25,6 +35,15 @@ struct Walk<'k> {
     top: &'k str,
     first: Option<(ScalarType, String)>,
     leaves: u64,
+    types: Vec<ScalarType>,
+    mixed: bool,
+}
+
+/// True for the leaf types a record in memory may mix with another of the same size:
+/// they are stored as the unsigned integer of that size.
+fn mixable(t: ScalarType) -> bool {
+    use ScalarType::*;
+    matches!(t, F32 | I32 | U32 | F64 | I64 | U64)
 }
 
 fn unsupported(span: Span, what: impl std::fmt::Display) -> FrontError {
@@ -66,12 +85,24 @@ impl Unit<'_> {
             top: key,
             first: None,
             leaves: 0,
+            types: vec![],
+            mixed: false,
         };
         self.walk_layout(key, &mut w, span)?;
         match w.first {
+            Some((first, _)) if w.mixed => Ok(Layout {
+                scalar: if first.size_bytes() == 8 {
+                    ScalarType::U64
+                } else {
+                    ScalarType::U32
+                },
+                leaves: w.leaves,
+                view: Some(w.types),
+            }),
             Some((scalar, _)) => Ok(Layout {
                 scalar,
                 leaves: w.leaves,
+                view: None,
             }),
             None => Err(unsupported(
                 span,
@@ -153,6 +184,11 @@ impl Unit<'_> {
             .ok_or_else(|| odd(if ty.contains('*') { "pointer " } else { "" }))?;
         match &w.first {
             None => w.first = Some((t, format!("{key}::{name}"))),
+            Some((c, _))
+                if *c != t && mixable(*c) && mixable(t) && c.size_bytes() == t.size_bytes() =>
+            {
+                w.mixed = true;
+            }
             Some((c, at)) if *c != t => {
                 return Err(unsupported(
                     span,
@@ -168,6 +204,7 @@ impl Unit<'_> {
             Some(_) => {}
         }
         w.leaves += 1;
+        w.types.push(t);
         let size = t.size_bytes();
         Ok((size, size))
     }
