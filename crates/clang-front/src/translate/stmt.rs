@@ -371,18 +371,20 @@ impl Unit<'_> {
                 }
                 let to = self.record_fields(lhs, span)?;
                 let from = self.record_fields(rhs, span)?;
-                Ok(Some(
-                    to.into_iter()
-                        .zip(from)
-                        .map(|(a, b)| Stmt {
-                            kind: StmtKind::Expr(Expr::new(
-                                ExprKind::Assign(None, Box::new(a), Box::new(b)),
-                                span,
-                            )),
+                // Leaf by leaf, each converted to the memory it lands in (a record of mixed
+                // leaf types in memory holds their bits).
+                let copies = to
+                    .into_iter()
+                    .zip(from)
+                    .map(|(a, b)| {
+                        let kind = self.leaf_assign(None, a, b, span)?;
+                        Ok(Stmt {
+                            kind: StmtKind::Expr(Expr::new(kind, span)),
                             span,
                         })
-                        .collect(),
-                ))
+                    })
+                    .collect::<Result<Vec<_>, FrontError>>()?;
+                Ok(Some(copies))
             }
             _ => Ok(None),
         }
