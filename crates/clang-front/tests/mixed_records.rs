@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::kernel;
+use common::{kernel, rejection};
 use warpsafe_clang_front::Compiled;
 use warpsafe_exec::{run, Arg, Buffer, LaunchConfig, Options as RunOptions};
 use warpsafe_ir::{Kernel, Value};
@@ -254,17 +254,6 @@ __global__ void bump(Cell* c, double* out) {
     }
     assert_eq!(got[0].to_u64(), want);
     assert_eq!(got[1].to_f64(), want_out);
-}
-
-/// The message and the spanned text of the one rejected kernel `kernel`.
-fn rejection<'a>(got: &Compiled, src: &'a str, kernel: &str) -> (String, &'a str) {
-    let r = got
-        .rejected
-        .iter()
-        .find(|r| r.kernel == kernel)
-        .unwrap_or_else(|| panic!("`{kernel}` not rejected: {:?}", got.rejected));
-    let e = &r.errors[0];
-    (e.message.clone(), &src[e.span.range()])
 }
 
 #[test]

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::kernel;
+use common::{kernel, rejection};
 use warpsafe_clang_front::Compiled;
 use warpsafe_exec::{run, Arg, Buffer, LaunchConfig, Options as RunOptions};
 use warpsafe_ir::{Kernel, Value};
@@ -210,17 +210,6 @@ fn braced_initialisers_of_nested_records_set_every_leaf() {
         })
         .collect();
     assert_eq!(got[0], want);
-}
-
-/// The message and the spanned text of the one rejected kernel `kernel`.
-fn rejection<'a>(got: &Compiled, src: &'a str, kernel: &str) -> (String, &'a str) {
-    let r = got
-        .rejected
-        .iter()
-        .find(|r| r.kernel == kernel)
-        .unwrap_or_else(|| panic!("`{kernel}` not rejected: {:?}", got.rejected));
-    let e = &r.errors[0];
-    (e.message.clone(), &src[e.span.range()])
 }
 
 #[test]

@@ -3,16 +3,13 @@
 //! they are one function, so every pair is `equal` (tanh is read as (e^{2x} − 1)/(e^{2x} + 1));
 //! a flipped sign is `different`, replayed in the interpreter.
 
-use std::path::PathBuf;
-use warpsafe_equiv::{equiv_sources, EquivConfig, EquivReport};
+mod common;
 
-fn read(name: &str) -> String {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/activations/{name}.cu"));
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
+use common::{check_in, replayed_difference};
+use warpsafe_equiv::{EquivConfig, EquivReport};
 
 fn check(reference: &str, candidate: &str) -> EquivReport {
-    equiv_sources(&read(reference), &read(candidate), &EquivConfig::default()).expect("runs")
+    check_in("activations", reference, candidate, &EquivConfig::default())
 }
 
 #[test]
@@ -31,12 +28,5 @@ fn gelu_with_tanhf_equals_x_times_a_sigmoid() {
 
 #[test]
 fn a_flipped_sign_in_the_tanh_is_a_replayed_difference() {
-    let r = check("gelu_tanh", "gelu_exp_bug_sign");
-    assert_eq!(r.verdict, "different", "{r:#?}");
-    let replay = r
-        .counterexample
-        .as_ref()
-        .and_then(|c| c.replay.as_ref())
-        .expect("replayed in the interpreter");
-    assert!((replay.expected - replay.actual).abs() > 1e-3, "{replay:?}");
+    replayed_difference(&check("gelu_tanh", "gelu_exp_bug_sign"));
 }

@@ -3,31 +3,17 @@
 //! unused) ends as its start plus every block's change — on terms and in the prime field
 //! alike. Before, the last block's value overwrote the others' and the pair was `unknown`.
 
-use std::path::PathBuf;
-use warpsafe_equiv::{equiv_sources, EquivConfig, EquivReport};
+mod common;
 
-fn read(name: &str) -> String {
-    let p =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/atomic_splitk/{name}.cu"));
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
+use common::{check_in, replayed_difference};
+use warpsafe_equiv::{EquivConfig, EquivReport};
 
 fn check(reference: &str, candidate: &str, exact: bool) -> EquivReport {
     let cfg = EquivConfig {
         exact,
         ..EquivConfig::default()
     };
-    equiv_sources(&read(reference), &read(candidate), &cfg).expect("runs")
-}
-
-fn replayed_difference(r: &EquivReport) {
-    assert_eq!(r.verdict, "different", "{r:#?}");
-    let replay = r
-        .counterexample
-        .as_ref()
-        .and_then(|c| c.replay.as_ref())
-        .expect("replayed in the interpreter");
-    assert!((replay.expected - replay.actual).abs() > 1e-6, "{replay:?}");
+    check_in("atomic_splitk", reference, candidate, &cfg)
 }
 
 #[test]

@@ -3,24 +3,18 @@
 //! `equal`, their buggy twins `different` with a replayed counterexample, and what cannot be
 //! converted, or may not run, is `unknown` with the reason — never a finding it cannot stand by.
 
-use std::path::PathBuf;
-use warpsafe_equiv::{equiv_sources, EquivConfig, EquivReport};
+mod common;
 
-fn read(name: &str) -> String {
-    let p =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/data_branches/{name}.cu"));
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
+use common::{check_in, replayed_difference};
+use warpsafe_equiv::{EquivConfig, EquivReport};
 
 fn check(reference: &str, candidate: &str) -> EquivReport {
-    equiv_sources(&read(reference), &read(candidate), &EquivConfig::default()).expect("runs")
-}
-
-fn replayed_difference(r: &EquivReport) {
-    assert_eq!(r.verdict, "different", "{r:#?}");
-    let cx = r.counterexample.as_ref().expect("a counterexample");
-    let replay = cx.replay.as_ref().expect("replayed in the interpreter");
-    assert!((replay.expected - replay.actual).abs() > 1e-6, "{replay:?}");
+    check_in(
+        "data_branches",
+        reference,
+        candidate,
+        &EquivConfig::default(),
+    )
 }
 
 #[test]

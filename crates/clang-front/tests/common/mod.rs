@@ -21,3 +21,14 @@ pub fn kernel<'a>(c: &'a Compiled, name: &str) -> &'a Kernel {
         .kernel(name)
         .unwrap_or_else(|| panic!("no kernel `{name}`; rejected: {:?}", c.rejected))
 }
+
+/// The message and the spanned text of the one rejected kernel `kernel`.
+pub fn rejection<'a>(got: &Compiled, src: &'a str, kernel: &str) -> (String, &'a str) {
+    let r = got
+        .rejected
+        .iter()
+        .find(|r| r.kernel == kernel)
+        .unwrap_or_else(|| panic!("`{kernel}` not rejected: {:?}", got.rejected));
+    let e = &r.errors[0];
+    (e.message.clone(), &src[e.span.range()])
+}
