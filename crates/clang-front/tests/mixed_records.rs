@@ -10,7 +10,7 @@ mod common;
 
 use common::{kernel, rejection};
 use warpsafe_clang_front::Compiled;
-use warpsafe_exec::{run, Arg, Buffer, LaunchConfig, Options as RunOptions};
+use warpsafe_exec::{Arg, Buffer};
 use warpsafe_ir::{Kernel, Value};
 
 const N: usize = 64;
@@ -68,21 +68,7 @@ fn clang(name: &str, source: &str) -> Compiled {
 
 /// Runs `k` on 2 blocks of 32 threads; every buffer argument afterwards.
 fn run_k(k: &Kernel, args: Vec<Arg>) -> Vec<Buffer> {
-    let out = run(
-        k,
-        &LaunchConfig::linear(2, 32),
-        args,
-        &RunOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{}: {e}", k.name));
-    assert!(out.findings.is_empty(), "{}: {:?}", k.name, out.findings);
-    out.args
-        .into_iter()
-        .filter_map(|a| match a {
-            Arg::Buffer(b) => Some(b),
-            _ => None,
-        })
-        .collect()
+    common::run_buffers(k, args)
 }
 
 /// A particle as Rust sees it: three floats, a float, an int.

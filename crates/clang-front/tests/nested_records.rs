@@ -80,20 +80,9 @@ fn clang(name: &str, source: &str) -> Compiled {
 
 /// Runs `k` on 2 blocks of 32 threads; every buffer argument's contents afterwards.
 fn run_k(k: &Kernel, args: Vec<Arg>) -> Vec<Vec<f32>> {
-    let out = run(
-        k,
-        &LaunchConfig::linear(2, 32),
-        args,
-        &RunOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{}: {e}", k.name));
-    assert!(out.findings.is_empty(), "{}: {:?}", k.name, out.findings);
-    out.args
+    common::run_buffers(k, args)
         .iter()
-        .filter_map(|a| match a {
-            Arg::Buffer(b) => Some(b.to_f32()),
-            _ => None,
-        })
+        .map(Buffer::to_f32)
         .collect()
 }
 

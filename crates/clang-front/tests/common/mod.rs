@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use warpsafe_clang_front::{compile_file, Compiled, Options};
+use warpsafe_exec::{run, Arg, Buffer, LaunchConfig, Options as RunOptions};
 use warpsafe_ir::Kernel;
 
 /// `source` compiled through clang as the file `name`, written to a scratch directory of its
@@ -31,4 +32,24 @@ pub fn rejection<'a>(got: &Compiled, src: &'a str, kernel: &str) -> (String, &'a
         .unwrap_or_else(|| panic!("`{kernel}` not rejected: {:?}", got.rejected));
     let e = &r.errors[0];
     (e.message.clone(), &src[e.span.range()])
+}
+
+/// Runs `k` on 2 blocks of 32 threads, with no finding allowed; every buffer argument
+/// afterwards.
+pub fn run_buffers(k: &Kernel, args: Vec<Arg>) -> Vec<Buffer> {
+    let out = run(
+        k,
+        &LaunchConfig::linear(2, 32),
+        args,
+        &RunOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", k.name));
+    assert!(out.findings.is_empty(), "{}: {:?}", k.name, out.findings);
+    out.args
+        .into_iter()
+        .filter_map(|a| match a {
+            Arg::Buffer(b) => Some(b),
+            _ => None,
+        })
+        .collect()
 }
