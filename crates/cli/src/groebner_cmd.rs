@@ -284,7 +284,7 @@ fn other_tool(tool: &str, sys: &System, limit: f64) -> ToolResult {
             Ok(None) => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Some(Err(format!("over the {limit:.0} s limit")));
+                return Some(Err(format!("over the {limit} s limit")));
             }
             Err(e) => return Some(Err(e.to_string())),
         }
@@ -365,7 +365,7 @@ pub fn bench(
     let cell = |c: &ToolResult| match c {
         None => "not installed".to_string(),
         Some(Ok((s, n))) => format!("{s:.3} ({n})"),
-        Some(Err(e)) if e.starts_with("over the") => format!("> {limit:.0}"),
+        Some(Err(e)) if e.starts_with("over the") => format!("> {limit}"),
         Some(Err(e)) => format!("error: {e}"),
     };
     match format {

@@ -61,7 +61,7 @@ pub fn bench_table(
                         }
                     }
                     Err(GroebnerError::TimeLimit(l)) => {
-                        row.note = format!("skipped: over the {:.0} s limit", l.as_secs_f64());
+                        row.note = format!("skipped: over the {} s limit", l.as_secs_f64());
                         break;
                     }
                     Err(e) => {
