@@ -9,51 +9,14 @@
 
 mod common;
 
-use common::kernel;
+use common::{default_of, kernel, len_of, verdict, z3_missing};
 use warpsafe_clang_front::Compiled;
-use warpsafe_exec::{eval_contract_expr, run, Arg, Buffer, LaunchConfig, Options as RunOptions};
-use warpsafe_ir::{Kernel, ParamKind, Value};
-use warpsafe_verify::{verify, Config, DimSpec, Property, Verdict};
+use warpsafe_exec::{run, Arg, Buffer, LaunchConfig, Options as RunOptions};
+use warpsafe_ir::{Kernel, Value};
+use warpsafe_verify::{Property, Verdict};
 
 fn clang(name: &str, source: &str) -> Compiled {
     common::clang_in("driver-api", name, source)
-}
-
-fn default_of(k: &Kernel, name: &str) -> Option<Value> {
-    let id = k.param_named(name).expect("parameter");
-    k.contract
-        .defaults
-        .iter()
-        .find(|(p, _)| *p == id)
-        .map(|(_, v)| *v)
-}
-
-/// The length of buffer `name`, the scalar parameters at their defaults.
-fn len_of(k: &Kernel, name: &str) -> Option<u64> {
-    let id = k.param_named(name).expect("parameter");
-    let l = k.contract.lengths.iter().find(|l| l.param == id)?;
-    let scalar = |p: warpsafe_ir::ParamId| match k.param(p).kind {
-        ParamKind::Scalar(_) => default_of(k, &k.param(p).name),
-        ParamKind::Buffer { .. } => None,
-    };
-    let v = eval_contract_expr(k, &l.len, &scalar, &|_| None, &LaunchConfig::linear(1, 1))
-        .unwrap_or_else(|e| panic!("len({name}): {e}"));
-    Some(v.as_i128().expect("integer") as u64)
-}
-
-fn verdict(k: &Kernel, p: Property) -> Verdict {
-    let cfg = Config {
-        block: DimSpec::Fixed(k.contract.block_dim.expect("block from the launch")),
-        grid: DimSpec::Fixed(k.contract.grid_dim.expect("grid from the launch")),
-        properties: vec![p],
-        timeout: std::time::Duration::from_secs(60),
-        ..Config::default()
-    };
-    verify(k, &cfg).result(p).expect("checked").verdict.clone()
-}
-
-fn z3_missing(v: &Verdict) -> bool {
-    matches!(v, Verdict::Unknown { reason, .. } if reason.contains("z3"))
 }
 
 /// The 1-based line of byte offset `at` in `source`.

@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::z3_missing;
+
 use std::path::Path;
 use warpsafe_clang_front::{compile_file, Compiled, Options};
 use warpsafe_exec::{run, Arg, Buffer, LaunchConfig, Options as RunOptions};
@@ -128,10 +130,6 @@ fn verdict(k: &Kernel, p: Property) -> Verdict {
         ..Config::default()
     };
     verify(&k, &cfg).result(p).expect("checked").verdict.clone()
-}
-
-fn z3_missing(v: &Verdict) -> bool {
-    matches!(v, Verdict::Unknown { reason, .. } if reason.contains("z3"))
 }
 
 #[test]

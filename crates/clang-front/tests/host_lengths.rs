@@ -9,26 +9,16 @@
 
 mod common;
 
-use common::kernel;
+use common::{default_of, kernel, verdict, z3_missing};
 use std::path::Path;
 use warpsafe_clang_front::Compiled;
 use warpsafe_exec::{eval_contract_expr, run, Arg, Buffer, LaunchConfig, Options as RunOptions};
 use warpsafe_ir::{Kernel, ParamKind, Value};
-use warpsafe_verify::{verify, Config, DimSpec, Property, Verdict};
+use warpsafe_verify::{Property, Verdict};
 
 /// Writes `source` to a fresh file and reads it through clang.
 fn clang(name: &str, source: &str) -> Compiled {
     common::clang_in("host", name, source)
-}
-
-/// The kernel's default of scalar parameter `name`.
-fn default_of(k: &Kernel, name: &str) -> Option<Value> {
-    let id = k.param_named(name).expect("parameter");
-    k.contract
-        .defaults
-        .iter()
-        .find(|(p, _)| *p == id)
-        .map(|(_, v)| *v)
 }
 
 /// The length of buffer `name` with the scalar parameters at the values given (or else at
@@ -68,21 +58,6 @@ fn note(c: &Compiled, src: &str, text: &str) -> (usize, String) {
         .find(|(_, n)| n.contains(text))
         .map(|(s, n)| (line(src, s.lo), n.clone()))
         .unwrap_or_else(|| panic!("no note with `{text}`: {:?}", c.launch_notes))
-}
-
-fn verdict(k: &Kernel, p: Property) -> Verdict {
-    let cfg = Config {
-        block: DimSpec::Fixed(k.contract.block_dim.expect("block from the launch")),
-        grid: DimSpec::Fixed(k.contract.grid_dim.expect("grid from the launch")),
-        properties: vec![p],
-        timeout: std::time::Duration::from_secs(60),
-        ..Config::default()
-    };
-    verify(k, &cfg).result(p).expect("checked").verdict.clone()
-}
-
-fn z3_missing(v: &Verdict) -> bool {
-    matches!(v, Verdict::Unknown { reason, .. } if reason.contains("z3"))
 }
 
 const SAMPLES: &str = r#"#include <cstdio>

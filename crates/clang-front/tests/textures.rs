@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::kernel;
+use common::{kernel, z3_missing};
 use warpsafe_clang_front::Compiled;
 use warpsafe_exec::{run, Arg, Buffer, LaunchConfig, Options as RunOptions};
 use warpsafe_ir::{Kernel, ParamKind, ScalarType};
@@ -50,10 +50,6 @@ fn verdict(k: &Kernel, p: Property) -> Verdict {
     };
     let report = verify(k, &cfg);
     report.result(p).expect("checked").verdict.clone()
-}
-
-fn z3_missing(v: &Verdict) -> bool {
-    matches!(v, Verdict::Unknown { reason, .. } if reason.contains("z3"))
 }
 
 const FETCH: &str = r#"//--blockDim=64 --gridDim=1
