@@ -258,6 +258,8 @@ pub(crate) struct BlockRun<'c, 'a> {
     /// involving them are undecided.
     pub guarded: HashSet<u32>,
     scalar_terms: Vec<Option<SVal>>,
+    /// Cells visited so far by accesses at data-dependent addresses ([`crate::symmem`]).
+    pub sym_cells: u64,
     /// In field mode, why the block stopped (see [`BlockRun::refuse_field`]).
     pub refused: Option<crate::field::Refusal>,
 }
@@ -318,6 +320,7 @@ impl<'c, 'a> BlockRun<'c, 'a> {
             stopped: false,
             guarded: HashSet::new(),
             scalar_terms: vec![None; ctx.setup.scalars.len()],
+            sym_cells: 0,
             refused: None,
         }
     }

@@ -4,7 +4,8 @@
 //!
 //! Only forward regions free of barriers, warp collectives, atomics, assertions and exits are
 //! converted; what cannot be is "not structured" with the reason. A side that may not run must
-//! not report bugs it would not make: its reads are in bounds and initialised, its arithmetic
+//! not report bugs it would not make: its reads are in bounds and initialised (at an address
+//! computed from input data, shown in bounds under the path's condition), its arithmetic
 //! does not fault, or the run says why it cannot tell; its stores keep the old value when the
 //! side does not run (`cell = c ? new : old`); races involving its accesses are undecided.
 
@@ -169,6 +170,34 @@ impl BlockRun<'_, '_> {
                     mem,
                     offset,
                     ..
+                } if matches!(self.reg(t, offset), SVal::T(_)) => {
+                    let SVal::T(off) = self.reg(t, offset) else {
+                        return Err("one side computes a memory address from input data".into());
+                    };
+                    let v = self.load_at(t, p, ty, mem, off, Some(guard))?;
+                    self.set(t, dst, v);
+                    p + 1
+                }
+                Inst::Store {
+                    ty,
+                    mem,
+                    offset,
+                    src,
+                    ..
+                } if matches!(self.reg(t, offset), SVal::T(_)) => {
+                    let SVal::T(off) = self.reg(t, offset) else {
+                        return Err("one side computes a memory address from input data".into());
+                    };
+                    let v = self.reg(t, src);
+                    self.store_at(t, p, ty, mem, off, v, Some(guard))?;
+                    p + 1
+                }
+                Inst::Load {
+                    ty,
+                    dst,
+                    mem,
+                    offset,
+                    ..
                 } => {
                     let idx = self.guarded_index(t, mem, offset)?;
                     let cell = self.cell(t, mem, idx);
@@ -259,10 +288,7 @@ impl BlockRun<'_, '_> {
     /// The 0/1 term of branch condition register `r` holding `v`.
     pub(crate) fn condition(&mut self, r: u32, v: SVal) -> Result<TermId, Refusal> {
         let c = value::term(&mut self.store, ScalarType::Bool, v);
-        let zero_one = matches!(
-            self.store.node(c),
-            Node::Cmp(..) | Node::Not(_) | Node::And(..) | Node::Or(..)
-        );
+        let zero_one = is_zero_one(&self.store, c, 0);
         if self.value_type(r) != ScalarType::Bool && !zero_one {
             return Err("its condition is not a comparison".into());
         }
@@ -293,5 +319,23 @@ impl BlockRun<'_, '_> {
                 s.thread_text(t as u32)
             )
         });
+    }
+}
+
+/// True when `c` is 0 or 1 whatever the inputs: a comparison, a logical operation, a 0/1
+/// constant, or a select between such (`a && b` as C computes it, `a ? b : a`).
+fn is_zero_one(store: &warpsafe_algebra::Store, c: TermId, depth: u32) -> bool {
+    if depth > 32 {
+        return false;
+    }
+    match *store.node(c) {
+        Node::Cmp(..) | Node::Not(_) | Node::And(..) | Node::Or(..) => true,
+        Node::Const(_) => store
+            .as_const(c)
+            .is_some_and(|q| q.is_integer() && (*q.numer() == 0.into() || *q.numer() == 1.into())),
+        Node::Select(_, a, b) => {
+            is_zero_one(store, a, depth + 1) && is_zero_one(store, b, depth + 1)
+        }
+        _ => false,
     }
 }

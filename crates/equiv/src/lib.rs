@@ -6,8 +6,11 @@
 //! the interpreter's schedule (SIMT warps, warp collectives, block barriers) and reports races
 //! (exact happens-before), divergence, out-of-bounds and uninitialised reads. A branch on input
 //! data runs both sides under their conditions and merges them (`if (s > m) m = s` is
-//! `max(m, s)`); an address that depends on input data, or a branch whose sides cannot both
-//! run, is a "not structured" finding, never concretised.
+//! `max(m, s)`); an address that depends on input data (a gather, a histogram, SpMV's
+//! `x[col[j]]`) is run on symbolic memory when it can be shown inside its buffer: a load is a
+//! chain of selects over the cells it may name, a store or an atomic updates each of them under
+//! `index == k`. What cannot be run so (an address not shown in bounds, a branch whose sides
+//! cannot both run) is a "not structured" finding, never concretised.
 //! [`equiv`] compares two kernels' output terms element by element with `warpsafe-algebra`
 //! (every block's outputs by default); a difference is `different` only when both kernels,
 //! run concretely in the interpreter on the counterexample's input, differ too
@@ -62,6 +65,7 @@ mod field;
 mod field_check;
 mod finding;
 mod ifconv;
+mod interval;
 mod launch;
 mod prove;
 mod replay;
@@ -72,6 +76,7 @@ mod source;
 mod spec;
 mod step;
 mod symexec;
+mod symmem;
 mod value;
 
 pub use bench::{

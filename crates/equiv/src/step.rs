@@ -1,7 +1,7 @@
 //! Executes one thread-code instruction for the lanes of a warp that stand at the same pc:
 //! the symbolic counterpart of the interpreter's step (same control flow, same memory
-//! checks); a branch on input data is if-converted (`ifconv`), a data-dependent address is
-//! reported as "not structured".
+//! checks); a branch on input data is if-converted (`ifconv`), an access at a data-dependent
+//! address goes to symbolic memory (`symmem`).
 
 use crate::block::{lanes, BlockRun, BARRIER, EXITED, WARP};
 use crate::field;
@@ -247,7 +247,13 @@ impl BlockRun<'_, '_> {
                 offset,
                 ..
             } => {
-                if let Some(idx) = self.address(t, pc, mem, offset, "read") {
+                if let Some(off) = self.data_offset(t, offset) {
+                    match self.load_at(t, pc, ty, mem, off, None) {
+                        Ok(v) => self.set(t, dst, v),
+                        Err(why) => self.refuse_address(t, pc, &why),
+                    }
+                } else if self.stopped {
+                } else if let Some(idx) = self.address(t, pc, mem, offset, "read") {
                     let v = self.read(t, pc, mem, idx, ty, Kind::Read);
                     self.set(t, dst, v);
                 } else if self.ctx.field.is_some() {
@@ -258,9 +264,19 @@ impl BlockRun<'_, '_> {
                 }
             }
             Inst::Store {
-                mem, offset, src, ..
+                ty,
+                mem,
+                offset,
+                src,
+                ..
             } => {
-                if let Some(idx) = self.address(t, pc, mem, offset, "write") {
+                if let Some(off) = self.data_offset(t, offset) {
+                    let v = self.reg(t, src);
+                    if let Err(why) = self.store_at(t, pc, ty, mem, off, v, None) {
+                        self.refuse_address(t, pc, &why);
+                    }
+                } else if self.stopped {
+                } else if let Some(idx) = self.address(t, pc, mem, offset, "write") {
                     let v = self.reg(t, src);
                     self.write(t, pc, mem, idx, v, Kind::Write);
                 }
@@ -339,6 +355,30 @@ impl BlockRun<'_, '_> {
         };
         self.report(issue, (t as u32, pc), None, false, |s| {
             format!("{msg} in thread {}", s.thread_text(t as u32))
+        });
+    }
+
+    /// The byte offset term of an access whose address depends on input data (None when it
+    /// is concrete, or in field mode, which then stops: it has no terms).
+    fn data_offset(&mut self, t: usize, offset: u32) -> Option<TermId> {
+        let SVal::T(off) = self.reg(t, offset) else {
+            return None;
+        };
+        if self.ctx.field.is_some() {
+            self.refuse_field("an address computed from input data".into());
+            return None;
+        }
+        Some(off)
+    }
+
+    /// Stops the block: thread `t`'s access at `pc`, at an address computed from input data,
+    /// cannot be run exactly (`why`).
+    fn refuse_address(&mut self, t: usize, pc: u32, why: &str) {
+        self.report(Issue::NotStructured, (t as u32, pc), None, true, |s| {
+            format!(
+                "not a structured CTA: thread {} makes {why}",
+                s.thread_text(t as u32)
+            )
         });
     }
 
@@ -471,7 +511,14 @@ impl BlockRun<'_, '_> {
 
     /// After an atomic `op` on a cell: unless it added with its old value discarded, later
     /// blocks' writes cannot merge with this block's by adding changes.
-    fn atomic_kind(&mut self, op: AtomicOp, dst: Option<u32>, t: usize, mem: u32, idx: usize) {
+    pub(crate) fn atomic_kind(
+        &mut self,
+        op: AtomicOp,
+        dst: Option<u32>,
+        t: usize,
+        mem: u32,
+        idx: usize,
+    ) {
         let discarded =
             dst.is_none_or(|d| !self.ctx.read_regs.get(d as usize).copied().unwrap_or(true));
         if !(matches!(op, AtomicOp::Add | AtomicOp::Sub) && discarded) {
@@ -495,6 +542,21 @@ impl BlockRun<'_, '_> {
             Option<u32>,
         ),
     ) {
+        if let Some(off) = self.data_offset(t, offset) {
+            let v = self.reg(t, val);
+            match self.atomic_at(t, pc, op, ty, dst, mem, off, v) {
+                Ok(old) => {
+                    if let Some(d) = dst {
+                        self.set(t, d, old);
+                    }
+                }
+                Err(why) => self.refuse_address(t, pc, &why),
+            }
+            return;
+        }
+        if self.stopped {
+            return;
+        }
         let Some(idx) = self.address(t, pc, mem, offset, "atomic update") else {
             if self.ctx.field.is_some() {
                 self.refuse_field("an atomic update outside its buffer".into());

@@ -418,7 +418,42 @@ fn select_term(store: &mut Store, c: TermId, a: TermId, b: TermId) -> TermId {
             return store.min(x, y);
         }
     }
+    if let Some(t) = guarded_update(store, c, a, b) {
+        return t;
+    }
     store.select(c, a, b)
+}
+
+/// `c ? s + p : s` as `s + (c ? p : 0)` (and `c ? s − p : s` as `s − (c ? p : 0)`, and the
+/// mirrored forms): a sum that a guarded loop body adds to (`if (ok) s += v[j]`) is then a sum
+/// of guarded terms, whatever the order of the additions, the same polynomial as the sum a
+/// reordered loop or a reduction tree builds. An identity over the reals and modulo `2^n`.
+fn guarded_update(store: &mut Store, c: TermId, a: TermId, b: TermId) -> Option<TermId> {
+    let zero = store.int(0);
+    // The part added to `base` to make `t`, and whether it is subtracted.
+    let part = |store: &Store, t: TermId, base: TermId| match *store.node(t) {
+        Node::Add(x, y) if x == base => Some((y, false)),
+        Node::Add(x, y) if y == base => Some((x, false)),
+        Node::Sub(x, y) if x == base => Some((y, true)),
+        _ => None,
+    };
+    if let Some((p, neg)) = part(store, a, b) {
+        let g = store.select(c, p, zero);
+        return Some(if neg {
+            store.sub(b, g)
+        } else {
+            store.add(b, g)
+        });
+    }
+    if let Some((p, neg)) = part(store, b, a) {
+        let g = store.select(c, zero, p);
+        return Some(if neg {
+            store.sub(a, g)
+        } else {
+            store.add(a, g)
+        });
+    }
+    None
 }
 
 /// The value of `t` where condition `c` is `holds`: the matching side of a select on `c` or

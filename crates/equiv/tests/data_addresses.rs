@@ -1,0 +1,133 @@
+//! Addresses computed from input data (issue 18, item 4): gathers, histograms, SpMV and
+//! scatters run on symbolic memory (a load at such an address is a chain over the cells it may
+//! name, a store or an atomic updates each of them under `index == k`). Correct pairs come out
+//! `equal`, their buggy twins `different` with a replayed counterexample or with a finding, and
+//! what cannot be shown in bounds or free of races is `unknown` with the reason.
+
+mod common;
+
+use common::{check_in, replayed_difference};
+use warpsafe_equiv::{EquivConfig, EquivReport};
+
+fn check(reference: &str, candidate: &str) -> EquivReport {
+    check_in(
+        "data_addresses",
+        reference,
+        candidate,
+        &EquivConfig::default(),
+    )
+}
+
+fn equal(reference: &str, candidate: &str) {
+    let r = check(reference, candidate);
+    assert_eq!(r.verdict, "equal", "{reference} vs {candidate}: {r:#?}");
+    assert!(
+        r.outputs.iter().all(|o| o.unknown == 0 && o.different == 0),
+        "{r:#?}"
+    );
+}
+
+/// `unknown`, with a not-structured finding whose message contains `why` in `candidate`.
+fn unknown_because(reference: &str, candidate: &str, why: &str) {
+    let r = check(reference, candidate);
+    assert_eq!(r.verdict, "unknown", "{reference} vs {candidate}: {r:#?}");
+    assert!(
+        r.optimized
+            .findings
+            .iter()
+            .any(|f| f.kind == "not-structured" && f.message.contains(why)),
+        "{:#?}",
+        r.optimized.findings
+    );
+}
+
+#[test]
+fn a_checked_gather_is_equal_however_the_product_is_written() {
+    equal("gather_scaled", "gather_doubled");
+    equal("gather_masked", "gather_masked_swapped");
+}
+
+#[test]
+fn a_gather_from_the_neighbouring_element_is_a_replayed_difference() {
+    replayed_difference(&check("gather_scaled", "gather_bug_shift"));
+}
+
+#[test]
+fn an_unchecked_gather_is_unknown_never_equal() {
+    // idx may hold any int: the load may read outside x, which the run will not assume away.
+    unknown_because("gather_scaled", "gather_unchecked", "may lie outside it");
+}
+
+#[test]
+fn a_privatised_histogram_is_equal_to_global_atomics() {
+    equal("hist_global", "hist_shared");
+    // Two blocks: each block's shared counts are added to the global bins, and the blocks'
+    // additions to the same bin merge by adding.
+    equal("hist_global_grid", "hist_shared_grid");
+}
+
+#[test]
+fn a_histogram_with_too_few_bins_is_a_replayed_difference() {
+    replayed_difference(&check("hist_global", "hist_bug_mask"));
+}
+
+#[test]
+fn a_histogram_published_without_a_barrier_is_never_equal() {
+    let r = check("hist_global", "hist_shared_bug_nosync");
+    assert_ne!(r.verdict, "equal", "{r:#?}");
+    // Which threads' atomics meet a thread's read of a bin depends on the data: the race is a
+    // possible one, reported as undecided, never as certain.
+    assert!(
+        r.optimized
+            .findings
+            .iter()
+            .any(|f| f.kind == "not-structured" && f.message.contains("possible race")),
+        "{:#?}",
+        r.optimized.findings
+    );
+    if r.verdict == "different" {
+        replayed_difference(&r);
+    }
+}
+
+#[test]
+fn csr_spmv_one_thread_per_row_is_equal_to_one_warp_per_row() {
+    equal("spmv_row", "spmv_warp");
+    equal("spmv_row", "spmv_row_backwards");
+}
+
+#[test]
+fn csr_spmv_missing_a_nonzero_is_a_replayed_difference() {
+    replayed_difference(&check("spmv_row", "spmv_bug_short"));
+}
+
+#[test]
+fn csr_spmv_without_a_column_check_is_unknown() {
+    unknown_because("spmv_row", "spmv_unchecked", "may lie outside it");
+}
+
+#[test]
+fn a_negated_column_check_is_never_a_wrong_verdict() {
+    // `!(c < 0 || c >= 16)` is `c >= 0 && c < 16`; the normal forms may not show it, but the
+    // verdict is never `different`.
+    let r = check("spmv_row", "spmv_row_negated_check");
+    assert!(r.verdict == "equal" || r.verdict == "unknown", "{r:#?}");
+}
+
+#[test]
+fn a_serial_scatter_is_equal_however_it_is_written() {
+    equal("scatter_serial", "scatter_serial_pointer");
+}
+
+#[test]
+fn a_scatter_in_the_other_order_differs_when_an_index_repeats() {
+    // The last write to a cell wins: with a repeated index in perm the two orders differ, and
+    // the replay shows it.
+    replayed_difference(&check("scatter_serial", "scatter_serial_bug_reversed"));
+}
+
+#[test]
+fn a_parallel_scatter_is_a_possible_race_not_equal() {
+    // Nothing says perm is a permutation: two threads may write one cell.
+    unknown_because("scatter_serial", "scatter_parallel", "possible race");
+}

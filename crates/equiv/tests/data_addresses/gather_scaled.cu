@@ -1,0 +1,9 @@
+//--blockDim=64 --gridDim=1
+//@ len(idx) = 64
+//@ len(x) = 64
+//@ len(y) = 64
+__global__ void gather(const int *idx, const float *x, float *y) {
+  int i = threadIdx.x;
+  int j = idx[i];
+  if (j >= 0 && j < 64) y[i] = 2.0f * x[j];
+}

@@ -1,0 +1,8 @@
+//--blockDim=64 --gridDim=1
+//@ len(d) = 64
+//@ len(h) = 8
+__global__ void hist(const int *d, int *h) {
+  int i = threadIdx.x;
+  int b = d[i] & 7;
+  atomicAdd(&h[b], 1);
+}

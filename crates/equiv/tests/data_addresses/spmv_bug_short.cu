@@ -1,0 +1,16 @@
+//--blockDim=8 --gridDim=1
+//@ len(col) = 20
+//@ len(val) = 20
+//@ len(x) = 16
+//@ len(y) = 8
+// Bug: each row sums one nonzero too few.
+__global__ void spmv(const int *col, const float *val, const float *x, float *y) {
+  const int row_ptr[9] = {0, 3, 5, 5, 8, 12, 13, 17, 20};
+  int r = threadIdx.x;
+  float s = 0.0f;
+  for (int j = row_ptr[r]; j < row_ptr[r + 1] - 1; j++) {
+    int c = col[j];
+    if (c >= 0 && c < 16) s += val[j] * x[c];
+  }
+  y[r] = s;
+}
