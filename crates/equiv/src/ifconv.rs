@@ -106,15 +106,19 @@ impl BlockRun<'_, '_> {
         guard: TermId,
     ) -> Result<u32, Refusal> {
         let join = join_point(self.ctx.code, pc, target)?;
-        let taken = if when { cond } else { self.store.not(cond) };
-        let not_taken = self.store.not(taken);
+        let taken = if when {
+            crate::cond::canonical(&mut self.store, cond)
+        } else {
+            crate::cond::negation(&mut self.store, cond)
+        };
+        let not_taken = crate::cond::negation(&mut self.store, taken);
         let range = t * self.ctx.nregs..(t + 1) * self.ctx.nregs;
         let before: Vec<SVal> = self.regs[range.clone()].to_vec();
-        let g = self.store.and(guard, taken);
+        let g = crate::cond::conj(&mut self.store, &[guard, taken]);
         self.run_guarded(t, target, join, g)?;
         let after_taken: Vec<SVal> = self.regs[range.clone()].to_vec();
         self.regs[range.clone()].copy_from_slice(&before);
-        let g = self.store.and(guard, not_taken);
+        let g = crate::cond::conj(&mut self.store, &[guard, not_taken]);
         self.run_guarded(t, pc + 1, join, g)?;
         for (r, &x) in after_taken.iter().enumerate() {
             let y = self.regs[range.start + r];

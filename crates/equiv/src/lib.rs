@@ -58,6 +58,7 @@ mod bench;
 mod block;
 mod budget;
 mod compare;
+mod cond;
 mod config;
 mod equiv;
 mod error;

@@ -182,7 +182,7 @@ impl BlockRun<'_, '_> {
             let old = value::term(&mut self.store, ty, old);
             let mut hit = self.names(&c, k);
             if let Some(g) = guard {
-                hit = self.store.and(g, hit);
+                hit = crate::cond::conj(&mut self.store, &[g, hit]);
             }
             let cell = self.store.select(hit, new, old);
             let cell = value::settle(&self.store, ty, cell);

@@ -421,6 +421,26 @@ fn select_term(store: &mut Store, c: TermId, a: TermId, b: TermId) -> TermId {
     if let Some(t) = guarded_update(store, c, a, b) {
         return t;
     }
+    oriented_select(store, c, a, b)
+}
+
+/// `c ? a : b` with `c` canonical ([`crate::cond`]) and oriented: of `c` and its canonical
+/// negation (with the sides swapped), the one whose shape hashes lower, so that `x < 16 ? p : q`
+/// and `x >= 16 ? q : p` are one term.
+fn oriented_select(store: &mut Store, c: TermId, a: TermId, b: TermId) -> TermId {
+    if !matches!(
+        store.node(c),
+        Node::Cmp(..) | Node::And(..) | Node::Or(..) | Node::Select(..)
+    ) {
+        return store.select(c, a, b);
+    }
+    let c = crate::cond::canonical(store, c);
+    if crate::cond::has_rewritten_negation(store, c) {
+        let n = crate::cond::negation(store, c);
+        if crate::cond::shape(store, n) < crate::cond::shape(store, c) {
+            return store.select(n, b, a);
+        }
+    }
     store.select(c, a, b)
 }
 
@@ -438,7 +458,7 @@ fn guarded_update(store: &mut Store, c: TermId, a: TermId, b: TermId) -> Option<
         _ => None,
     };
     if let Some((p, neg)) = part(store, a, b) {
-        let g = store.select(c, p, zero);
+        let g = oriented_select(store, c, p, zero);
         return Some(if neg {
             store.sub(b, g)
         } else {
@@ -446,7 +466,7 @@ fn guarded_update(store: &mut Store, c: TermId, a: TermId, b: TermId) -> Option<
         });
     }
     if let Some((p, neg)) = part(store, b, a) {
-        let g = store.select(c, zero, p);
+        let g = oriented_select(store, c, zero, p);
         return Some(if neg {
             store.sub(a, g)
         } else {
