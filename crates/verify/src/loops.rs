@@ -4,7 +4,7 @@
 
 use crate::term::Term;
 use std::collections::BTreeMap;
-use warpsafe_ir::{BinOp, Expr, ExprKind, ScalarType, Stmt, StmtKind, VarId};
+use warpsafe_ir::{BinOp, Expr, ExprKind, ScalarType, Stmt, StmtKind, Value, VarId};
 
 /// How an induction variable changes once per iteration (`c` is loop-invariant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,6 +209,27 @@ fn sync_counts(b: &[Stmt]) -> (Option<u32>, Option<u32>) {
                     warp = warp.map(|n| n + 1)
                 }
             }
+            StmtKind::For {
+                init,
+                cond: Some(cond),
+                update,
+                body,
+            } if constant_trips(init, cond, update, body).is_some() => {
+                let trips = constant_trips(init, cond, update, body).unwrap_or(0);
+                let (b1, w1) = sync_counts(body);
+                let (b2, w2) = sync_counts(update);
+                let times = |n: Option<u32>| n.and_then(|n| n.checked_mul(trips));
+                bar = bar
+                    .zip(times(b1.zip(b2).map(|(a, b)| a + b)))
+                    .map(|(a, b)| a + b);
+                warp = warp
+                    .zip(times(w1.zip(w2).map(|(a, b)| a + b)))
+                    .map(|(a, b)| a + b);
+                if sync_counts(init) != (Some(0), Some(0)) {
+                    bar = None;
+                    warp = None;
+                }
+            }
             _ => {
                 let mut nb = false;
                 let mut nw = false;
@@ -237,6 +258,89 @@ fn sync_counts(b: &[Stmt]) -> (Option<u32>, Option<u32>) {
         }
     }
     (bar, warp)
+}
+
+/// The exact number of iterations of `for (v = c0; v < c1; v = v + s)` (or `<=`) with
+/// constant `c0`, `c1` and `s > 0`, `v` written nowhere else and no way out of the body
+/// but its end (the loops of our `<mma.h>`: `for (e = 0; e < 8; e = e + 1)`); `None` for
+/// any other loop, or when `v` could wrap on the way.
+fn constant_trips(init: &[Stmt], cond: &Expr, update: &[Stmt], body: &[Stmt]) -> Option<u32> {
+    let konst = |e: &Expr| const_int(e);
+    let [Stmt {
+        kind: StmtKind::Let {
+            var,
+            init: Some(c0),
+        },
+        ..
+    }] = init
+    else {
+        return None;
+    };
+    let c0 = konst(c0)?;
+    let ExprKind::Binary(op, lhs, rhs) = &cond.kind else {
+        return None;
+    };
+    if !matches!(&lhs.kind, ExprKind::Var(v) if v == var) {
+        return None;
+    }
+    let c1 = konst(rhs)?;
+    let [Stmt {
+        kind: StmtKind::Assign { var: uv, value },
+        ..
+    }] = update
+    else {
+        return None;
+    };
+    let ExprKind::Binary(BinOp::Add, a, step) = &value.kind else {
+        return None;
+    };
+    if uv != var || !matches!(&a.kind, ExprKind::Var(v) if v == var) {
+        return None;
+    }
+    let step = konst(step).filter(|s| *s > 0)?;
+    let ty = lhs.ty;
+    let last = match op {
+        BinOp::Lt => c1 - 1,
+        BinOp::Le => c1,
+        _ => return None,
+    };
+    // The value that ends the loop must be representable: no wrap on the way out.
+    if !ty.is_int() || Value::from_i128(ty, last + step).as_i128() != Some(last + step) {
+        return None;
+    }
+    let mut w = BTreeMap::new();
+    let mut info = LoopInfo::default();
+    exits(body, &mut info);
+    let mut returns = false;
+    for s in body {
+        writes(s, &mut w);
+        s.walk(&mut |x| returns |= matches!(x.kind, StmtKind::Return));
+    }
+    if w.contains_key(var) || info.has_break || info.has_continue || returns {
+        return None;
+    }
+    let trips = if last < c0 { 0 } else { (last - c0) / step + 1 };
+    u32::try_from(trips).ok()
+}
+
+/// The value of an integer expression built from constants with `+ - * /` (`256 / 32`), when
+/// every step stays in its type.
+fn const_int(e: &Expr) -> Option<i128> {
+    let v = match &e.kind {
+        ExprKind::Const(v) if v.ty().is_int() => return v.as_i128(),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (const_int(a)?, const_int(b)?);
+            match op {
+                BinOp::Add => a.checked_add(b)?,
+                BinOp::Sub => a.checked_sub(b)?,
+                BinOp::Mul => a.checked_mul(b)?,
+                BinOp::Div if b != 0 => a.checked_div(b)?,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    (e.ty.is_int() && Value::from_i128(e.ty, v).as_i128() == Some(v)).then_some(v)
 }
 
 /// Grid barriers of a block, `None` when one sits under a condition or in a nested loop.

@@ -87,6 +87,15 @@ impl Unit<'_> {
             "DeclRefExpr" => self.decl_ref(n, span)?,
             "MemberExpr" => {
                 let field = n.name().unwrap_or("").to_string();
+                if let Some(v) = n
+                    .str("referencedMemberDecl")
+                    .and_then(|id| self.enumerators.get(id))
+                {
+                    // `frag.num_elements`: an enumerator named through an object.
+                    let ty = scalar_of(n, span).unwrap_or(ScalarType::I32);
+                    let ty = if ty.is_int() { ty } else { ScalarType::I32 };
+                    return Ok(Expr::new(literal(&v.to_string(), ty, span)?, span));
+                }
                 if let Some(m) = self.group_member(n, &field, span)? {
                     return Ok(m);
                 }

@@ -185,7 +185,17 @@ impl<'a> Unit<'a> {
             }
             "FunctionDecl" => {
                 let name = n.name().unwrap_or("").to_string();
-                if headers::is_ours(&n.file) || is_system_header(&n.file) {
+                let attr = |k: &str| n.inner.iter().any(|c| c.kind == k);
+                let has_body = n.inner.iter().any(|c| c.kind == "CompoundStmt");
+                // Our headers' functions are builtins by name, except those with statements
+                // in their body (`wmma::mma_sync`): written in CUDA, inlined like the user's
+                // helpers. An empty body (`constexpr void assert(bool) {}`) is a builtin's.
+                let modelled_in_header = headers::is_ours(&n.file)
+                    && attr("CUDADeviceAttr")
+                    && n.inner
+                        .iter()
+                        .any(|c| c.kind == "CompoundStmt" && !c.inner.is_empty());
+                if !modelled_in_header && (headers::is_ours(&n.file) || is_system_header(&n.file)) {
                     // Ours, or the C++ library's (`std::max`, `std::abs`): by name, as the
                     // CUDA builtins they stand for.
                     self.callee
@@ -193,8 +203,6 @@ impl<'a> Unit<'a> {
                         .or_insert(Callee::Builtin(name));
                     return;
                 }
-                let attr = |k: &str| n.inner.iter().any(|c| c.kind == k);
-                let has_body = n.inner.iter().any(|c| c.kind == "CompoundStmt");
                 let kind = if attr("CUDAGlobalAttr") {
                     FnKind::Kernel
                 } else if attr("CUDADeviceAttr") {
@@ -244,15 +252,19 @@ impl<'a> Unit<'a> {
                 if let Some(name) = n.name() {
                     self.enum_types.insert(name.to_string(), underlying);
                 }
-                let mut next: i128 = 0;
+                let mut next = Some(0i128);
                 for c in n.inner.iter().filter(|c| c.kind == "EnumConstantDecl") {
-                    let v = c
-                        .inner
-                        .iter()
-                        .find_map(|e| e.str("value").and_then(|v| v.parse::<i128>().ok()))
-                        .unwrap_or(next);
-                    self.enumerators.insert(c.id().to_string(), v);
-                    next = v + 1;
+                    // No initialiser: one past the previous. An initialiser clang did not
+                    // evaluate (in a template not instantiated) leaves this enumerator and the
+                    // ones after it without a value, so a use is an error, not a guess.
+                    let v = match c.inner.first() {
+                        Some(init) => enumerator_value(init),
+                        None => next,
+                    };
+                    if let Some(v) = v {
+                        self.enumerators.insert(c.id().to_string(), v);
+                    }
+                    next = v.map(|v| v + 1);
                 }
             }
             "VarDecl" if !headers::is_ours(&n.file) && !is_system_header(&n.file) => {
@@ -338,19 +350,6 @@ impl<'a> Unit<'a> {
             .ty()
             .and_then(|t| t.split_once('(').map(|(r, _)| r.trim().to_string()))
             .unwrap_or_else(|| "void".into());
-        if let Some(w) = first_wmma(n, 0) {
-            let what = match w.name() {
-                Some(name) if w.kind.ends_with("Decl") => format!("fragment `{name}`"),
-                _ => format!("`{}`", w.ty().unwrap_or("wmma")),
-            };
-            return Err(FrontError::new(
-                self.span(w, span),
-                format!(
-                    "unsupported: warp matrix functions (`nvcuda::wmma`, {what}) are not \
-                     modelled: the kernel is left out"
-                ),
-            ));
-        }
         let ret = types::scalar_or_pointer(&ret_spelling, span)
             .map_err(|e| FrontError::new(span, format!("unsupported return type: {e}")))?;
         let mut params = vec![];
@@ -454,27 +453,19 @@ impl<'a> Unit<'a> {
     }
 }
 
-/// The first declaration or expression under `n` whose type is one of `nvcuda::wmma`'s
-/// (a fragment, a layout) or that names one of its functions.
-fn first_wmma(n: &Node, depth: u32) -> Option<&Node> {
-    if depth > 4000 {
-        return None;
+/// The value clang computed for an enumerator's initialiser (`value` on its `ConstantExpr`,
+/// under the implicit cast to the enum's underlying type).
+fn enumerator_value(init: &Node) -> Option<i128> {
+    let mut n = init;
+    loop {
+        if let Some(v) = n.str("value") {
+            return v.parse().ok();
+        }
+        match (n.kind.as_str(), n.inner.first()) {
+            ("ImplicitCastExpr" | "ConstantExpr" | "ParenExpr", Some(c)) => n = c,
+            _ => return None,
+        }
     }
-    let named = n
-        .ty()
-        .is_some_and(|t| t.contains("wmma::") || t.contains("nvcuda::"))
-        || n.referenced().is_some_and(|(_, kind, _)| {
-            kind == "FunctionDecl"
-                && n.fields
-                    .get("referencedDecl")
-                    .and_then(|d| d.get("type"))
-                    .map(|t| t.to_string())
-                    .is_some_and(|t| t.contains("wmma::"))
-        });
-    if named && n.span.is_some() {
-        return Some(n);
-    }
-    n.inner.iter().find_map(|c| first_wmma(c, depth + 1))
 }
 
 /// True for a file of the system's C and C++ libraries.

@@ -119,6 +119,7 @@ impl<'a> Unit<'a> {
                         self.collect_record(s, Some(&key), found);
                     }
                 }
+                "EnumDecl" => self.walk(c, found, None),
                 "VarDecl" if c.str("storageClass") == Some("static") => {
                     self.static_vars.insert(c.id().to_string(), c);
                 }
@@ -221,8 +222,25 @@ impl<'a> Unit<'a> {
             if self.records.contains_key(cur) {
                 return Some(cur.to_string());
             }
+            if let Some(k) = self.with_defaulted_arguments(cur) {
+                return Some(k);
+            }
             cur = drop_qualifier(cur)?;
         }
+    }
+
+    /// The one specialisation key that extends `ty` (`fragment<accumulator, 16, 16, 16,
+    /// float>`, as clang prints a type whose trailing template arguments are defaulted) with
+    /// more arguments (`…, float, void>`); `None` when there is none or more than one.
+    fn with_defaulted_arguments(&self, ty: &str) -> Option<String> {
+        let stem = ty.strip_suffix('>')?;
+        let prefix = format!("{stem}, ");
+        let mut found = self.records.keys().filter(|k| {
+            k.strip_prefix(prefix.as_str())
+                .is_some_and(|rest| rest.ends_with('>') && !rest.contains('<'))
+        });
+        let first = found.next()?;
+        found.next().is_none().then(|| first.clone())
     }
 }
 
