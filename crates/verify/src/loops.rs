@@ -44,8 +44,13 @@ pub struct Induction {
     pub var: VarId,
     /// Its update.
     pub kind: IvKind,
-    /// The loop-invariant operand `c` (absent for the shift/halving kinds).
+    /// The loop-invariant operand `c` (absent for the shift/halving kinds, and for a step of
+    /// several addends).
     pub step: Option<Expr>,
+    /// For an `Add` whose step is several loop-invariant addends added one by one, through
+    /// temporaries (`t = v + n; u = t + n; v = u + n`): each addend and whether it is
+    /// subtracted. The step is their exact sum.
+    pub addends: Vec<(bool, Expr)>,
 }
 
 /// What a loop does, found syntactically.
@@ -427,6 +432,115 @@ pub fn monotone_cmp(e: &Expr, affine: &[VarId], modified: &[VarId]) -> bool {
     (iv(a) && invariant(b, &m)) || (iv(b) && invariant(a, &m))
 }
 
+/// A loop condition `v + a != b` (or `!(v + a == b)`; `+ a` optional or `- a`, on either
+/// side) comparing one of the `affine` induction variables with values the loop does not
+/// change: the variable, and the value it must meet to leave, `b - a`, as signed terms to
+/// add (on the bits: `v + a == b` exactly when `v == b - a`, wrapping). Such a loop goes on
+/// until `v` meets that value exactly (a counter stepped down to zero, an unrolled loop's
+/// distance stepped by four), which [`no_earlier_hit`] states.
+pub fn ne_exit<'e>(
+    e: &'e Expr,
+    affine: &[VarId],
+    modified: &[VarId],
+) -> Option<(VarId, Vec<(bool, &'e Expr)>)> {
+    let (l, r) = match &strip(e).kind {
+        ExprKind::Binary(BinOp::Ne, a, b) => (a, b),
+        ExprKind::Unary(warpsafe_ir::UnOp::Not, inner) => match &strip(inner).kind {
+            ExprKind::Binary(BinOp::Eq, a, b) => (a, b),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let m: BTreeMap<VarId, u32> = modified.iter().map(|v| (*v, 1)).collect();
+    let inv = |x: &Expr| invariant(x, &m) && x.ty.bits() == l.ty.bits();
+    // `side` as `v + offset` (the offset's terms to subtract from the other side).
+    let iv_side = |side: &'e Expr| -> Option<(VarId, Vec<(bool, &'e Expr)>)> {
+        let x = strip(side);
+        let var_of = |y: &Expr| match strip(y).kind {
+            ExprKind::Var(v) if affine.contains(&v) && strip(y).ty.bits() == l.ty.bits() => Some(v),
+            _ => None,
+        };
+        if let Some(v) = var_of(x) {
+            return Some((v, vec![]));
+        }
+        match &x.kind {
+            ExprKind::Binary(BinOp::Add, a, b) if x.ty.bits() == l.ty.bits() => {
+                match (var_of(a), var_of(b)) {
+                    (Some(v), _) if inv(b) => Some((v, vec![(true, &**b)])),
+                    (_, Some(v)) if inv(a) => Some((v, vec![(true, &**a)])),
+                    _ => None,
+                }
+            }
+            ExprKind::Binary(BinOp::Sub, a, b) if x.ty.bits() == l.ty.bits() => {
+                let v = var_of(a)?;
+                inv(b).then(|| (v, vec![(false, &**b)]))
+            }
+            _ => None,
+        }
+    };
+    for (x, y) in [(l, r), (r, l)] {
+        if !inv(y) {
+            continue;
+        }
+        if let Some((v, mut offset)) = iv_side(x) {
+            offset.insert(0, (false, &**y));
+            return Some((v, offset));
+        }
+    }
+    None
+}
+
+/// For an `Add`/`Sub` induction variable with the constant step `c` and a loop that goes on
+/// while the variable differs from the invariant `b` (both of `v0`'s width): the fact that
+/// no iteration in `first..j` met `b`, which reaching iteration `j` (or leaving after it)
+/// implies. Stated on the exact values `v0 ± i·c`: where one equals `b` the variable's bits
+/// do too, wrapped or not, so the fact holds of every execution. `None` for other kinds
+/// and for a step that is not a non-zero constant.
+#[allow(clippy::too_many_arguments)]
+pub fn no_earlier_hit(
+    kind: IvKind,
+    v0: &Term,
+    c: Option<&Term>,
+    b: &Term,
+    j: &Term,
+    first: u128,
+    v_signed: bool,
+    c_signed: bool,
+) -> Option<Term> {
+    let w = v0.width();
+    let c = c?;
+    let cw = c.width();
+    if b.width() != w || j.width() != 64 || cw >= 120 {
+        return None;
+    }
+    let bits = c.as_bv()?;
+    let mut step = if c_signed && (bits >> (cw - 1)) & 1 == 1 {
+        bits as i128 - (1i128 << cw)
+    } else {
+        i128::try_from(bits).ok()?
+    };
+    match kind {
+        IvKind::Add => {}
+        IvKind::Sub => step = step.checked_neg()?,
+        _ => return None,
+    }
+    if step == 0 {
+        return None;
+    }
+    let big = 64 + w.max(cw) + 2;
+    // `b − v0 = i·step` for some `i` in `first..j`.
+    let d = b.ext_to(big, v_signed).sub(&v0.ext_to(big, v_signed));
+    let d = if step < 0 { d.neg() } else { d };
+    let m = Term::bvi(big, step.abs());
+    let q = d.sdiv(&m);
+    let hit = d
+        .srem(&m)
+        .eq(&Term::bv(big, 0))
+        .and(&Term::bv(big, first).sle(&q))
+        .and(&q.slt(&j.zext_to(big)));
+    Some(hit.not())
+}
+
 /// Recognises `v = f(v)` as an induction update; `None` when it is not one.
 pub fn recognise(
     v: VarId,
@@ -462,6 +576,7 @@ pub fn recognise(
             var: v,
             kind,
             step: step.map(|s| strip(s).clone()),
+            addends: vec![],
         })
     };
     let (va, vb) = (is_var(a, v), is_var(b, v));
@@ -500,6 +615,62 @@ pub fn recognise(
     }
 }
 
+/// The most addends a step written through temporaries may have.
+const MAX_ADDENDS: usize = 16;
+
+/// The addends of `v = ((v ± a) ± b) ± …`, where the sums may go through
+/// temporaries assigned once, unconditionally, earlier in the same iteration (`temps`: their
+/// position among the loop's top-level statements and value; `at`: the position of `v`'s
+/// update). A temporary stands for its value only where it is read after its assignment,
+/// and `v` (written once, here) holds its value from the iteration's start until then, so
+/// the update computes exactly `v` plus the addends, one operation at a time.
+fn chain(
+    v: VarId,
+    ty: ScalarType,
+    value: &Expr,
+    at: usize,
+    temps: &BTreeMap<VarId, (usize, &Expr)>,
+    modified: &BTreeMap<VarId, u32>,
+) -> Option<Vec<(bool, Expr)>> {
+    if !ty.is_int() {
+        return None;
+    }
+    let mut addends = vec![];
+    let (mut e, mut limit) = (strip(value), at);
+    loop {
+        if let ExprKind::Var(x) = e.kind {
+            if x == v {
+                break;
+            }
+            let &(pos, def) = temps.get(&x).filter(|(pos, _)| *pos < limit)?;
+            (e, limit) = (strip(def), pos);
+            continue;
+        }
+        let ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) = &e.kind else {
+            return None;
+        };
+        // As in `recognise`: signed steps of an unsigned variable wrap elsewhere.
+        if e.ty.bits() != ty.bits() || (e.ty.is_signed() && !ty.is_signed()) {
+            return None;
+        }
+        let step_ok = |x: &Expr| invariant(x, modified) && x.ty.bits() == ty.bits();
+        let (rest, addend) = if step_ok(b) {
+            (a, b)
+        } else if *op == BinOp::Add && step_ok(a) {
+            (b, a)
+        } else {
+            return None;
+        };
+        addends.push((*op == BinOp::Sub, strip(addend).clone()));
+        if addends.len() > MAX_ADDENDS {
+            return None;
+        }
+        e = strip(rest);
+    }
+    addends.reverse();
+    (!addends.is_empty()).then_some(addends)
+}
+
 /// Analyses a loop with `update` and `body` (`has_cond`: it has a condition).
 pub fn analyze(
     var_ty: &dyn Fn(VarId) -> ScalarType,
@@ -527,12 +698,22 @@ pub fn analyze(
     } else {
         body.iter().chain(update).collect()
     };
-    for s in tops {
+    let mut temps: BTreeMap<VarId, (usize, &Expr)> = BTreeMap::new();
+    for (at, s) in tops.into_iter().enumerate() {
         if let StmtKind::Assign { var, value } = &s.kind {
             if w.get(var) == Some(&1) {
-                if let Some(iv) = recognise(*var, var_ty(*var), value, &w) {
+                let ty = var_ty(*var);
+                if let Some(iv) = recognise(*var, ty, value, &w) {
                     info.ivs.push(iv);
+                } else if let Some(addends) = chain(*var, ty, value, at, &temps, &w) {
+                    info.ivs.push(Induction {
+                        var: *var,
+                        kind: IvKind::Add,
+                        step: None,
+                        addends,
+                    });
                 }
+                temps.insert(*var, (at, value));
             }
         }
     }
@@ -613,7 +794,12 @@ pub fn closed_form(kind: IvKind, v0: &Term, c: Option<&Term>, k: &Term) -> Term 
     let w = v0.width();
     let kt = k.zext_to(w);
     let zero = Term::bv(w, 0);
-    let c = c.cloned().unwrap_or_else(|| zero.clone());
+    // A step wider than the variable (an exact sum of addends) acts by its low bits.
+    let c = match c {
+        Some(c) if c.width() > w => c.extract(w - 1, 0),
+        Some(c) => c.clone(),
+        None => zero.clone(),
+    };
     let odd = k.bvand(&Term::bv(64, 1)).eq(&Term::bv(64, 1));
     match kind {
         IvKind::Add => v0.add(&kt.mul(&c)),
@@ -651,7 +837,7 @@ pub fn exact_affine(
     if !matches!(kind, IvKind::Add | IvKind::Sub) {
         return None;
     }
-    let big = 64 + v0.width() + 2;
+    let big = 64 + v0.width().max(c.width()) + 2;
     let prod = k.zext_to(big).mul(&c.ext_to(big, c_signed));
     let x = v0.ext_to(big, v_signed);
     Some(if kind == IvKind::Add {
@@ -850,6 +1036,110 @@ mod tests {
         });
         assert_eq!(info.ivs.len(), 1);
         assert!(info.modified.len() >= 2);
+    }
+
+    fn assign(v: VarId, value: Expr) -> Stmt {
+        Stmt::new(StmtKind::Assign { var: v, value })
+    }
+
+    fn add(a: Expr, b: Expr) -> Expr {
+        Expr::binary(BinOp::Add, a, b)
+    }
+
+    #[test]
+    fn a_step_through_temporaries_is_the_sum_of_its_addends() {
+        let (v, t, u) = (VarId(0), VarId(1), VarId(2));
+        let var = |x: VarId| Expr::var(x, ScalarType::I64);
+        let n = Expr::var(VarId(3), ScalarType::I64);
+        let body = vec![
+            assign(t, add(var(v), n.clone())),
+            assign(u, add(var(t), n.clone())),
+            assign(v, add(var(u), n.clone())),
+        ];
+        let info = analyze(&|_| ScalarType::I64, true, &[], &body);
+        let iv = info.ivs.iter().find(|i| i.var == v).expect("an induction");
+        assert_eq!(iv.kind, IvKind::Add);
+        assert_eq!(iv.addends, vec![(false, n.clone()); 3]);
+        // A temporary read before its assignment holds the previous iteration's value.
+        let body = vec![
+            assign(u, add(var(t), n.clone())),
+            assign(t, add(var(v), n.clone())),
+            assign(v, add(var(u), n.clone())),
+        ];
+        let info = analyze(&|_| ScalarType::I64, true, &[], &body);
+        assert!(info.ivs.iter().all(|i| i.var != v));
+        // A temporary assigned under a condition is not one the update always reads.
+        let body = vec![
+            Stmt::new(StmtKind::If {
+                cond: Expr::binary(
+                    BinOp::Lt,
+                    n.clone(),
+                    Expr::constant(Value::from_i128(ScalarType::I64, 0)),
+                ),
+                then_body: vec![assign(t, add(var(v), n.clone()))],
+                else_body: vec![],
+            }),
+            assign(v, add(var(t), n.clone())),
+        ];
+        let info = analyze(&|_| ScalarType::I64, true, &[], &body);
+        assert!(info.ivs.iter().all(|i| i.var != v));
+    }
+
+    #[test]
+    fn a_wide_step_acts_by_its_low_bits_and_exactly() {
+        // `v += a; v += b` with a = b = 2^31 - 1 in i32: the step 2^32 - 2 wraps in 32 bits.
+        let v0 = Term::bv(32, 0);
+        let c = Term::bv(40, (1u128 << 32) - 2);
+        let v = closed_form(IvKind::Add, &v0, Some(&c), &k(1));
+        assert_eq!(v.as_bv(), Some((1u128 << 32) - 2));
+        let exact = exact_affine(IvKind::Add, &v0, Some(&c), &k(1), true, true).expect("affine");
+        assert_eq!(in_range(&exact, 32, true).as_bool(), Some(false));
+    }
+
+    #[test]
+    fn a_counter_meets_its_bound_exactly_once() {
+        // `do { … r = r - 1 } while (r != 0)` from r0 = 3: iterations 1 and 2 test r = 2, 1.
+        let fact = |r0: u128, j: u64| {
+            let (v0, c, b) = (Term::bv(32, r0), Term::bv(32, 1), Term::bv(32, 0));
+            no_earlier_hit(IvKind::Sub, &v0, Some(&c), &b, &k(j), 1, false, false)
+                .and_then(|t| t.as_bool())
+        };
+        assert_eq!(fact(3, 3), Some(true));
+        assert_eq!(fact(3, 4), Some(false));
+        // Stepped by -4 from 12 with `+ -4` (signed): meets 0 at iteration 3.
+        let (v0, c, b) = (Term::bv(32, 12), Term::bvi(32, -4), Term::bv(32, 0));
+        let f = |j| {
+            no_earlier_hit(IvKind::Add, &v0, Some(&c), &b, &k(j), 1, true, true)
+                .and_then(|t| t.as_bool())
+        };
+        assert_eq!((f(3), f(4)), (Some(true), Some(false)));
+        // A distance the step does not divide is never met exactly.
+        let v0 = Term::bv(32, 13);
+        let g = no_earlier_hit(IvKind::Add, &v0, Some(&c), &b, &k(100), 1, true, true);
+        assert_eq!(g.and_then(|t| t.as_bool()), Some(true));
+        // A symbolic step: no fact.
+        let n = crate::term::sym(
+            "n".into(),
+            crate::term::Sort::BitVec(32),
+            crate::term::SymKind::Shared,
+            0,
+        );
+        assert!(no_earlier_hit(IvKind::Add, &v0, Some(&n), &b, &k(1), 1, true, true).is_none());
+    }
+
+    #[test]
+    fn recognises_a_distance_tested_against_zero() {
+        let (v, r) = (VarId(0), VarId(1));
+        let var = |x: VarId| Expr::var(x, ScalarType::I32);
+        let cond = Expr::binary(BinOp::Ne, add(var(r), var(v)), Expr::i32(0));
+        let (iv, bound) = ne_exit(&cond, &[v], &[v]).expect("a `!=` exit");
+        assert_eq!(iv, v);
+        assert_eq!(bound, vec![(false, &Expr::i32(0)), (true, &var(r))]);
+        // The bound must not change in the loop.
+        assert!(ne_exit(&cond, &[v], &[v, r]).is_none());
+        // `<` is monotone_cmp's, not this.
+        let lt = Expr::binary(BinOp::Lt, var(v), Expr::i32(0));
+        assert!(ne_exit(&lt, &[v], &[v]).is_none());
     }
 
     #[test]

@@ -843,6 +843,9 @@ impl Exec<'_> {
             let c0 = self.cond_at(cond, ivs, others, &Term::bv(64, first));
             facts.push(Term::bv(64, first + 1).ule(j).implies(&c0));
         }
+        if let Some(f) = self.ne_fact(cond, ivs, others, j, first) {
+            facts.push(f);
+        }
         if exit {
             let c = self.cond_at(cond, ivs, others, j);
             facts.push(c.not());
@@ -851,6 +854,54 @@ impl Exec<'_> {
             }
         }
         Term::and_all(facts)
+    }
+
+    /// For a loop that goes on while an affine induction variable differs from an invariant
+    /// value (see [`loops::no_earlier_hit`]): no iteration in `first..j` met that value.
+    fn ne_fact(
+        &mut self,
+        head: Head<'_>,
+        ivs: &[Iv],
+        others: &[VarId],
+        j: &Term,
+        first: u128,
+    ) -> Option<Term> {
+        let Head::Cond(e) = head else { return None };
+        let affine: Vec<VarId> = ivs
+            .iter()
+            .filter(|i| !i.kind.is_bounded())
+            .map(|i| i.var)
+            .collect();
+        let modified: Vec<VarId> = ivs
+            .iter()
+            .map(|i| i.var)
+            .chain(others.iter().copied())
+            .collect();
+        let (var, bound) = loops::ne_exit(e, &affine, &modified)?;
+        let iv = ivs.iter().find(|i| i.var == var)?;
+        let w = iv.v0.width();
+        let was = std::mem::replace(&mut self.pure, true);
+        let mut b = Some(Term::bv(w, 0));
+        for (negated, x) in bound {
+            b = match (b, self.ev(x)) {
+                (Some(acc), SVal::Int { t, .. }) if t.width() == w => {
+                    Some(if negated { acc.sub(&t) } else { acc.add(&t) })
+                }
+                _ => None,
+            };
+        }
+        self.pure = was;
+        let b = b?;
+        loops::no_earlier_hit(
+            iv.kind,
+            &iv.v0,
+            iv.c.as_ref(),
+            &b,
+            j,
+            first,
+            iv.ty.is_signed(),
+            iv.c_signed,
+        )
     }
 
     /// True when the loop's reach facts admit exactly the iterations executions reach: no
@@ -883,7 +934,9 @@ impl Exec<'_> {
         let monotone = match head {
             Head::Always => true,
             Head::Cond(e) | Head::Guard(_, e) => {
-                affine.is_empty() || loops::monotone_cmp(e, &affine, &info.modified)
+                affine.is_empty()
+                    || loops::monotone_cmp(e, &affine, &info.modified)
+                    || self.ne_fact(head, ivs, others, k, 0).is_some()
             }
         };
         clean && monotone
@@ -974,6 +1027,10 @@ impl Exec<'_> {
                         _ => continue,
                     }
                 }
+                None if !iv.addends.is_empty() => match self.wide_step(&iv.addends, &v0) {
+                    Some(c) => (Some(c), true),
+                    None => continue,
+                },
                 None => (None, false),
             };
             ivs.push(Iv {
@@ -1176,6 +1233,25 @@ impl Exec<'_> {
         } else {
             g0
         };
+    }
+
+    /// The exact sum of a step's addends (each of `v0`'s width, extended by its own
+    /// signedness), in bits enough never to wrap: signed.
+    fn wide_step(&mut self, addends: &[(bool, Expr)], v0: &Term) -> Option<Term> {
+        let w = v0.width() + 1 + usize::BITS - addends.len().leading_zeros();
+        let was = std::mem::replace(&mut self.pure, true);
+        let mut sum = Some(Term::bv(w, 0));
+        for (negated, e) in addends {
+            sum = match (sum, self.ev(e)) {
+                (Some(acc), SVal::Int { t, ty, .. }) if t.width() == v0.width() => {
+                    let x = t.ext_to(w, ty.is_signed());
+                    Some(if *negated { acc.sub(&x) } else { acc.add(&x) })
+                }
+                _ => None,
+            };
+        }
+        self.pure = was;
+        sum
     }
 
     /// The grid epoch at iteration `j` of a loop entered at grid epoch `g0` that executes
