@@ -44,11 +44,12 @@ pub(crate) fn conj(store: &mut Store, items: &[TermId]) -> TermId {
     junction(store, items, true)
 }
 
-/// True when `c`'s negation is not simply `!c`: a comparison of integers, a conjunction or a
-/// disjunction (whose canonical negations are rewritten terms).
+/// True when `c`'s negation is not simply `!c`: an order comparison, an equality of integers, a
+/// conjunction or a disjunction (whose canonical negations are rewritten terms).
 pub(crate) fn has_rewritten_negation(store: &Store, c: TermId) -> bool {
     match *store.node(c) {
         Node::And(..) | Node::Or(..) => true,
+        Node::Cmp(Cmp::Lt | Cmp::Le, ..) => true,
         Node::Cmp(_, a, b) => integer(store, a) && integer(store, b),
         _ => false,
     }
@@ -190,10 +191,18 @@ fn rewrite(store: &mut Store, w: &mut Walk, c: TermId, pos: bool, d: u32) -> Ter
 /// `a op b` (when `pos`) or its negation, canonical.
 fn literal(store: &mut Store, op: Cmp, a: TermId, b: TermId, pos: bool) -> TermId {
     if !(integer(store, a) && integer(store, b)) {
-        let t = store.cmp(op, a, b);
-        return if pos { t } else { store.not(t) };
+        // Over the reals (floats are reals here), !(a < b) is b <= a and !(a <= b) is b < a.
+        return match (op, pos) {
+            (Cmp::Lt, false) => store.cmp(Cmp::Le, b, a),
+            (Cmp::Le, false) => store.cmp(Cmp::Lt, b, a),
+            (op, true) => store.cmp(op, a, b),
+            (op, false) => {
+                let t = store.cmp(op, a, b);
+                store.not(t)
+            }
+        };
     }
-    // Over the integers: !(a < b) is b <= a, !(a <= b) is b < a.
+    // Over the integers too; and `a < k` is `a <= k - 1`.
     let (op, a, b) = match (op, pos) {
         (Cmp::Lt, false) => (Cmp::Le, b, a),
         (Cmp::Le, false) => (Cmp::Lt, b, a),
@@ -306,12 +315,15 @@ mod tests {
     }
 
     #[test]
-    fn float_comparisons_keep_their_negation() {
+    fn real_comparisons_flip_but_keep_their_strictness() {
         let mut s = Store::new();
         let (x, y) = (s.symbol("x", None, false), s.symbol("y", None, false));
         let lt = s.cmp(Cmp::Lt, x, y);
         let n = negation(&mut s, lt);
-        assert_eq!(n, s.not(lt));
-        assert!(!has_rewritten_negation(&s, lt));
+        assert_eq!(n, s.cmp(Cmp::Le, y, x));
+        let eq = s.cmp(Cmp::Eq, x, y);
+        let ne = negation(&mut s, eq);
+        assert_eq!(ne, s.not(eq));
+        assert!(!has_rewritten_negation(&s, eq));
     }
 }

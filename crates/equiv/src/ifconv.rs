@@ -2,8 +2,9 @@
 //! sides, each under its path condition, and merges them at the branch's join point, the
 //! immediate post-dominator (`if (s > m) m = s` becomes `m = max(m, s)`).
 //!
-//! Only forward regions free of barriers, warp collectives, atomics, assertions and exits are
-//! converted; what cannot be is "not structured" with the reason. A side that may not run must
+//! Only forward regions free of barriers, warp collectives, atomic exchanges and
+//! compare-and-swaps, assertions and exits are converted (an atomic add, sub, max or min on a
+//! side adds `guard ? v : 0`, or keeps the old value, at its cell or cells); what cannot be is "not structured" with the reason. A side that may not run must
 //! not report bugs it would not make: its reads are in bounds and initialised (at an address
 //! computed from input data, shown in bounds under the path's condition), its arithmetic
 //! does not fault, or the run says why it cannot tell; its stores keep the old value when the
@@ -16,7 +17,7 @@ use crate::value::{self, SVal};
 use std::collections::BTreeSet;
 use warpsafe_algebra::{Node, TermId};
 use warpsafe_exec::thread::code::{Inst, ThreadCode};
-use warpsafe_ir::ScalarType;
+use warpsafe_ir::{AtomicOp, ScalarType};
 
 /// Most instructions a converted region may span (a guard against pathological code).
 const MAX_REGION: usize = 20_000;
@@ -72,7 +73,10 @@ fn blocker(inst: &Inst) -> Option<&'static str> {
         Inst::GridBarrier { .. } => "a grid barrier",
         Inst::SyncWarp { .. } | Inst::Shuffle { .. } | Inst::Vote { .. } => "a warp collective",
         Inst::ActiveMask { .. } => "__activemask()",
-        Inst::Atomic { .. } => "an atomic",
+        Inst::Atomic {
+            op: AtomicOp::Exch | AtomicOp::Cas,
+            ..
+        } => "an atomic exchange or compare-and-swap",
         Inst::Assert { .. } | Inst::Assume { .. } => "an assertion",
         _ => return None,
     })
@@ -194,6 +198,30 @@ impl BlockRun<'_, '_> {
                     };
                     let v = self.reg(t, src);
                     self.store_at(t, p, ty, mem, off, v, Some(guard))?;
+                    p + 1
+                }
+                Inst::Atomic {
+                    op,
+                    ty,
+                    dst,
+                    mem,
+                    offset,
+                    value,
+                    ..
+                } => {
+                    let v = self.reg(t, value);
+                    let old = match self.reg(t, offset) {
+                        SVal::T(off) => {
+                            self.atomic_at(t, p, (op, ty, dst), mem, off, v, Some(guard))?
+                        }
+                        _ => {
+                            let idx = self.guarded_index(t, mem, offset)?;
+                            self.atomic_guarded(t, p, (op, ty, dst), mem, idx, v, guard)?
+                        }
+                    };
+                    if let Some(d) = dst {
+                        self.set(t, d, old);
+                    }
                     p + 1
                 }
                 Inst::Load {

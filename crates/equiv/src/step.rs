@@ -544,7 +544,7 @@ impl BlockRun<'_, '_> {
     ) {
         if let Some(off) = self.data_offset(t, offset) {
             let v = self.reg(t, val);
-            match self.atomic_at(t, pc, op, ty, dst, mem, off, v) {
+            match self.atomic_at(t, pc, (op, ty, dst), mem, off, v, None) {
                 Ok(old) => {
                     if let Some(d) = dst {
                         self.set(t, d, old);

@@ -119,7 +119,7 @@ impl BlockRun<'_, '_> {
             SVal::Uninit => {
                 let info = &self.ctx.mems[m];
                 Err(format!(
-                    "an index computed from input data may name {} `{}` [index {idx}], never written",
+                    "{} `{}` [index {idx}] may be accessed before anything is written to it",
                     info.space.name(),
                     info.name
                 ))
@@ -191,62 +191,35 @@ impl BlockRun<'_, '_> {
         Ok(())
     }
 
-    /// Thread `t`'s atomic `op` (instruction `pc`) of `v` on `mem` at byte offset `off`: the
-    /// old value (a chain over the cells it may name).
+    /// Thread `t`'s atomic `op` (instruction `pc`) of `v` on `mem` at byte offset `off`, on a
+    /// path where `guard` holds: the old value (a chain over the cells it may name).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn atomic_at(
         &mut self,
         t: usize,
         pc: u32,
-        op: AtomicOp,
-        ty: ScalarType,
-        dst: Option<u32>,
+        (op, ty, dst): (AtomicOp, ScalarType, Option<u32>),
         mem: u32,
         off: TermId,
         v: SVal,
+        guard: Option<TermId>,
     ) -> Result<SVal, Refusal> {
-        if matches!(op, AtomicOp::Exch | AtomicOp::Cas) {
-            return Err(format!(
-                "{} at an index computed from input data is not supported",
-                op.c_name()
-            ));
-        }
-        let c = self.cells(mem, off, None, "an atomic update of")?;
+        refuse_unordered(op, "at an index computed from input data")?;
+        let c = self.cells(mem, off, guard, "an atomic update of")?;
         self.guarded.insert(pc);
-        let zero = value::term(&mut self.store, ty, SVal::C(0));
-        let vt = value::term(&mut self.store, ty, v);
         let mut old_chain = None;
         for k in (c.lo..=c.hi).rev() {
             let old = self.content(t, mem, k, ty)?;
-            let hit = self.names(&c, k);
+            let mut hit = self.names(&c, k);
             let ot = value::term(&mut self.store, ty, old);
             old_chain = Some(match old_chain {
                 None => ot,
                 Some(rest) => self.store.select(hit, ot, rest),
             });
-            let new = match op {
-                AtomicOp::Add | AtomicOp::Sub => {
-                    let part = self.store.select(hit, vt, zero);
-                    let part = value::settle(&self.store, ty, part);
-                    let bop = if op == AtomicOp::Add {
-                        BinaryOp::Add
-                    } else {
-                        BinaryOp::Sub
-                    };
-                    value::binary(&mut self.store, bop, ty, false, old, part).0
-                }
-                _ => {
-                    let bop = if op == AtomicOp::Max {
-                        BinaryOp::Max
-                    } else {
-                        BinaryOp::Min
-                    };
-                    let ext = value::binary(&mut self.store, bop, ty, false, old, v).0;
-                    let et = value::term(&mut self.store, ty, ext);
-                    let r = self.store.select(hit, et, ot);
-                    value::settle(&self.store, ty, r)
-                }
-            };
+            if let Some(g) = guard {
+                hit = crate::cond::conj(&mut self.store, &[g, hit]);
+            }
+            let new = self.updated(op, ty, old, v, hit);
             self.write(t, pc, mem, k as usize, new, Kind::Atomic);
             self.atomic_kind(op, dst, t, mem, k as usize);
         }
@@ -255,4 +228,66 @@ impl BlockRun<'_, '_> {
         })?;
         Ok(value::settle(&self.store, ty, old))
     }
+
+    /// Thread `t`'s atomic `op` (instruction `pc`) of `v` on element `idx` of `mem`, on a side
+    /// of a branch on input data that runs when `guard` holds: the old value.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn atomic_guarded(
+        &mut self,
+        t: usize,
+        pc: u32,
+        (op, ty, dst): (AtomicOp, ScalarType, Option<u32>),
+        mem: u32,
+        idx: usize,
+        v: SVal,
+        guard: TermId,
+    ) -> Result<SVal, Refusal> {
+        refuse_unordered(op, "under a branch on input data")?;
+        let old = self.content(t, mem, idx as u64, ty)?;
+        self.guarded.insert(pc);
+        let new = self.updated(op, ty, old, v, guard);
+        self.write(t, pc, mem, idx, new, Kind::Atomic);
+        self.atomic_kind(op, dst, t, mem, idx);
+        Ok(old)
+    }
+
+    /// A cell holding `old` after atomic `op` of `v` when `hit` holds (else unchanged): an
+    /// addition adds `hit ? v : 0`, so additions stay sums whatever their order.
+    fn updated(&mut self, op: AtomicOp, ty: ScalarType, old: SVal, v: SVal, hit: TermId) -> SVal {
+        let vt = value::term(&mut self.store, ty, v);
+        match op {
+            AtomicOp::Add | AtomicOp::Sub => {
+                let zero = value::term(&mut self.store, ty, SVal::C(0));
+                let part = self.store.select(hit, vt, zero);
+                let part = value::settle(&self.store, ty, part);
+                let bop = if op == AtomicOp::Add {
+                    BinaryOp::Add
+                } else {
+                    BinaryOp::Sub
+                };
+                value::binary(&mut self.store, bop, ty, false, old, part).0
+            }
+            _ => {
+                let bop = if op == AtomicOp::Max {
+                    BinaryOp::Max
+                } else {
+                    BinaryOp::Min
+                };
+                let ext = value::binary(&mut self.store, bop, ty, false, old, v).0;
+                let et = value::term(&mut self.store, ty, ext);
+                let ot = value::term(&mut self.store, ty, old);
+                let r = self.store.select(hit, et, ot);
+                value::settle(&self.store, ty, r)
+            }
+        }
+    }
+}
+
+/// Exchanges and compare-and-swaps have no order-free meaning when they may not happen (or may
+/// hit any of several cells): refused.
+fn refuse_unordered(op: AtomicOp, where_: &str) -> Result<(), Refusal> {
+    if matches!(op, AtomicOp::Exch | AtomicOp::Cas) {
+        return Err(format!("{} {where_} is not supported", op.c_name()));
+    }
+    Ok(())
 }

@@ -477,8 +477,8 @@ fn guarded_update(store: &mut Store, c: TermId, a: TermId, b: TermId) -> Option<
 }
 
 /// The value of `t` where condition `c` is `holds`: the matching side of a select on `c` or
-/// on its negation, else `t` itself.
-fn branch_of(store: &Store, t: TermId, c: TermId, holds: bool) -> TermId {
+/// on its negation (`!c`, or the canonical one of [`crate::cond`]), else `t` itself.
+fn branch_of(store: &mut Store, t: TermId, c: TermId, holds: bool) -> TermId {
     let Node::Select(d, x, y) = *store.node(t) else {
         return t;
     };
@@ -486,10 +486,18 @@ fn branch_of(store: &Store, t: TermId, c: TermId, holds: bool) -> TermId {
         Node::Not(inner) => (inner, y, x),
         _ => (d, x, y),
     };
-    match (d == c, holds) {
-        (true, true) => x,
-        (true, false) => y,
-        (false, _) => t,
+    let same = if d == c {
+        true
+    } else if crate::cond::has_rewritten_negation(store, c) && crate::cond::negation(store, c) == d
+    {
+        false
+    } else {
+        return t;
+    };
+    if same == holds {
+        x
+    } else {
+        y
     }
 }
 

@@ -131,3 +131,16 @@ fn a_parallel_scatter_is_a_possible_race_not_equal() {
     // Nothing says perm is a permutation: two threads may write one cell.
     unknown_because("scatter_serial", "scatter_parallel", "possible race");
 }
+
+#[test]
+fn a_checked_histogram_is_equal_to_its_privatised_form() {
+    // The atomics sit under a branch on the data: each adds `guard ? 1 : 0`, at a bin named by
+    // the data (or, for the publishing step, a fixed one).
+    equal("hist_checked_global", "hist_checked_shared");
+    equal("count_positive_global", "count_positive_shared");
+}
+
+#[test]
+fn a_checked_histogram_that_skips_a_bin_is_a_replayed_difference() {
+    replayed_difference(&check("hist_checked_global", "hist_checked_bug_skips_zero"));
+}
