@@ -27,7 +27,39 @@ impl Facts {
         if let Some(g) = guard {
             f.assume(store, g, true, 0);
         }
+        f.through_wraps(store);
         f
+    }
+
+    /// A bound on `wrap(x)` bounds `x` when `x` cannot have wrapped into it: an unsigned
+    /// check `(unsigned)j < 64` (how compilers test `j >= 0 && j < 64`) bounds a `j` of the
+    /// same width, signed or not, since a negative `j` reads as at least `2^(bits-1)`.
+    fn through_wraps(&mut self, store: &Store) {
+        let found: Vec<(TermId, Range)> = self.bounds.iter().map(|(&t, &r)| (t, r)).collect();
+        for (t, (lo, hi)) in found {
+            let Node::Int(IntOp::Wrap, bits, signed, x, _) = *store.node(t) else {
+                continue;
+            };
+            let ty = type_range(bits, signed);
+            let (lo, hi) = (lo.max(ty.0), hi.min(ty.1));
+            let half = 1i128 << (bits.min(126) - 1);
+            // Values of `x` that `wrap` keeps as they are, and those that read alike in both
+            // signednesses of the width.
+            let safe = if signed {
+                ty
+            } else if hi < half {
+                (-half, ty.1)
+            } else {
+                ty
+            };
+            let Some(r) = range(store, x, &Facts::default()) else {
+                continue;
+            };
+            if inside(r, safe) && (signed || hi < half || r.0 >= 0) {
+                let e = self.bounds.entry(x).or_insert((i128::MIN, i128::MAX));
+                *e = (e.0.max(lo), e.1.min(hi));
+            }
+        }
     }
 
     /// Records what `c` being `holds` says.
@@ -274,7 +306,33 @@ fn multiple_in(store: &Store, t: TermId, depth: u32) -> i128 {
         Node::Neg(a) => m(a),
         Node::Mul(a, b) => m(a).checked_mul(m(b)).unwrap_or(1),
         Node::Select(_, a, b) => gcd(m(a), m(b)),
+        // Wrapping subtracts a multiple of 2^bits; so does a shift out of the type; `x & y`
+        // has only bits that both have.
+        Node::Int(op, bits, _, a, b) => {
+            let modulus = 1i128 << bits.min(126);
+            let r = match op {
+                IntOp::Wrap => m(a),
+                IntOp::Shl => match constant(store, b) {
+                    Some(s) if (0..bits as i128).contains(&s) => {
+                        m(a).checked_mul(1 << s).unwrap_or(1 << s)
+                    }
+                    _ => 1,
+                },
+                IntOp::And => two_power(m(a)).max(two_power(m(b))),
+                _ => 1,
+            };
+            gcd(r, modulus)
+        }
         _ => 1,
+    }
+}
+
+/// The largest power of two dividing `m` (every power for 0: capped at 2^126).
+fn two_power(m: i128) -> i128 {
+    if m == 0 {
+        1 << 126
+    } else {
+        1 << m.trailing_zeros().min(126)
     }
 }
 
@@ -306,6 +364,36 @@ mod tests {
         assert_eq!(range(&s, off, &Facts::default()), Some((0, 28)));
         assert_eq!(multiple(&s, off) % 4, 0);
         assert_eq!(range(&s, d, &Facts::default()), Some(type_range(32, true)));
+    }
+
+    #[test]
+    fn an_unsigned_check_bounds_a_signed_index_and_masks_keep_alignment() {
+        let mut s = Store::new();
+        let j = wrapped_symbol(&mut s, "idx");
+        let u = s.int_op(IntOp::Wrap, 32, false, j, j);
+        let k = s.int(63);
+        let le = s.cmp(Cmp::Le, u, k);
+        let four = s.int(4);
+        let off = s.mul(j, four);
+        assert_eq!(range(&s, off, &Facts::of(&s, Some(le))), Some((0, 252)));
+        // A signed check of the same kind does not bound below.
+        let signed = s.cmp(Cmp::Le, j, k);
+        assert!(range(&s, off, &Facts::of(&s, Some(signed))).is_some_and(|r| r.0 < 0));
+        // (d << 2) & 28, NVRTC's form of 4 * (d & 7).
+        let two = s.int(2);
+        let sh = s.int_op(IntOp::Shl, 32, true, j, two);
+        let mask = s.int(28);
+        let a = s.int_op(IntOp::And, 32, true, sh, mask);
+        assert_eq!(range(&s, a, &Facts::default()), Some((0, 28)));
+        assert_eq!(multiple(&s, a) % 4, 0);
+        let w = s.int_op(IntOp::Wrap, 64, true, a, a);
+        assert_eq!(multiple(&s, w) % 4, 0);
+        // Masking an aligned value keeps it aligned; masking any value with an odd mask not.
+        let odd = s.int(29);
+        let b = s.int_op(IntOp::And, 32, true, sh, odd);
+        assert_eq!(multiple(&s, b) % 4, 0);
+        let c = s.int_op(IntOp::And, 32, true, j, odd);
+        assert_ne!(multiple(&s, c) % 4, 0);
     }
 
     #[test]

@@ -6,8 +6,8 @@
 
 mod common;
 
-use common::{check_in, replayed_difference};
-use warpsafe_equiv::{EquivConfig, EquivReport};
+use common::{check_in, read, replayed_difference};
+use warpsafe_equiv::{equiv_programs, kernel_from_source, EquivConfig, EquivReport};
 
 fn check(reference: &str, candidate: &str) -> EquivReport {
     check_in(
@@ -143,4 +143,57 @@ fn a_checked_histogram_is_equal_to_its_privatised_form() {
 #[test]
 fn a_checked_histogram_that_skips_a_bin_is_a_replayed_difference() {
     replayed_difference(&check("hist_checked_global", "hist_checked_bug_skips_zero"));
+}
+
+/// `tests/data_addresses/NAME.cu` through our CUDA codegen, NVRTC and the PTX lowering; None
+/// without NVRTC.
+fn via_ptx(name: &str) -> Option<warpsafe_exec::Program> {
+    if warpsafe_cuda::nvrtc_path().is_err() {
+        eprintln!("note: NVRTC not found; PTX-road tests skipped");
+        return None;
+    }
+    let k = kernel_from_source(&read("data_addresses", name), None).expect("parses");
+    let cuda = warpsafe_cuda::generate(&k).expect("codegen");
+    let ptx = warpsafe_cuda::compile_ptx(&cuda, &Default::default())
+        .expect("NVRTC")
+        .ptx;
+    let module = warpsafe_ptx::parse(&ptx).expect("PTX parses");
+    let p = warpsafe_ptx::lower_with(
+        &module,
+        &warpsafe_ptx::LowerOptions {
+            entry: Some(&k.name),
+            signature: Some(&k),
+            source: Some(&ptx),
+        },
+    )
+    .expect("PTX lowers");
+    Some(p)
+}
+
+#[test]
+fn the_ptx_road_checks_gathers_and_spmv_too() {
+    // NVRTC tests `j >= 0 && j < 64` as one unsigned compare and scales by shifts: the bounds
+    // still follow, and the pairs meet as on the source road.
+    for (a, b, want) in [
+        ("gather_scaled", "gather_doubled", "equal"),
+        ("spmv_row", "spmv_warp", "equal"),
+        ("scatter_serial", "scatter_serial_negated_check", "equal"),
+        ("gather_scaled", "gather_bug_shift", "different"),
+        ("hist_global", "hist_bug_mask", "different"),
+    ] {
+        let (Some(pa), Some(pb)) = (via_ptx(a), via_ptx(b)) else {
+            return;
+        };
+        let r = equiv_programs(&pa, &pb, &EquivConfig::default()).expect("runs");
+        assert_eq!(r.verdict, want, "{a} vs {b} via PTX: {r:#?}");
+        if want == "different" {
+            replayed_difference(&r);
+        }
+    }
+    // The two histograms' offsets differ in form on this road (`(d << 2) & 28` with and without
+    // a widening): never a wrong verdict.
+    if let (Some(pa), Some(pb)) = (via_ptx("hist_global"), via_ptx("hist_shared")) {
+        let r = equiv_programs(&pa, &pb, &EquivConfig::default()).expect("runs");
+        assert!(r.verdict == "equal" || r.verdict == "unknown", "{r:#?}");
+    }
 }
