@@ -331,3 +331,81 @@ fn a_float_shuffle_moves_bits_between_float_and_integer_registers() {
         assert_eq!(expo[w], sums[w].to_bits() >> 23, "warp {w}");
     }
 }
+
+const UP_SWEEP: &str = r#"
+__global__ void up_sweep(const unsigned* x, unsigned* y)
+{
+    __shared__ unsigned temp[256];
+    int tid = threadIdx.x;
+    int m = 2 * blockDim.x;
+    temp[2 * tid] = x[2 * tid];
+    temp[2 * tid + 1] = x[2 * tid + 1];
+    int offset = 1;
+    for (int d = m >> 1; d > 0; d >>= 1) {
+        __syncthreads();
+        if (tid < d) {
+            temp[offset * (2 * tid + 2) - 1] += temp[offset * (2 * tid + 1) - 1];
+        }
+        offset *= 2;
+    }
+    __syncthreads();
+    y[2 * tid] = temp[2 * tid];
+    y[2 * tid + 1] = temp[2 * tid + 1];
+}
+"#;
+
+/// NVRTC rotates the halving loop so that it tests the old counter (`f = d > 3; d >>= 1;
+/// … while (f)`); the lifted loop tests the new one, and computes the same.
+#[test]
+fn a_rotated_halving_loop_tests_its_counter() {
+    if !nvrtc() {
+        return;
+    }
+    let x: Vec<u32> = (0..256).map(|i| (i * 7 + 3) % 101).collect();
+    let args = vec![
+        Arg::Buffer(Buffer::from_u32(&x)),
+        Arg::Buffer(Buffer::from_u32(&[0; 256])),
+    ];
+    let out = same_behaviour(UP_SWEEP, LaunchConfig::linear(1, 128), args);
+    assert!(out.findings.is_empty());
+    let (_, lifted) = both(UP_SWEEP);
+    let mut flag_tests = 0;
+    for s in &lifted.body {
+        s.walk(&mut |x| {
+            if let StmtKind::DoWhile { cond, .. } = &x.kind {
+                flag_tests += usize::from(matches!(cond.kind, warpsafe_ir::ExprKind::Var(_)));
+            }
+        });
+    }
+    assert_eq!(flag_tests, 0, "a loop still tests a flag");
+}
+
+const CHUNKS: &str = r#"
+__global__ void scale(float* x, int n, int per_thread)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    int begin = t * per_thread;
+    int end = min(begin + per_thread, n);
+    for (int i = begin; i < end; ++i) {
+        x[i] *= 3.0f;
+    }
+}
+"#;
+
+/// A loop NVRTC unrolls by four, with a remainder loop counting down to zero.
+#[test]
+fn an_unrolled_loop_and_its_remainder() {
+    if !nvrtc() {
+        return;
+    }
+    for per_thread in [1, 3, 4, 7] {
+        let n = 100;
+        let args = vec![
+            Arg::Buffer(Buffer::from_f32(&floats(n, 7))),
+            Arg::Scalar(Value::I32(n as i32)),
+            Arg::Scalar(Value::I32(per_thread)),
+        ];
+        let out = same_behaviour(CHUNKS, LaunchConfig::linear(1, 32), args);
+        assert!(out.findings.is_empty());
+    }
+}

@@ -531,13 +531,20 @@ pub fn no_earlier_hit(
     // `b − v0 = i·step` for some `i` in `first..j`.
     let d = b.ext_to(big, v_signed).sub(&v0.ext_to(big, v_signed));
     let d = if step < 0 { d.neg() } else { d };
-    let m = Term::bvi(big, step.abs());
-    let q = d.sdiv(&m);
-    let hit = d
-        .srem(&m)
-        .eq(&Term::bv(big, 0))
-        .and(&Term::bv(big, first).sle(&q))
-        .and(&q.slt(&j.zext_to(big)));
+    // `d = i·m` for an `i` in `first..j`: `m` divides `d` and `first·m ≤ d < j·m`. Without
+    // a division where `m` is a power of two (its low bits), which solvers decide quickly.
+    let m = step.unsigned_abs();
+    let divides = if m == 1 {
+        Term::tt()
+    } else if m.is_power_of_two() {
+        let s = m.trailing_zeros();
+        d.extract(s - 1, 0).eq(&Term::bv(s, 0))
+    } else {
+        d.srem(&Term::bv(big, m)).eq(&Term::bv(big, 0))
+    };
+    let lo = Term::bv(big, first.checked_mul(m)?);
+    let hi = j.zext_to(big).mul(&Term::bv(big, m));
+    let hit = divides.and(&lo.sle(&d)).and(&d.slt(&hi));
     Some(hit.not())
 }
 
@@ -561,8 +568,9 @@ pub fn recognise(
     // Signed arithmetic on an unsigned variable, `t = (unsigned)((int)t + 1)`, wraps at a
     // different bound than the variable does: summarised as an induction it claimed exact
     // wrap-arounds that no execution has. (Unsigned arithmetic on a signed variable is C's
-    // own `i += blockDim.x` and is summarised.)
-    if e.ty.is_signed() && !ty.is_signed() {
+    // own `i += blockDim.x` and is summarised.) Shifts, scalings and divisions have closed
+    // forms on the bits, exact in either reading (`t = (unsigned)((int)t >> 1)`).
+    if e.ty.is_signed() && !ty.is_signed() && matches!(op, BinOp::Add | BinOp::Sub) {
         return None;
     }
     let signed = e.ty.is_signed();

@@ -843,8 +843,12 @@ impl Exec<'_> {
             let c0 = self.cond_at(cond, ivs, others, &Term::bv(64, first));
             facts.push(Term::bv(64, first + 1).ule(j).implies(&c0));
         }
-        if let Some(f) = self.ne_fact(cond, ivs, others, j, first) {
-            facts.push(f);
+        // Leaving, the failed test and the no-wrap fact already pin the iteration down: the
+        // exact values pass the one they meet once.
+        if !exit {
+            if let Some(f) = self.ne_fact(cond, ivs, others, j, first) {
+                facts.push(f);
+            }
         }
         if exit {
             let c = self.cond_at(cond, ivs, others, j);

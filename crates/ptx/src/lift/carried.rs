@@ -10,7 +10,8 @@
 //!
 //! which computes the same values: the copy's source is recomputed from the same operands
 //! (none of which the body changes in between), and after the copy both registers hold the
-//! same value, so the condition may read either.
+//! same value, so the condition may read either. A copy that reinterprets the bits
+//! (`r58 = (u32)r64` of an `i32` register) becomes the same cast of the recomputed value.
 
 use std::collections::HashSet;
 use warpsafe_ir::{Block, Expr, ExprKind, Stmt, StmtKind, VarId};
@@ -56,8 +57,14 @@ fn rewrite(body: &mut Block, cond: &mut Expr) {
     else {
         return;
     };
-    let ExprKind::Var(b) = copied.kind else {
-        return;
+    // The copy may reinterpret the bits (`a = (u32)b`, `b: i32`): then `a = (u32)e`.
+    let (b, cast) = match &copied.kind {
+        ExprKind::Var(b) => (*b, false),
+        ExprKind::Cast(x) if same_width_int(x, copied) => match x.kind {
+            ExprKind::Var(b) => (b, true),
+            _ => return,
+        },
+        _ => return,
     };
     let a = *a;
     // A `continue` would test the condition without running the copy: then `a` and `b` differ.
@@ -84,11 +91,24 @@ fn rewrite(body: &mut Block, cond: &mut Expr) {
     {
         return;
     }
-    let value = e.clone().with_span(copied.span);
+    let value = if cast {
+        Expr::new(ExprKind::Cast(Box::new(e.clone())), copied.ty)
+    } else {
+        e.clone()
+    }
+    .with_span(copied.span);
     if let Some(StmtKind::Assign { value: v, .. }) = body.last_mut().map(|s| &mut s.kind) {
         *v = value;
     }
-    rename(cond, b, a);
+    // Both hold the same bits after the copy; the condition may read `a` when of one type.
+    if !cast {
+        rename(cond, b, a);
+    }
+}
+
+/// `inner` and `outer` are integers of one width.
+fn same_width_int(inner: &Expr, outer: &Expr) -> bool {
+    inner.ty.is_int() && outer.ty.is_int() && inner.ty.bits() == outer.ty.bits()
 }
 
 /// `s` holds a `continue` (of this loop or, conservatively, of a nested one).

@@ -223,7 +223,7 @@ fn substitute(f: &Expr, v: VarId, value: &Expr) -> Expr {
 }
 
 /// Structural equality, positions aside.
-fn same(a: &Expr, b: &Expr) -> bool {
+pub(super) fn same(a: &Expr, b: &Expr) -> bool {
     if a.ty != b.ty {
         return false;
     }

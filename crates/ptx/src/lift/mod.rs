@@ -18,6 +18,10 @@
 //!   that expression of the counter where the two agree ([`derived`]);
 //! - an unsigned loop counter stepped by a signed `add` of a constant is stepped in its own
 //!   type, the same bits ([`steps`]);
+//! - a loop test computed from the counter before a right shift updates it reads the new
+//!   value where that says the same ([`tested`]);
+//! - a register assigned the counter's next value early in the body is copied from the
+//!   counter after the loop, where the two agree ([`twins`]);
 //! - assignments whose every use was substituted by the value go ([`prune`]).
 //!
 //! Whatever has no faithful IR form (irreducible flow, a loop leaving to several places, a
@@ -35,6 +39,8 @@ mod quotient;
 mod regs;
 mod steps;
 mod structure;
+mod tested;
+mod twins;
 
 use std::collections::HashMap;
 use warpsafe_exec::thread::code::{AllocSize, Space, ThreadCode};
@@ -109,7 +115,9 @@ fn lift_code(sig: &Kernel, code: &ThreadCode) -> Result<Kernel, LiftError> {
     latch::latch_returns(&mut body);
     steps::unsigned_steps(&mut body);
     carried::direct_inductions(&mut body);
+    tested::tests_on_new_values(&mut body);
     derived::derived_reads(&mut body);
+    twins::settle_twins(&mut body);
     prune::prune_dead(&mut body);
     let volatile = lifter.volatile_memories();
     let new_vars = lifter.take_temps();
