@@ -119,7 +119,7 @@ impl BlockRun<'_, '_> {
             SVal::Uninit => {
                 let info = &self.ctx.mems[m];
                 Err(format!(
-                    "{} `{}` [index {idx}] may be accessed before anything is written to it",
+                    "an access to {} `{}` that may reach [index {idx}] before anything is written to it",
                     info.space.name(),
                     info.name
                 ))

@@ -48,6 +48,24 @@ fn a_checked_gather_is_equal_however_the_product_is_written() {
 }
 
 #[test]
+fn a_gather_from_a_shared_copy_is_equal_and_without_its_barrier_is_not() {
+    equal("gather_masked", "gather_staged");
+    let r = check("gather_masked", "gather_staged_bug_nosync");
+    assert_ne!(r.verdict, "equal", "{r:#?}");
+    assert!(
+        r.optimized
+            .findings
+            .iter()
+            .any(|f| f.kind == "not-structured" && f.message.contains("before anything is written")),
+        "{:#?}",
+        r.optimized.findings
+    );
+    if r.verdict == "different" {
+        replayed_difference(&r);
+    }
+}
+
+#[test]
 fn a_gather_from_the_neighbouring_element_is_a_replayed_difference() {
     replayed_difference(&check("gather_scaled", "gather_bug_shift"));
 }

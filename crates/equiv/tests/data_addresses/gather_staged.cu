@@ -1,0 +1,14 @@
+//--blockDim=64 --gridDim=1
+//@ len(idx) = 64
+//@ len(x) = 64
+//@ len(y) = 64
+// The masked gather from a copy of x in shared memory: the load is a chain over the cells the
+// block wrote.
+__global__ void gather(const int *idx, const float *x, float *y) {
+  __shared__ float s[64];
+  int i = threadIdx.x;
+  s[i] = x[i];
+  __syncthreads();
+  int next = i == 63 ? 0 : i + 1;
+  y[i] = s[idx[next] & 63] * s[idx[i] & 63];
+}
