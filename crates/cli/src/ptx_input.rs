@@ -24,7 +24,7 @@ pub fn is_ptx(path: &Path) -> bool {
 
 /// Loads `path` (a `.ptx` file) and lowers kernel `entry` (the first `.entry` when `None`).
 ///
-/// When `FILE.cu` sits next to `FILE.ptx`, its kernel of the same name (or its only kernel
+/// When `FILE.cu` sits next to `FILE.ptx` (read by the configured front end), its kernel of the same name (or its only kernel
 /// with as many parameters) supplies parameter names, element types and the header contract
 /// (`//--blockDim`, `//@ arg`, `//@ len`); otherwise everything comes from the flags and
 /// parameters keep their PTX names (`k_param_0`).
@@ -34,9 +34,9 @@ pub fn load_ptx(path: &Path, entry: Option<&str>) -> Result<PtxKernel, CliError>
     let module = warpsafe_ptx::parse(&text).map_err(|e| CliError::usage(format!("{name}: {e}")))?;
     let sidecar = path.with_extension("cu");
     let cu_module = if sidecar.is_file() {
-        let cu = std::fs::read_to_string(&sidecar).map_err(|e| CliError::io(&sidecar, e))?;
-        match warpsafe_cuda_front::compile(&cu) {
-            Ok(m) => Some(m),
+        // Read as any `.cu` is (through clang when installed: C++ such as `nvcuda::wmma`).
+        match crate::source::load(&sidecar) {
+            Ok(loaded) => Some(loaded.module),
             Err(_) => {
                 eprintln!(
                     "note: {} does not parse; the launch contract comes from flags only",
@@ -54,14 +54,17 @@ pub fn load_ptx(path: &Path, entry: Option<&str>) -> Result<PtxKernel, CliError>
         .filter(|f| f.is_entry && !f.is_declaration)
         .find(|f| entry.is_none_or(|e| f.name == e));
     let signature = match (&cu_module, entry_fn) {
-        (Some(m), Some(f)) => m.kernel(&f.name).or_else(|| {
-            let same_arity: Vec<&Kernel> = m
-                .kernels
-                .iter()
-                .filter(|k| k.params.len() == f.params.len())
-                .collect();
-            (same_arity.len() == 1).then(|| same_arity[0])
-        }),
+        (Some(m), Some(f)) => m
+            .kernel(&f.name)
+            .or_else(|| unmangled(&f.name).and_then(|n| m.kernel(n)))
+            .or_else(|| {
+                let same_arity: Vec<&Kernel> = m
+                    .kernels
+                    .iter()
+                    .filter(|k| k.params.len() == f.params.len())
+                    .collect();
+                (same_arity.len() == 1).then(|| same_arity[0])
+            }),
         _ => None,
     };
     let program = warpsafe_ptx::lower_with(
@@ -119,6 +122,15 @@ pub fn nvrtc(
             Err(e) => format!("failed: {e}"),
         },
     )
+}
+
+/// The function name inside an Itanium-mangled kernel name (`_Z9wmma_gemmPK6__half…` is
+/// `wmma_gemm`), as nvcc names `__global__` functions that are not `extern "C"`.
+fn unmangled(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix("_Z")?;
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let len: usize = rest[..digits].parse().ok()?;
+    rest.get(digits..digits + len)
 }
 
 #[cfg(test)]
@@ -209,5 +221,20 @@ mod tests {
         fixed[6] = "vector_add_param_3=3000";
         assert_eq!(run(&fixed).expect("runs"), CLEAN);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn mangled_kernel_names_give_their_function_name() {
+        use super::unmangled;
+        assert_eq!(
+            unmangled("_Z9wmma_gemmPK6__halfS1_Pfiiiff"),
+            Some("wmma_gemm")
+        );
+        assert_eq!(
+            unmangled("_Z21m16n16k16_row_col_rowPK6__halfS1_PKfPf"),
+            Some("m16n16k16_row_col_row")
+        );
+        assert_eq!(unmangled("saxpy"), None);
+        assert_eq!(unmangled("_Z99x"), None);
     }
 }

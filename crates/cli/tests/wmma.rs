@@ -3,8 +3,10 @@
 //! with shuffles), so every engine reads them. Here the interpreter's `D = A*B + C` is
 //! compared with the matrix product for every shape and layout of tests/gpu/wmma_variants.cu
 //! (the same kernels gave the same bits on an H200's tensor cores, scripts/gpu_wmma_check.sh),
-//! and `equiv` proves the tensor-core GEMM equal to the one-thread-per-element reference and
-//! finds the planted layout bug with a replayed counterexample.
+//! also from nvcc's PTX of them (`wmma.load`/`wmma.mma`/`wmma.store` on the PTX road), and
+//! `equiv` proves the tensor-core GEMM equal to the one-thread-per-element reference and
+//! finds the planted layout bug with a replayed counterexample, from the source and from
+//! nvcc's PTX.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -87,112 +89,122 @@ fn at(m: &[f64], layout: &str, r: usize, c: usize, rows: usize, cols: usize, pad
     }
 }
 
-#[test]
-fn every_wmma_shape_and_layout_computes_a_times_b_plus_c() {
-    if !have_clang() {
-        return;
-    }
-    let file = root().join("tests/gpu/wmma_variants.cu");
-    let dir = std::env::temp_dir().join(format!("warpsafe-wmma-{}", std::process::id()));
+/// A kernel of wmma_variants.cu: name, M, N, K, layouts of A, B and C, half accumulator.
+type Variant = (
+    &'static str,
+    usize,
+    usize,
+    usize,
+    &'static str,
+    &'static str,
+    &'static str,
+    bool,
+);
+
+const VARIANTS: [Variant; 9] = [
+    (
+        "m16n16k16_row_col_row",
+        16,
+        16,
+        16,
+        "row",
+        "col",
+        "row",
+        false,
+    ),
+    (
+        "m16n16k16_col_row_col",
+        16,
+        16,
+        16,
+        "col",
+        "row",
+        "col",
+        false,
+    ),
+    (
+        "m16n16k16_row_row_col",
+        16,
+        16,
+        16,
+        "row",
+        "row",
+        "col",
+        false,
+    ),
+    (
+        "m16n16k16_col_col_row",
+        16,
+        16,
+        16,
+        "col",
+        "col",
+        "row",
+        false,
+    ),
+    (
+        "m32n8k16_row_col_row",
+        32,
+        8,
+        16,
+        "row",
+        "col",
+        "row",
+        false,
+    ),
+    (
+        "m32n8k16_col_row_col",
+        32,
+        8,
+        16,
+        "col",
+        "row",
+        "col",
+        false,
+    ),
+    (
+        "m8n32k16_row_col_row",
+        8,
+        32,
+        16,
+        "row",
+        "col",
+        "row",
+        false,
+    ),
+    (
+        "m8n32k16_col_row_col",
+        8,
+        32,
+        16,
+        "col",
+        "row",
+        "col",
+        false,
+    ),
+    (
+        "m16n16k16_half_row_col_row",
+        16,
+        16,
+        16,
+        "row",
+        "col",
+        "row",
+        true,
+    ),
+];
+
+/// Runs every variant of `file` (kernel names through `kernel_name`) and compares D with
+/// A*B + C computed here.
+fn check_variants(tag: &str, file: &Path, kernel_name: &dyn Fn(&str) -> String) {
+    let dir = std::env::temp_dir().join(format!("warpsafe-wmma-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let (a, b, c) = (eighths(1, 1024), eighths(2, 1024), eighths(3, 1024));
     write_half(&dir.join("a.bin"), &a);
     write_half(&dir.join("b.bin"), &b);
     write_float(&dir.join("cf.bin"), &c);
     write_half(&dir.join("ch.bin"), &c);
-    let variants = [
-        (
-            "m16n16k16_row_col_row",
-            16,
-            16,
-            16,
-            "row",
-            "col",
-            "row",
-            false,
-        ),
-        (
-            "m16n16k16_col_row_col",
-            16,
-            16,
-            16,
-            "col",
-            "row",
-            "col",
-            false,
-        ),
-        (
-            "m16n16k16_row_row_col",
-            16,
-            16,
-            16,
-            "row",
-            "row",
-            "col",
-            false,
-        ),
-        (
-            "m16n16k16_col_col_row",
-            16,
-            16,
-            16,
-            "col",
-            "col",
-            "row",
-            false,
-        ),
-        (
-            "m32n8k16_row_col_row",
-            32,
-            8,
-            16,
-            "row",
-            "col",
-            "row",
-            false,
-        ),
-        (
-            "m32n8k16_col_row_col",
-            32,
-            8,
-            16,
-            "col",
-            "row",
-            "col",
-            false,
-        ),
-        (
-            "m8n32k16_row_col_row",
-            8,
-            32,
-            16,
-            "row",
-            "col",
-            "row",
-            false,
-        ),
-        (
-            "m8n32k16_col_row_col",
-            8,
-            32,
-            16,
-            "col",
-            "row",
-            "col",
-            false,
-        ),
-        (
-            "m16n16k16_half_row_col_row",
-            16,
-            16,
-            16,
-            "row",
-            "col",
-            "row",
-            true,
-        ),
-    ];
-    for (name, m, n, k, la, lb, lc, half) in variants {
+    for (name, m, n, k, la, lb, lc, half) in VARIANTS {
         let out = dir.join(name);
         let cin = dir.join(if half { "ch.bin" } else { "cf.bin" });
         let bufs = [
@@ -201,7 +213,13 @@ fn every_wmma_shape_and_layout_computes_a_times_b_plus_c() {
             format!("c={}", cin.display()),
             "d=zeros".to_string(),
         ];
-        let mut args = vec!["run", file.to_str().expect("utf-8 path"), "--kernel", name];
+        let kernel = kernel_name(name);
+        let mut args = vec![
+            "run",
+            file.to_str().expect("utf-8 path"),
+            "--kernel",
+            &kernel,
+        ];
         for b in &bufs {
             args.extend(["--buf", b.as_str()]);
         }
@@ -233,10 +251,80 @@ fn every_wmma_shape_and_layout_computes_a_times_b_plus_c() {
                     .sum::<f64>()
                     + at(&c, lc, i, j, m, n, 0);
                 let got = at(&d, lc, i, j, m, n, 0);
-                assert_eq!(got, want, "{name}: D[{i}][{j}]");
+                assert_eq!(got, want, "{tag} {name}: D[{i}][{j}]");
             }
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_wmma_shape_and_layout_computes_a_times_b_plus_c() {
+    if !have_clang() {
+        return;
+    }
+    check_variants("cu", &root().join("tests/gpu/wmma_variants.cu"), &|n| {
+        n.to_string()
+    });
+}
+
+#[test]
+fn nvccs_wmma_instructions_compute_a_times_b_plus_c_on_the_ptx_road() {
+    // The sibling .cu gives parameter names and lengths (read through clang).
+    if !have_clang() {
+        return;
+    }
+    let file = root().join("tests/gpu/wmma_variants.ptx");
+    let text = std::fs::read_to_string(&file).expect("PTX fixture");
+    let entries: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix(".visible .entry "))
+        .map(|l| l.trim_end_matches('(').to_string())
+        .collect();
+    check_variants("ptx", &file, &|n| {
+        let prefix = format!("_Z{}{n}P", n.len());
+        entries
+            .iter()
+            .find(|e| e.starts_with(&prefix))
+            .cloned()
+            .unwrap_or_else(|| panic!("no entry for {n}"))
+    });
+}
+
+#[test]
+fn a_fragment_register_written_outside_wmma_is_refused_by_name() {
+    let text =
+        std::fs::read_to_string(root().join("tests/gpu/wmma_variants.ptx")).expect("PTX fixture");
+    let load = text
+        .lines()
+        .find(|l| l.contains("wmma.load.a.sync"))
+        .expect("a wmma.load.a");
+    let patched = text.replacen(load, &format!("{load}\n\tmov.b32 \t%r3, 0;"), 1);
+    let dir = std::env::temp_dir().join(format!("warpsafe-wmma-mov-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("patched.ptx");
+    std::fs::write(&path, patched).expect("writes");
+    let kernel = text
+        .lines()
+        .find_map(|l| l.strip_prefix(".visible .entry "))
+        .map(|l| l.trim_end_matches('('))
+        .expect("an entry");
+    let o = warpsafe(&[
+        "run",
+        path.to_str().expect("utf-8 path"),
+        "--kernel",
+        kernel,
+        "--grid",
+        "1",
+        "--block",
+        "32",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("`%r3` is an A or B fragment") && err.contains("`mov`"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -272,5 +360,21 @@ fn the_tensor_core_gemm_is_equal_to_the_reference_and_its_layout_bug_is_found() 
     let text = String::from_utf8_lossy(&bad.stdout);
     assert_eq!(bad.status.code(), Some(1), "{text}");
     assert!(text.contains("different"), "{text}");
+    assert!(text.contains("both run in the interpreter"), "{text}");
+}
+
+#[test]
+fn nvccs_ptx_of_the_tensor_core_gemm_is_equal_to_the_reference() {
+    if !have_clang() {
+        return;
+    }
+    let reference = example("gemm_half_reference.cu");
+    let good = warpsafe(&["equiv", &reference, &example("wmma_gemm.ptx")]);
+    let text = String::from_utf8_lossy(&good.stdout);
+    assert_eq!(good.status.code(), Some(0), "{text}");
+    assert!(text.contains("4096 equal"), "{text}");
+    let bad = warpsafe(&["equiv", &reference, &example("wmma_gemm_bug_layout.ptx")]);
+    let text = String::from_utf8_lossy(&bad.stdout);
+    assert_eq!(bad.status.code(), Some(1), "{text}");
     assert!(text.contains("both run in the interpreter"), "{text}");
 }

@@ -141,6 +141,7 @@ pub fn lower_with(module: &Module, opts: &LowerOptions) -> Result<Program, Lower
     let layout = memory::layout(f, &flat, &vars, &prov, pointers.clone(), opts.signature)?;
 
     let read_preds = predicates_read(&flat);
+    inst::check_wmma_fragments(&flat)?;
     let mut cx = inst::Lowerer {
         e: emit::Emitter::new(&flat.regs),
         layout: &layout,

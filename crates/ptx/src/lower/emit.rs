@@ -30,6 +30,7 @@ pub(crate) struct Emitter {
     regs: HashMap<String, (Reg, PtxType)>,
     next_reg: Reg,
     barriers: u32,
+    shadows: HashMap<(String, u32), Reg>,
 }
 
 impl Emitter {
@@ -54,6 +55,7 @@ impl Emitter {
             next_reg: regs.len() as Reg,
             regs,
             barriers: 0,
+            shadows: HashMap::new(),
         }
     }
 
@@ -87,6 +89,19 @@ impl Emitter {
             .get(name)
             .copied()
             .ok_or_else(|| LowerError::at(i, format!("register `{name}` is not declared")))
+    }
+
+    /// The register that keeps element `slot` of PTX register `name` as a value of its own
+    /// (the halves of a `.f16` wmma fragment register, which `wmma.mma` reads without
+    /// taking the register's bits apart).
+    pub fn shadow(&mut self, name: &str, slot: u32) -> Reg {
+        let key = (name.to_string(), slot);
+        if let Some(&r) = self.shadows.get(&key) {
+            return r;
+        }
+        let r = self.temp();
+        self.shadows.insert(key, r);
+        r
     }
 
     /// A fresh static barrier site number.

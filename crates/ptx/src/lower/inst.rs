@@ -23,6 +23,9 @@ mod reject;
 mod round;
 mod saturate;
 mod vote;
+mod wmma;
+
+pub(crate) use wmma::check_wmma_fragments;
 
 type Res<T> = Result<T, LowerError>;
 
@@ -177,10 +180,9 @@ impl Lowerer<'_> {
             "testp" => self.testp(i),
             // Timing and cache hints: no effect on what the kernel computes.
             "nanosleep" | "prefetch" => Ok(()),
-            "cp" | "mbarrier" | "ldmatrix" | "stmatrix" | "mma" | "wmma" | "wgmma" | "redux"
-            | "match" | "elect" | "griddepcontrol" | "setmaxnreg" => {
-                Err(self.unsupported_feature(i))
-            }
+            "wmma" => self.wmma(i),
+            "cp" | "mbarrier" | "ldmatrix" | "stmatrix" | "mma" | "wgmma" | "redux" | "match"
+            | "elect" | "griddepcontrol" | "setmaxnreg" => Err(self.unsupported_feature(i)),
             "clz" => self.clz(i),
             "brev" => self.brev(i),
             "rcp" => {

@@ -171,7 +171,8 @@ pub(crate) fn layout(
         if t.kind == Kind::Float && s.float.is_none() {
             s.float = Some(t);
         }
-        s.written |= i.opcode != "ld";
+        s.written |=
+            i.opcode != "ld" && !(i.opcode == "wmma" && i.modifiers.iter().any(|m| m == "load"));
     }
 
     let mut allocs = Vec::new();

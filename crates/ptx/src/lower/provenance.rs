@@ -34,6 +34,8 @@ pub(crate) fn address_operand(i: &Instruction) -> Option<&Operand> {
         "ld" if !i.modifiers.iter().any(|m| m == "param") => i.operands.get(1),
         "atom" => i.operands.get(1),
         "st" | "red" if !i.modifiers.iter().any(|m| m == "param") => i.operands.first(),
+        "wmma" if i.modifiers.iter().any(|m| m == "load") => i.operands.get(1),
+        "wmma" if i.modifiers.iter().any(|m| m == "store") => i.operands.first(),
         _ => None,
     }
 }

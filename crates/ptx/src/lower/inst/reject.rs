@@ -16,7 +16,6 @@ impl Lowerer<'_> {
             "ldmatrix" => "`ldmatrix` (warp-collective matrix load)",
             "stmatrix" => "`stmatrix` (warp-collective matrix store)",
             "mma" => "`mma` (warp-level tensor-core matrix multiply)",
-            "wmma" => "`wmma` (warp matrix fragments)",
             "wgmma" => "`wgmma` (warpgroup tensor-core matrix multiply)",
             "redux" => "`redux.sync` (warp reduction, `__reduce_*_sync`)",
             "match" => "`match.sync` (`__match_any_sync`/`__match_all_sync`)",
