@@ -798,13 +798,18 @@ pub(crate) fn print_all_sizes(file: &warpsafe_ir::SourceFile, o: &warpsafe_funct
 
 /// Reads a benchmark file as `warpsafe equiv` does: clang (with the pair's `-D`) when it is
 /// installed, else the C subset (a sized pair then fails: its files are C++); through our
-/// CUDA codegen and NVRTC's PTX on the PTX road.
+/// CUDA codegen and NVRTC's PTX on the PTX road; a `.ptx` file as it is.
 fn bench_load(
     path: &Path,
     defines: &[(String, String)],
     via_ptx: bool,
 ) -> Result<(Program, String), warpsafe_equiv::EquivError> {
     use warpsafe_equiv::EquivError;
+    if ptx_input::is_ptx(path) {
+        // nvcc's PTX of a tensor-core pair: read as it is.
+        let p = ptx_input::load_ptx(path, None).map_err(|e| EquivError::Source(e.to_string()))?;
+        return Ok((p.program, p.file.text));
+    }
     let text = std::fs::read_to_string(path)
         .map_err(|e| EquivError::Source(format!("{}: {e}", path.display())))?;
     let name = path.display().to_string();

@@ -30,6 +30,9 @@ pub struct BenchPair {
     /// `-D SIZE=…` for C++ files of the sized family (read through clang, both roads);
     /// `None`: files of the C subset, the thread-code road only.
     pub size: Option<u32>,
+    /// C++ read through clang on both roads, the PTX road reading this PTX file (nvcc's, of
+    /// the optimized kernel) instead of NVRTC's PTX of our CUDA C: the tensor-core pairs.
+    pub ptx: Option<&'static str>,
 }
 
 const fn pair(
@@ -46,6 +49,7 @@ const fn pair(
         lockstep,
         expect,
         size: None,
+        ptx: None,
     }
 }
 
@@ -57,6 +61,19 @@ const fn sized(optimized: &'static str, size: u32, expect: &'static str) -> Benc
         lockstep: false,
         expect,
         size: Some(size),
+        ptx: None,
+    }
+}
+
+const fn tensor(optimized: &'static str, ptx: &'static str, expect: &'static str) -> BenchPair {
+    BenchPair {
+        family: "wmma",
+        reference: "wmma/gemm_half_reference.cu",
+        optimized,
+        lockstep: false,
+        expect,
+        size: None,
+        ptx: Some(ptx),
     }
 }
 
@@ -219,6 +236,12 @@ pub const BENCH_PAIRS: &[BenchPair] = &[
     sized("sgemm/sgemm12_bug_float4_swap.cu", 128, "different"),
     sized(S11, 256, "equal"),
     sized(S12, 256, "equal"),
+    tensor("wmma/wmma_gemm.cu", "wmma/wmma_gemm.ptx", "equal"),
+    tensor(
+        "wmma/wmma_gemm_bug_layout.cu",
+        "wmma/wmma_gemm_bug_layout.ptx",
+        "different",
+    ),
 ];
 
 /// One row of the benchmark table.
@@ -263,7 +286,8 @@ pub fn bench_equiv(root: &Path, filter: Option<&str>) -> Result<Vec<BenchRow>, E
 }
 
 /// Runs the pairs of [`BENCH_PAIRS`] whose files or family contain `filter`, reading each file
-/// with `load`; sized pairs run on both roads when `sized` is true (and are left out
+/// with `load` (a `.ptx` file on the PTX road of a tensor-core pair); pairs read through
+/// clang (sized and tensor-core) run on both roads when `sized` is true (and are left out
 /// otherwise).
 pub fn bench_equiv_with(
     root: &Path,
@@ -276,10 +300,11 @@ pub fn bench_equiv_with(
         if filter.is_some_and(|f| !p.optimized.contains(f) && !p.family.contains(f)) {
             continue;
         }
-        let roads: &[bool] = match p.size {
-            None => &[false],
-            Some(_) if sized => &[false, true],
-            Some(_) => &[],
+        let clang = p.size.is_some() || p.ptx.is_some();
+        let roads: &[bool] = match (clang, sized) {
+            (false, _) => &[false],
+            (true, true) => &[false, true],
+            (true, false) => &[],
         };
         let defines: Vec<(String, String)> = p
             .size
@@ -305,7 +330,11 @@ fn bench_pair(
         ..ExecConfig::default()
     };
     let (rp, rt) = load(&root.join(p.reference), defines, via_ptx)?;
-    let (op, ot) = load(&root.join(p.optimized), defines, via_ptx)?;
+    let optimized = match p.ptx {
+        Some(ptx) if via_ptx => ptx,
+        _ => p.optimized,
+    };
+    let (op, ot) = load(&root.join(optimized), defines, via_ptx)?;
     let measured = crate::budget::reset_peak_resident();
     let mut r = equiv_programs(&rp, &op, &EquivConfig::both(exec))?;
     for f in &mut r.reference.findings {
