@@ -25,10 +25,31 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The seed bit that marks a wide point; bits 32..63 then hold the length its integers reach.
+const WIDE: u64 = 1 << 63;
+
+/// Largest length a wide seed can carry (31 bits).
+const MAX_WIDE_LEN: u64 = (1 << 31) - 1;
+
 impl Assignment {
     /// The point numbered `seed`.
     pub fn new(seed: u64) -> Assignment {
         Assignment { seed }
+    }
+
+    /// Point `n` of the wide points for buffers of `len` elements: integer symbols mostly
+    /// take values in `[0, len)`, so that data used as an index can name any element (the
+    /// small values of ordinary points only reach the first nine). The length lives in the
+    /// seed, so the seed alone still names the point. `n` below 2^32; `len` is capped at 2^31 - 1.
+    pub fn wide(len: u64, n: u32) -> Assignment {
+        Assignment {
+            seed: WIDE | (len.min(MAX_WIDE_LEN) << 32) | n as u64,
+        }
+    }
+
+    /// The length a wide point's integers reach; `None` for an ordinary point.
+    pub fn wide_len(&self) -> Option<u64> {
+        (self.seed & WIDE != 0).then_some((self.seed >> 32) & MAX_WIDE_LEN)
     }
 
     fn draw(&self, info: &SymInfo) -> u64 {
@@ -39,11 +60,25 @@ impl Assignment {
         mix(h ^ info.index.map_or(u64::MAX, |i| i.wrapping_mul(0x1000_0001)))
     }
 
-    /// The exact value of a symbol: integers in [-8, 8], reals `k/8` in [-3, 3].
+    /// The exact value of a symbol: integers in [-8, 8], reals `k/8` in [-3, 3]. At a wide
+    /// point of length `L` an integer is, by its draw, uniform in `[0, L)` (3 in 4), an edge
+    /// of that range (`-1`, `0`, `1`, `L/2`, `L-1`, `L`: 1 in 8) or small as above (1 in 8).
     pub fn value(&self, info: &SymInfo) -> BigRational {
         let r = self.draw(info);
         if info.integer {
-            rat_int((r % 17) as i64 - 8)
+            let small = (r % 17) as i64 - 8;
+            match self.wide_len() {
+                Some(len) if len > 0 => {
+                    let l = len as i64;
+                    let pick = r >> 40;
+                    rat_int(match r % 8 {
+                        0 => small,
+                        1 => [-1, 0, 1, l / 2, l - 1, l][(pick % 6) as usize],
+                        _ => (pick % len) as i64,
+                    })
+                }
+                _ => rat_int(small),
+            }
         } else {
             BigRational::new(BigInt::from((r % 49) as i64 - 24), BigInt::from(8))
         }

@@ -427,3 +427,43 @@ fn merging_without_the_table_keeps_leaves_shared_and_meanings_equal() {
     let prod = merged.mul(again, z);
     assert_eq!(verdict(&merged, prod, m1), "equal");
 }
+
+#[test]
+fn wide_points_reach_the_whole_length_and_ordinary_points_stay_small() {
+    let int = |i: u64| SymInfo {
+        name: "idx".into(),
+        index: Some(i),
+        integer: true,
+    };
+    let values = |a: Assignment| -> Vec<i128> {
+        (0..2000)
+            .map(|i| rat_to_i128(&a.value(&int(i))).expect("an integer"))
+            .collect()
+    };
+    assert_eq!(Assignment::new(3).wide_len(), None);
+    assert!(values(Assignment::new(3))
+        .iter()
+        .all(|v| (-8..=8).contains(v)));
+    let w = Assignment::wide(256, 1);
+    assert_eq!(w.wide_len(), Some(256));
+    assert_eq!(Assignment::new(w.seed), w);
+    let vs = values(w);
+    assert!(vs.iter().all(|v| (-8..=256).contains(v)));
+    let mut seen = [false; 256];
+    for &v in &vs {
+        if let Ok(k) = usize::try_from(v) {
+            if k < 256 {
+                seen[k] = true;
+            }
+        }
+    }
+    assert!(seen.iter().filter(|&&s| s).count() > 240, "{vs:?}");
+    assert!(vs.contains(&-1) && vs.contains(&255) && vs.contains(&256));
+    // Floats are drawn as at ordinary points.
+    let real = SymInfo {
+        integer: false,
+        ..int(0)
+    };
+    let f = rat_to_f64(&w.value(&real));
+    assert!((-3.0..=3.0).contains(&f) && (f * 8.0).fract() == 0.0, "{f}");
+}

@@ -6,7 +6,9 @@ use crate::replay::Replay;
 use crate::report::{tensors, Counterexample};
 use rayon::prelude::*;
 use std::sync::Arc;
-use warpsafe_algebra::{CheckOptions, Checker, Store, TermId, Verdict, Witness};
+use warpsafe_algebra::{
+    Assignment, CheckOptions, Checker, FxHashMap, Store, TermId, Verdict, Witness,
+};
 
 /// One element to compare.
 #[derive(Clone, Copy, Debug)]
@@ -54,6 +56,55 @@ pub(crate) struct CompareOptions<'a> {
 /// Most symbolic differences replayed before the rest are left `unknown`.
 const MAX_REPLAYED: usize = 16;
 
+/// Wide points in all (integers spread over a buffer's length), shared among the lengths.
+const WIDE_POINTS: u64 = 8;
+
+/// Most distinct buffer lengths that get wide points (the largest ones).
+const MAX_WIDE_LENGTHS: usize = 4;
+
+/// The rounds of random points, as checker options: the ordinary points (integers in
+/// [-8, 8]), then, when the terms read integer inputs, wide points for each buffer length
+/// above 8 ([`Assignment::wide`]), so that data used as an index reaches every element of the
+/// buffers it may index: a gather wrong only from index 32 up, a histogram wrong only in a
+/// high bin. The lengths are those of the input buffers the store reads (one past the
+/// highest element index of each) and of the outputs compared.
+fn rounds(store: &Store, pairs: &[Pair], ordinary: CheckOptions) -> Vec<CheckOptions> {
+    let mut out = vec![ordinary];
+    if !store.syms().iter().any(|s| s.integer) {
+        return out;
+    }
+    let mut extent: FxHashMap<&str, u64> = FxHashMap::default();
+    for s in store.syms() {
+        if let Some(i) = s.index {
+            let e = extent.entry(s.name.as_str()).or_default();
+            *e = (*e).max(i.saturating_add(1));
+        }
+    }
+    let mut outputs: FxHashMap<usize, u64> = FxHashMap::default();
+    for p in pairs {
+        let e = outputs.entry(p.output).or_default();
+        *e = (*e).max(p.index.saturating_add(1));
+    }
+    let mut lengths: Vec<u64> = extent
+        .into_values()
+        .chain(outputs.into_values())
+        .filter(|&l| l > 8)
+        .collect();
+    lengths.sort_unstable_by(|a, b| b.cmp(a));
+    lengths.dedup();
+    lengths.truncate(MAX_WIDE_LENGTHS);
+    if lengths.is_empty() {
+        return out;
+    }
+    let each = (WIDE_POINTS / lengths.len() as u64).max(2);
+    out.extend(lengths.into_iter().map(|len| CheckOptions {
+        points: each,
+        seed: Assignment::wide(len, 1).seed,
+        ..ordinary
+    }));
+    out
+}
+
 /// Compares every pair: random points flag differences, the concrete replay (`confirm`)
 /// decides whether a flagged one is a real difference, normal forms prove the rest equal.
 pub(crate) fn compare_elements(
@@ -71,16 +122,22 @@ pub(crate) fn compare_elements(
         ..CheckOptions::default()
     };
     let budget = o.budget;
-    // Pass 1: random points for every element in floats (cheap, memoised per chunk).
+    let rounds = rounds(store, pairs, opts);
+    let checkers = || -> Vec<Checker> { rounds.iter().map(|r| Checker::new(store, *r)).collect() };
+    // Pass 1: random points for every element in floats (cheap, memoised per chunk), round
+    // after round until one separates the pair: Some((round, point)).
     // `Err(reason)`: not looked at (a budget ran out).
-    let flagged: Vec<Result<Option<usize>, String>> = pairs
+    let flagged: Vec<Result<Option<(usize, usize)>, String>> = pairs
         .par_chunks(chunk)
         .map(|ps| {
-            let mut c = Checker::new(store, opts);
+            let mut cs = checkers();
             ps.iter()
                 .map(|p| match budget.check() {
                     Some(spent) => Err(spent.text()),
-                    None => Ok(c.float_differs(p.expected, p.actual)),
+                    None => Ok(cs
+                        .iter_mut()
+                        .enumerate()
+                        .find_map(|(r, c)| c.float_differs(p.expected, p.actual).map(|i| (r, i)))),
                 })
                 .collect::<Vec<_>>()
         })
@@ -91,13 +148,13 @@ pub(crate) fn compare_elements(
     let mut unconfirmed: Option<(usize, String)> = None;
     let mut refuted: Vec<Option<String>> = vec![None; pairs.len()];
     let mut replayed = 0;
-    let mut c = Checker::new(store, opts);
+    let mut cs = checkers();
     for (k, f) in flagged.iter().enumerate() {
-        let Ok(Some(i)) = f else { continue };
+        let Ok(Some((r, i))) = f else { continue };
         if budget.check().is_some() {
             break;
         }
-        let Some(w) = c.refute(*i, pairs[k].expected, pairs[k].actual) else {
+        let Some(w) = cs[*r].refute(*i, pairs[k].expected, pairs[k].actual) else {
             continue;
         };
         if replayed >= MAX_REPLAYED {

@@ -215,3 +215,41 @@ fn the_ptx_road_checks_gathers_and_spmv_too() {
         assert!(r.verdict == "equal" || r.verdict == "unknown", "{r:#?}");
     }
 }
+
+/// The input values of the counterexample's buffer `name` that its witness lists.
+fn witness_values(r: &EquivReport, name: &str) -> Vec<f64> {
+    r.counterexample
+        .as_ref()
+        .map(|c| {
+            c.inputs
+                .iter()
+                .filter(|t| t.name == name)
+                .flat_map(|t| t.entries.iter().map(|e| e.2))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_gather_wrong_only_for_large_indices_is_a_replayed_difference() {
+    // `x[j & 31]` agrees with `x[j]` for every index below 32: the counterexample needs an
+    // input index from 32 up, beyond the small values drawn first.
+    let r = check("gather_scaled", "gather_bug_wrap");
+    replayed_difference(&r);
+    assert!(
+        witness_values(&r, "idx")
+            .iter()
+            .any(|&v| (32.0..64.0).contains(&v)),
+        "{r:#?}"
+    );
+}
+
+#[test]
+fn a_256_bin_histogram_wrong_only_in_high_bins_is_a_replayed_difference() {
+    equal("hist256_global", "hist256_shared");
+    // Bins 200 to 255 are never published: only data values from 200 up show it.
+    let r = check("hist256_global", "hist256_shared_bug_publish");
+    replayed_difference(&r);
+    let c = r.counterexample.as_ref().expect("a counterexample");
+    assert!(c.index >= 200, "{c:#?}");
+}
