@@ -31,6 +31,27 @@ const WIDE: u64 = 1 << 63;
 /// Largest length a wide seed can carry (31 bits).
 const MAX_WIDE_LEN: u64 = (1 << 31) - 1;
 
+/// The seed bit that marks a narrow point (with [`WIDE`] clear); bits 32..39 then hold its
+/// shape: the level in bits 0..2, bit 3 set for a concentrated point. Ordinary seeds stay
+/// below 2^62.
+const NARROW: u64 = 1 << 62;
+
+/// Binary exponents of the narrow levels 1..=4: spreads of `2^-4`, `2^-7`, `2^-10`, `2^-14`,
+/// about `10^-1` to `10^-4`. Powers of two, so that a concentrated value `c + r·2^-e` is
+/// exact in `f32` (at most 19 significant bits) and the interpreter reads the very point the
+/// terms were evaluated at.
+const NARROW_EXPONENTS: [u32; 4] = [4, 7, 10, 14];
+
+/// How the reals of a narrow point are drawn ([`Assignment::narrow`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Narrow {
+    /// Every real is its ordinary value times `2^-e`.
+    Scaled,
+    /// Every real of a buffer is a centre `c` (one per buffer name, `|c|` in `[1/8, 3]`)
+    /// plus its ordinary value times `2^-e`.
+    Concentrated,
+}
+
 impl Assignment {
     /// The point numbered `seed`.
     pub fn new(seed: u64) -> Assignment {
@@ -52,6 +73,36 @@ impl Assignment {
         (self.seed & WIDE != 0).then_some((self.seed >> 32) & MAX_WIDE_LEN)
     }
 
+    /// Point `n` of the narrow points of `shape` at `level` (1 to 4, clamped): reals spread
+    /// over about `10^-level` of their ordinary range, scaled towards zero or concentrated
+    /// around a centre, so that terms which differ only by something small beside that spread
+    /// (a dropped `epsilon` of a normalisation) differ by far more than float rounding.
+    /// Integers are drawn as at ordinary points. The shape lives in the seed, so the seed
+    /// alone still names the point. `n` below 2^32.
+    pub fn narrow(shape: Narrow, level: u32, n: u32) -> Assignment {
+        let level = level.clamp(1, NARROW_EXPONENTS.len() as u32) as u64;
+        let conc = matches!(shape, Narrow::Concentrated) as u64;
+        Assignment {
+            seed: NARROW | ((level | conc << 3) << 32) | n as u64,
+        }
+    }
+
+    /// The shape of a narrow point and the binary exponent of its spread; `None` for an
+    /// ordinary or a wide point.
+    pub fn narrow_shape(&self) -> Option<(Narrow, u32)> {
+        if self.seed & WIDE != 0 || self.seed & NARROW == 0 {
+            return None;
+        }
+        let bits = (self.seed >> 32) & 0xff;
+        let level = (bits & 7).clamp(1, NARROW_EXPONENTS.len() as u64) as usize;
+        let shape = if bits & 8 != 0 {
+            Narrow::Concentrated
+        } else {
+            Narrow::Scaled
+        };
+        Some((shape, NARROW_EXPONENTS[level - 1]))
+    }
+
     fn draw(&self, info: &SymInfo) -> u64 {
         let mut h = mix(self.seed ^ 0x5eed);
         for b in info.name.bytes() {
@@ -60,9 +111,22 @@ impl Assignment {
         mix(h ^ info.index.map_or(u64::MAX, |i| i.wrapping_mul(0x1000_0001)))
     }
 
+    /// The centre of buffer (or scalar) `name` at a concentrated point: `±j/8`, `j` in 1..=24.
+    fn centre(&self, name: &str) -> BigRational {
+        let mut h = mix(self.seed ^ 0xce47);
+        for b in name.bytes() {
+            h = mix(h ^ b as u64);
+        }
+        let j = (h % 24) as i64 + 1;
+        let j = if (h >> 32) & 1 == 0 { j } else { -j };
+        BigRational::new(BigInt::from(j), BigInt::from(8))
+    }
+
     /// The exact value of a symbol: integers in [-8, 8], reals `k/8` in [-3, 3]. At a wide
     /// point of length `L` an integer is, by its draw, uniform in `[0, L)` (3 in 4), an edge
     /// of that range (`-1`, `0`, `1`, `L/2`, `L-1`, `L`: 1 in 8) or small as above (1 in 8).
+    /// At a narrow point of spread `2^-e` a real is `k/8 · 2^-e` (scaled) or
+    /// `c + k/8 · 2^-e` with `c` the centre of its buffer (concentrated).
     pub fn value(&self, info: &SymInfo) -> BigRational {
         let r = self.draw(info);
         if info.integer {
@@ -80,7 +144,17 @@ impl Assignment {
                 _ => rat_int(small),
             }
         } else {
-            BigRational::new(BigInt::from((r % 49) as i64 - 24), BigInt::from(8))
+            let k = (r % 49) as i64 - 24;
+            match self.narrow_shape() {
+                None => BigRational::new(BigInt::from(k), BigInt::from(8)),
+                Some((shape, e)) => {
+                    let q = BigRational::new(BigInt::from(k), BigInt::from(8u64 << e));
+                    match shape {
+                        Narrow::Scaled => q,
+                        Narrow::Concentrated => self.centre(&info.name) + q,
+                    }
+                }
+            }
         }
     }
 }

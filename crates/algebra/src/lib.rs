@@ -39,7 +39,7 @@ mod store;
 mod term;
 
 pub use decide::{check_equal, symbols, CheckOptions, Checker, SymValue, Verdict, Witness};
-pub use eval::{Assignment, Evaluator, Exact};
+pub use eval::{Assignment, Evaluator, Exact, Narrow};
 pub use fxhash::{FxHashMap, FxHasher};
 pub use modular::{is_prime, log2_add, sizes, Field, PointEval, Size, Tester, NOT_POLY};
 pub use normal::{Atom, Frac, Head, Interrupt, NormalError, Normalizer};

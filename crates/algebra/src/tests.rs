@@ -467,3 +467,51 @@ fn wide_points_reach_the_whole_length_and_ordinary_points_stay_small() {
     let f = rat_to_f64(&w.value(&real));
     assert!((-3.0..=3.0).contains(&f) && (f * 8.0).fract() == 0.0, "{f}");
 }
+
+#[test]
+fn narrow_points_are_small_or_concentrated_and_exact_in_f32() {
+    let real = |name: &str, i: u64| SymInfo {
+        name: name.into(),
+        index: Some(i),
+        integer: false,
+    };
+    // Ordinary and wide seeds are no narrow points.
+    assert_eq!(Assignment::new(3).narrow_shape(), None);
+    assert_eq!(Assignment::wide(256, 1).narrow_shape(), None);
+    for level in 1..=4u32 {
+        let e = [4, 7, 10, 14][level as usize - 1];
+        let spread = 3.0 / f64::from(1u32 << e);
+        let s = Assignment::narrow(Narrow::Scaled, level, 2);
+        assert_eq!(s.narrow_shape(), Some((Narrow::Scaled, e)));
+        assert_eq!(Assignment::new(s.seed), s);
+        let c = Assignment::narrow(Narrow::Concentrated, level, 2);
+        assert_eq!(c.narrow_shape(), Some((Narrow::Concentrated, e)));
+        assert_ne!(c.seed, s.seed);
+        let xs: Vec<f64> = (0..64)
+            .map(|i| rat_to_f64(&s.value(&real("x", i))))
+            .collect();
+        assert!(xs.iter().all(|v| v.abs() <= spread), "{xs:?}");
+        assert!(xs.iter().any(|&v| v != 0.0));
+        for name in ["x", "w"] {
+            let ys: Vec<f64> = (0..64)
+                .map(|i| rat_to_f64(&c.value(&real(name, i))))
+                .collect();
+            let (lo, hi) = ys
+                .iter()
+                .fold((f64::MAX, f64::MIN), |(l, h), &v| (l.min(v), h.max(v)));
+            assert!(hi - lo <= 2.0 * spread && hi - lo > 0.0, "{ys:?}");
+            assert!(
+                lo.abs() >= 0.125 - spread && lo.abs() <= 3.0 + spread,
+                "{ys:?}"
+            );
+            // Exact in f32, so the interpreter reads the point the terms were evaluated at.
+            assert!(ys.iter().all(|&v| f64::from(v as f32) == v), "{ys:?}");
+        }
+        // Integers are drawn as at ordinary points.
+        let int = SymInfo {
+            integer: true,
+            ..real("n", 0)
+        };
+        assert!((-8..=8).contains(&rat_to_i128(&c.value(&int)).expect("an integer")));
+    }
+}

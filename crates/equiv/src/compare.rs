@@ -2,12 +2,12 @@
 //! own normaliser over the shared store).
 
 use crate::budget::Budget;
-use crate::replay::Replay;
+use crate::replay::{Replay, TOLERANCE};
 use crate::report::{tensors, Counterexample};
 use rayon::prelude::*;
 use std::sync::Arc;
 use warpsafe_algebra::{
-    Assignment, CheckOptions, Checker, FxHashMap, Store, TermId, Verdict, Witness,
+    Assignment, CheckOptions, Checker, FxHashMap, Narrow, Store, TermId, Verdict, Witness,
 };
 
 /// One element to compare.
@@ -61,6 +61,81 @@ const WIDE_POINTS: u64 = 8;
 
 /// Most distinct buffer lengths that get wide points (the largest ones).
 const MAX_WIDE_LENGTHS: usize = 4;
+
+/// Narrow points drawn per shape and level ([`Assignment::narrow`]: 2 shapes, 4 levels).
+const NARROW_PER_LEVEL: u32 = 2;
+
+/// Most narrow points replayed for one pair (the ones where the terms differ most).
+const NARROW_REPLAYS_PER_PAIR: usize = 2;
+
+/// Most narrow points replayed in all, over every pair tried.
+const MAX_NARROW_REPLAYS: usize = 4;
+
+/// Most pairs whose narrow points are evaluated.
+const MAX_NARROW_PAIRS: usize = 4;
+
+/// The narrow points at which `p`'s terms differ by more than the replay's [`TOLERANCE`]
+/// (relative, as [`crate::replay::differ`] measures it), the largest differences first, at
+/// most [`NARROW_REPLAYS_PER_PAIR`]. At the ordinary points (reals `k/8` in [-3, 3]) a
+/// difference that is small beside the inputs' spread, a normalisation's dropped `epsilon`
+/// (1e-5 against a variance near 1), stays inside float noise and no replay can show it; with
+/// the reals scaled to about 10^-k of that range, or concentrated around a centre (`c +
+/// 10^-k·r`: a row of nearly equal values), it dominates. The terms are evaluated exactly
+/// where every operation is rational (in `f64` past a square root), which is cheap beside a
+/// replay; only the best points are replayed.
+fn narrow_witnesses(store: &Store, p: &Pair) -> Vec<Witness> {
+    let mut found: Vec<(f64, Witness)> = Vec::new();
+    for shape in [Narrow::Scaled, Narrow::Concentrated] {
+        for level in 1..=4 {
+            for n in 0..NARROW_PER_LEVEL {
+                let opts = CheckOptions {
+                    points: 1,
+                    tolerance: TOLERANCE,
+                    seed: Assignment::narrow(shape, level, n).seed,
+                };
+                let Some(w) = Checker::new(store, opts).refute(0, p.expected, p.actual) else {
+                    continue;
+                };
+                let (a, b) = (w.left_value, w.right_value);
+                let rel = (a - b).abs() / a.abs().max(b.abs()).max(1.0);
+                found.push((if rel.is_nan() { f64::INFINITY } else { rel }, w));
+            }
+        }
+    }
+    found.sort_by(|x, y| y.0.total_cmp(&x.0));
+    found
+        .into_iter()
+        .take(NARROW_REPLAYS_PER_PAIR)
+        .map(|(_, w)| w)
+        .collect()
+}
+
+/// Tries the narrow points of the pairs `ks` (the first [`MAX_NARROW_PAIRS`]), replaying at
+/// most `*replays_left` of them: the first pair and point the replay confirms.
+fn narrow_search(
+    store: &Store,
+    pairs: &[Pair],
+    ks: impl Iterator<Item = usize>,
+    budget: &Budget,
+    replays_left: &mut usize,
+    confirm: &mut dyn FnMut(&Pair, &Witness) -> Confirm,
+) -> Option<(usize, Witness, Replay)> {
+    for k in ks.take(MAX_NARROW_PAIRS) {
+        if *replays_left == 0 || budget.check().is_some() {
+            return None;
+        }
+        for w in narrow_witnesses(store, &pairs[k]) {
+            if *replays_left == 0 {
+                return None;
+            }
+            *replays_left -= 1;
+            if let Confirm::Yes(r) = confirm(&pairs[k], &w) {
+                return Some((k, w, r));
+            }
+        }
+    }
+    None
+}
 
 /// The rounds of random points, as checker options: the ordinary points (integers in
 /// [-8, 8]), then, when the terms read integer inputs, wide points for each buffer length
@@ -177,6 +252,15 @@ pub(crate) fn compare_elements(
             }
         }
     }
+    // Symbolic differences the replay did not reproduce at ordinary points: try narrow ones.
+    let mut narrow_left = MAX_NARROW_REPLAYS;
+    if first.is_none() {
+        let ks = (0..pairs.len()).filter(|&k| refuted[k].is_some());
+        first = narrow_search(store, pairs, ks, budget, &mut narrow_left, confirm);
+        if let Some((k, ..)) = &first {
+            refuted[*k] = None;
+        }
+    }
     let any_different = first.is_some();
     let interrupt = budget.interrupt();
     // Pass 2: normal forms, only when nothing differs (otherwise the verdict is settled).
@@ -215,13 +299,27 @@ pub(crate) fn compare_elements(
                 .collect()
         })
         .collect();
+    let mut verdicts: Vec<Verdict> = parts.into_iter().flatten().collect();
+    // Normal forms that differ where no ordinary point separates the terms (or separates them
+    // beyond float noise): narrow points may.
+    if first.is_none() {
+        let ks = (0..pairs.len()).filter(|&k| {
+            matches!(verdicts[k], Verdict::Unknown { .. })
+                && flagged[k].is_ok()
+                && refuted[k].is_none()
+        });
+        first = narrow_search(store, pairs, ks, budget, &mut narrow_left, confirm);
+        if let Some((k, ..)) = &first {
+            verdicts[*k] = Verdict::Different(placeholder());
+        }
+    }
     let mut out = Compared {
         verdicts: Vec::with_capacity(pairs.len()),
         first_different: None,
         first_unknown: None,
         unconfirmed,
     };
-    for (k, v) in parts.into_iter().flatten().enumerate() {
+    for (k, v) in verdicts.into_iter().enumerate() {
         out.verdicts.push(match v {
             Verdict::Equal => 0,
             Verdict::Different(_) => 1,
