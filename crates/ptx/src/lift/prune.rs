@@ -1,4 +1,5 @@
-//! Dead assignments: registers whose every use was substituted by their value.
+//! Dead assignments: registers whose every use was substituted by their value, or that only
+//! their own updates read.
 //!
 //! Only assignments of pure values go; an assignment that loads from memory stays (the
 //! load is an access the verifier must check), and so does everything else.
@@ -11,9 +12,19 @@ pub(crate) fn prune_dead(body: &mut Block) {
     loop {
         let mut read = HashSet::new();
         for s in body.iter() {
-            s.walk(&mut |x| {
-                for e in x.exprs() {
-                    vars_of(e, &mut read);
+            s.walk(&mut |x| match &x.kind {
+                // A variable read only by its own updates (NVRTC's byte offsets beside the
+                // element indices, `r = r + 16`) is read by nothing else.
+                StmtKind::Assign { var, value } => {
+                    let mut own = HashSet::new();
+                    vars_of(value, &mut own);
+                    own.remove(var);
+                    read.extend(own);
+                }
+                _ => {
+                    for e in x.exprs() {
+                        vars_of(e, &mut read);
+                    }
                 }
             });
         }
@@ -73,4 +84,52 @@ fn remove(b: &mut Block, read: &HashSet<VarId>) -> bool {
         }
     }
     changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warpsafe_ir::{BinOp, MemRef, ParamId, ScalarType};
+
+    fn var(v: u32) -> Expr {
+        Expr::var(VarId(v), ScalarType::I64)
+    }
+
+    fn assign(v: u32, value: Expr) -> Stmt {
+        Stmt::new(StmtKind::Assign {
+            var: VarId(v),
+            value,
+        })
+    }
+
+    fn bump(v: u32, by: Expr) -> Stmt {
+        assign(v, Expr::binary(BinOp::Add, var(v), by))
+    }
+
+    #[test]
+    fn a_register_only_its_own_updates_read_goes() {
+        let store = Stmt::new(StmtKind::Store {
+            mem: MemRef::Global(ParamId(0)),
+            indices: vec![var(0)],
+            value: Expr::i32(1),
+        });
+        let cond = Expr::binary(BinOp::Lt, var(0), var(3));
+        let mut body = vec![Stmt::new(StmtKind::DoWhile {
+            body: vec![store, bump(0, var(2)), bump(1, var(2)), bump(2, var(0))],
+            cond,
+        })];
+        prune_dead(&mut body);
+        let StmtKind::DoWhile { body: b, .. } = &body[0].kind else {
+            panic!()
+        };
+        // `1` only bumps itself; `2` is read by `0`'s update, and `0` by the store and `2`.
+        let kept: Vec<VarId> = b
+            .iter()
+            .filter_map(|s| match s.kind {
+                StmtKind::Assign { var, .. } => Some(var),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(kept, vec![VarId(0), VarId(2)]);
+    }
 }
