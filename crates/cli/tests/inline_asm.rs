@@ -255,7 +255,8 @@ fn nvrtc_compiling_the_asm_itself_agrees_with_the_translation() {
         .collect();
     write_u32(&dir.join("x.bin"), &x);
     write_u32(&dir.join("y.bin"), &y);
-    // The PTX keeps NVRTC's parameter names.
+    // The PTX's parameters take their names from the sibling `.cu` when clang reads it, and
+    // keep NVRTC's (`asm_ops_param_0`) otherwise.
     let args = |x: &str, y: &str, out: &str| -> Vec<String> {
         vec![
             "--grid".into(),
@@ -271,7 +272,13 @@ fn nvrtc_compiling_the_asm_itself_agrees_with_the_translation() {
         ]
     };
     let translated = run(&ops, &args("x", "y", "out"), "out", &tmp("ops-src"));
-    let p = |k: usize| format!("asm_ops_param_{k}");
+    let sibling = warpsafe_clang_front::find_clang().is_some();
+    let p = |k: usize| match (sibling, k) {
+        (true, 0) => "x".to_string(),
+        (true, 1) => "y".to_string(),
+        (true, _) => "out".to_string(),
+        (false, _) => format!("asm_ops_param_{k}"),
+    };
     let compiled = run(
         &nvrtc_ptx(&ops),
         &args(&p(0), &p(1), &p(2)),
