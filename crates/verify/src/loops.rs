@@ -219,8 +219,7 @@ fn sync_counts(b: &[Stmt]) -> (Option<u32>, Option<u32>) {
                 cond: Some(cond),
                 update,
                 body,
-            } if constant_trips(init, cond, update, body).is_some() => {
-                let trips = constant_trips(init, cond, update, body).unwrap_or(0);
+            } if let Some(trips) = constant_trips(init, cond, update, body) => {
                 let (b1, w1) = sync_counts(body);
                 let (b2, w2) = sync_counts(update);
                 let times = |n: Option<u32>| n.and_then(|n| n.checked_mul(trips));

@@ -112,7 +112,9 @@ fn only_assignment(body: &Block, v: VarId) -> Option<usize> {
     }
 }
 
-fn writes(s: &Stmt, v: VarId) -> bool {
+/// `s` or a statement nested in it writes `v` (assignments, declarations, and the
+/// destinations of warp collectives and atomics).
+pub(super) fn writes(s: &Stmt, v: VarId) -> bool {
     let mut found = false;
     s.walk(&mut |x| {
         found |= match &x.kind {

@@ -16,6 +16,7 @@ use warpsafe_ir::{Block, Expr, ExprKind, Stmt, StmtKind, VarId};
 
 use super::carried::{has_continue, loads};
 use super::derived::same;
+use super::tested::writes;
 
 /// Adds the copy after every `do … while` loop (at any depth) with such a pair.
 pub(crate) fn settle_twins(body: &mut Block) {
@@ -107,22 +108,6 @@ fn writers(body: &Block, v: VarId) -> Vec<usize> {
         .filter(|(_, s)| writes(s, v))
         .map(|(i, _)| i)
         .collect()
-}
-
-fn writes(s: &Stmt, v: VarId) -> bool {
-    let mut found = false;
-    s.walk(&mut |x| {
-        found |= match &x.kind {
-            StmtKind::Assign { var, .. } | StmtKind::Let { var, .. } => *var == v,
-            StmtKind::Shuffle { dst, .. }
-            | StmtKind::Vote { dst, .. }
-            | StmtKind::ActiveMask { dst }
-            | StmtKind::SyncThreadsVote { dst, .. } => *dst == v,
-            StmtKind::Atomic { dst: Some(d), .. } => *d == v,
-            _ => false,
-        }
-    });
-    found
 }
 
 fn vars(e: &Expr) -> Vec<VarId> {
