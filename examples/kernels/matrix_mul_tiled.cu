@@ -10,6 +10,8 @@
 //@ len(C) = n * n
 //@ requires blockDim.x == 16 && blockDim.y == 16
 //@ requires n % 16 == 0
+// `row * n + col` is an int: the kernel is right while n * n fits in one.
+//@ requires n <= 46336
 //@ requires n == blockDim.x * gridDim.x && n == blockDim.y * gridDim.y
 
 __global__ void matrix_mul_tiled(const float* __restrict__ A, const float* __restrict__ B,

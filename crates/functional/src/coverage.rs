@@ -67,16 +67,23 @@ impl Chain {
 
 /// The mixed-radix form of `store`'s address, or why it has none.
 pub fn chain(launch: &Launch, store: &StoreEv) -> Result<Chain, String> {
-    let p = Poly::of(&store.addr).ok_or("the address has an overflowing coefficient")?;
     let mut names: Vec<(Term, usize)> = vec![];
     for d in 0..launch.dims {
         names.push((launch.tid[d].clone(), d));
         names.push((launch.bid[d].clone(), d + 3));
     }
     names.extend(store.loops.iter().map(|(_, t)| (t.clone(), usize::MAX)));
+    chain_over(launch, &store.addr, &names)
+}
+
+/// The mixed-radix form of `addr` over the coordinates `names` (each with the thread-id
+/// dimension it determines: `d` for `threadIdx`, `d + 3` for `blockIdx`, `usize::MAX` for an
+/// iteration), or why it has none.
+pub fn chain_over(launch: &Launch, addr: &Term, names: &[(Term, usize)]) -> Result<Chain, String> {
+    let p = Poly::of(addr).ok_or("the address has an overflowing coefficient")?;
     let mut rest = p;
     let mut coefs: Vec<(Term, usize, Poly)> = vec![];
-    for (x, id) in &names {
+    for (x, id) in names {
         let key = x.smt();
         let (coef, r) = rest
             .split(&key)
@@ -152,6 +159,20 @@ pub struct Witness {
 /// Builds the witness for `target` (an element index) and `store`, or says why there is none.
 pub fn witness(launch: &Launch, store: &StoreEv, target: &Term) -> Result<Witness, String> {
     let ch = chain(launch, store)?;
+    let (radices, base, defs) = decompose(&ch, target);
+    let goal = Term::and_all(launch.thread_ranges()).and(&store.guard);
+    Ok(Witness {
+        radices,
+        base,
+        defs,
+        goal,
+    })
+}
+
+/// The digits of `target` in `ch`: the radices that must be at least 1, the part above the
+/// offset that must be non-negative, and the constraints that make the chain's coordinates
+/// those digits (a pair coordinate gets a fresh symbol `cov_gI` for its global index).
+pub fn decompose(ch: &Chain, target: &Term) -> (Vec<Term>, Term, Vec<Term>) {
     let mut defs = vec![];
     let mut radices = vec![];
     let mut sum = Term::int(0);
@@ -175,13 +196,7 @@ pub fn witness(launch: &Launch, store: &StoreEv, target: &Term) -> Result<Witnes
     }
     let base = target.sub(&ch.offset);
     defs.push(base.eq(&sum));
-    let goal = Term::and_all(launch.thread_ranges()).and(&store.guard);
-    Ok(Witness {
-        radices,
-        base,
-        defs,
-        goal,
-    })
+    (radices, base, defs)
 }
 
 /// Orders links so that each coefficient divides the next, starting at 1.

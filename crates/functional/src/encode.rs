@@ -11,7 +11,7 @@ use crate::launch::Launch;
 use crate::poly::canon;
 use crate::term::{Sort, Term};
 use warpsafe_ir::{
-    BinOp, Builtin, Expr, ExprKind, Kernel, LogicOp, MathFn, MemRef, ParamId, ParamKind,
+    ArrayId, BinOp, Builtin, Expr, ExprKind, Kernel, LogicOp, MathFn, MemRef, ParamId, ParamKind,
     ScalarType, Span, UnOp, Value,
 };
 
@@ -120,6 +120,29 @@ pub struct LoadEv {
     pub span: Span,
 }
 
+/// A read or write of a shared array.
+#[derive(Clone, Debug)]
+pub struct SharedEv {
+    /// The array.
+    pub arr: ArrayId,
+    /// Row-major element index.
+    pub addr: Term,
+    /// Every index is within its extent.
+    pub in_bounds: Term,
+    /// The value written (a store).
+    pub value: Option<Term>,
+    /// The symbol standing for the value read (a load).
+    pub sym: Option<Term>,
+    /// When it happens.
+    pub guard: Term,
+    /// Enclosing loops: (loop id, iteration symbol).
+    pub loops: Vec<(usize, Term)>,
+    /// Barriers the thread has passed.
+    pub phase: Term,
+    /// Source position.
+    pub span: Span,
+}
+
 /// The expression encoder: the launch's symbols, and sinks for side obligations and loads.
 pub struct Encoder<'k> {
     /// The kernel.
@@ -136,6 +159,10 @@ pub struct Encoder<'k> {
     pub loops: Vec<(usize, Term)>,
     /// Position of the statement being encoded.
     pub pos: usize,
+    /// Shared-memory accesses found so far.
+    pub shared: Vec<SharedEv>,
+    /// Barriers passed before the statement being encoded.
+    pub phase: Term,
 }
 
 /// Variable values: `None` before declaration or out of scope.
@@ -220,7 +247,56 @@ impl<'k> Encoder<'k> {
             loads: vec![],
             loops: vec![],
             pos: 0,
+            shared: vec![],
+            phase: Term::int(0),
         }
+    }
+
+    /// Records an access of shared array `arr` at `indices` (a store of `value`, or a load
+    /// whose value is a fresh symbol, returned).
+    pub fn shared_access(
+        &mut self,
+        arr: ArrayId,
+        indices: &[Expr],
+        vars: &Vars,
+        guard: &Term,
+        value: Option<Term>,
+        span: Span,
+    ) -> Enc<Option<Val>> {
+        let decl = &self.kernel.shared[arr.0 as usize];
+        if decl.dynamic {
+            return unsupported(span, "dynamic shared memory (`extern __shared__`)");
+        }
+        if indices.len() != decl.dims.len() {
+            return unsupported(
+                span,
+                "a shared array indexed with fewer or more indices than it has dimensions",
+            );
+        }
+        let (elem, dims) = (decl.elem, decl.dims.clone());
+        let mut addr = Term::int(0);
+        let mut in_bounds = Term::tt();
+        for (e, extent) in indices.iter().zip(&dims) {
+            let i = self.expr(e, vars, guard)?.t;
+            let extent = Term::int(i128::from(*extent));
+            in_bounds = in_bounds.and(&Term::int(0).le(&i)).and(&i.lt(&extent));
+            addr = addr.mul(&extent).add(&i);
+        }
+        let sym = value
+            .is_none()
+            .then(|| crate::term::sym(format!("sh{}", self.shared.len()), sort_of(elem)));
+        self.shared.push(SharedEv {
+            arr,
+            addr: canon(&addr),
+            in_bounds,
+            value,
+            sym: sym.clone(),
+            guard: guard.clone(),
+            loops: self.loops.clone(),
+            phase: self.phase.clone(),
+            span,
+        });
+        Ok(sym.map(|t| Val::of(t, type_range(elem))))
     }
 
     /// The value `r` of type `ty` (with interval `iv`) after the machine's wrap, or a side
@@ -317,11 +393,16 @@ impl<'k> Encoder<'k> {
                 self.call(*f, xs, e.ty, e.span)
             }
             ExprKind::Load(mem, idx) => {
-                let MemRef::Global(p) = mem else {
-                    return unsupported(
-                        e.span,
-                        "shared or local memory (a barrier-phased or staged kernel)",
-                    );
+                let p = match mem {
+                    MemRef::Global(p) => p,
+                    MemRef::Shared(a) => {
+                        let v = self.shared_access(*a, idx, vars, guard, None, e.span)?;
+                        return v.ok_or_else(|| Unsupported {
+                            reason: "a shared load without a value".into(),
+                            span: e.span,
+                        });
+                    }
+                    MemRef::Local(_) => return unsupported(e.span, "a per-thread local array"),
                 };
                 let [i] = idx.as_slice() else {
                     return unsupported(e.span, "a multi-dimensional buffer index");

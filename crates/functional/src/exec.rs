@@ -8,8 +8,16 @@
 //! event with an exact condition. Variables a loop carries must be accumulations
 //! (`x = x + e(t)`, `x = x * e(t)`); after the loop such a variable is an opaque symbol whose
 //! meaning (`x0 + Σ_{t<K} e(t)`) is recorded for the spec comparison.
+//!
+//! Barrier-phased kernels: `__syncthreads()` advances the thread's *phase* (how many barriers
+//! it has passed, a term over the iteration symbols: a loop with `B` barriers per iteration
+//! starts iteration `t` at `phase₀ + t·B`). Shared-memory accesses are recorded with their
+//! phase; a shared read is a fresh symbol whose value the proof links to the write it sees
+//! ([`staged`](crate)).
 
-use crate::encode::{sort_of, type_range, unsupported, Enc, Encoder, LoadEv, Side, Val, Vars};
+use crate::encode::{
+    sort_of, type_range, unsupported, Enc, Encoder, LoadEv, SharedEv, Side, Val, Vars,
+};
 use crate::poly::{canon, Poly};
 use crate::term::{Op, Sort, Term};
 use std::collections::BTreeSet;
@@ -68,9 +76,24 @@ pub struct Acc {
     pub name: String,
 }
 
+/// A barrier the thread reaches.
+#[derive(Clone, Debug)]
+pub struct BarrierEv {
+    /// When it is reached.
+    pub guard: Term,
+    /// Source position.
+    pub span: Span,
+}
+
 /// Everything one thread does, symbolically.
 #[derive(Debug, Default)]
 pub struct Events {
+    /// Reads and writes of shared arrays, in program order.
+    pub shared: Vec<SharedEv>,
+    /// Barriers.
+    pub barriers: Vec<BarrierEv>,
+    /// The iteration symbols `t` of every loop (a subset of `iter_syms`).
+    pub counters: BTreeSet<String>,
     /// Writes to global buffers.
     pub stores: Vec<StoreEv>,
     /// Reads of global buffers.
@@ -89,6 +112,8 @@ pub struct Events {
 struct State {
     vars: Vars,
     alive: Term,
+    /// Barriers passed so far.
+    phase: Term,
 }
 
 impl Clone for State {
@@ -96,6 +121,7 @@ impl Clone for State {
         State {
             vars: self.vars.clone(),
             alive: self.alive.clone(),
+            phase: self.phase.clone(),
         }
     }
 }
@@ -118,11 +144,18 @@ pub fn run(enc: Encoder<'_>) -> Enc<Events> {
     let mut st = State {
         vars: vec![None; kernel.vars.len()],
         alive: Term::tt(),
+        phase: Term::int(0),
     };
     ex.block(&kernel.body, &mut st, &Term::tt())?;
     let mut ev = ex.ev;
     ev.loads = std::mem::take(&mut ex.enc.loads);
     ev.side.append(&mut ex.enc.side);
+    ev.shared = std::mem::take(&mut ex.enc.shared);
+    for s in &ev.shared {
+        if let Some(sym) = &s.sym {
+            ev.iter_syms.insert(sym.smt());
+        }
+    }
     Ok(ev)
 }
 
@@ -136,6 +169,7 @@ impl Exec<'_> {
 
     fn stmt(&mut self, s: &Stmt, st: &mut State, pc: &Term) -> Enc<()> {
         self.enc.pos += 1;
+        self.enc.phase = st.phase.clone();
         let guard = pc.and(&st.alive);
         match &s.kind {
             StmtKind::Let { var, init } => {
@@ -154,11 +188,17 @@ impl Exec<'_> {
                 indices,
                 value,
             } => {
-                let MemRef::Global(p) = mem else {
-                    return unsupported(
-                        s.span,
-                        "a store to shared or local memory (a barrier-phased or staged kernel)",
-                    );
+                let p = match mem {
+                    MemRef::Global(p) => p,
+                    MemRef::Shared(a) => {
+                        let v = self.enc.expr(value, &st.vars, &guard)?;
+                        self.enc
+                            .shared_access(*a, indices, &st.vars, &guard, Some(v.t), s.span)?;
+                        return Ok(());
+                    }
+                    MemRef::Local(_) => {
+                        return unsupported(s.span, "a store to a per-thread local array")
+                    }
                 };
                 let [i] = indices.as_slice() else {
                     return unsupported(s.span, "a multi-dimensional buffer index");
@@ -208,8 +248,15 @@ impl Exec<'_> {
                     "break/continue (the iteration set would not be exact)",
                 )
             }
-            StmtKind::SyncThreads | StmtKind::SyncWarp { .. } => {
-                return unsupported(s.span, "a barrier (barrier-phased algorithm)")
+            StmtKind::SyncThreads => {
+                self.ev.barriers.push(BarrierEv {
+                    guard,
+                    span: s.span,
+                });
+                st.phase = st.phase.add(&Term::int(1));
+            }
+            StmtKind::SyncWarp { .. } => {
+                return unsupported(s.span, "a warp barrier (`__syncwarp`)")
             }
             StmtKind::SyncGrid => {
                 return unsupported(s.span, "a grid barrier (`this_grid().sync()`)")
@@ -263,6 +310,7 @@ impl Exec<'_> {
         if let Some(bad) = find_jump(body) {
             return unsupported(bad, "break/continue/return inside a loop");
         }
+        let per_iteration = barrier_count(body)?;
         let assigned = assigned_vars(body);
         if assigned.contains(&iv) {
             return unsupported(s.span, "the loop counter is assigned in the body");
@@ -291,6 +339,7 @@ impl Exec<'_> {
             probe[v.0 as usize] = None;
         }
         let (side0, loads0) = (self.enc.side.len(), self.enc.loads.len());
+        let shared0 = self.enc.shared.len();
         let next = self.enc.expr(upd, &probe, &Term::tt())?;
         let upd_side: Vec<Side> = self.enc.side.drain(side0..).collect();
         let upd_loads: Vec<LoadEv> = self.enc.loads.drain(loads0..).collect();
@@ -309,6 +358,9 @@ impl Exec<'_> {
         let c = self.enc.expr(cond, &probe, &Term::tt())?;
         let cond_side: Vec<Side> = self.enc.side.drain(side0..).collect();
         let cond_loads: Vec<LoadEv> = self.enc.loads.drain(loads0..).collect();
+        if self.enc.shared.len() > shared0 {
+            return unsupported(s.span, "a loop condition or step read from shared memory");
+        }
         let bound = match c.t.as_app() {
             Some((Op::Lt, [a, b])) if *a == x && !b.mentions(&x.smt()) => b.clone(),
             Some((Op::Le, [a, b])) if *a == x && !b.mentions(&x.smt()) => b.add(&Term::int(1)),
@@ -318,6 +370,7 @@ impl Exec<'_> {
         let t = crate::term::sym(format!("t{id}"), Sort::Int);
         let k = crate::term::sym(format!("k{id}"), Sort::Int);
         self.ev.iter_syms.extend([t.smt(), k.smt(), x.smt()]);
+        self.ev.counters.insert(t.smt());
         let at = |i: &Term| v0.t.add(&i.mul(&step));
         let vt = at(&t);
         let iter_guard = entry.and(&Term::int(0).le(&t)).and(&vt.lt(&bound));
@@ -367,6 +420,8 @@ impl Exec<'_> {
 
         // The body at iteration t.
         let mut body_st = st.clone();
+        let per = Term::int(i128::from(per_iteration));
+        body_st.phase = st.phase.add(&t.mul(&per));
         body_st.vars[iv.0 as usize] = Some(Val {
             t: vt.clone(),
             iv: type_range(ty),
@@ -442,6 +497,7 @@ impl Exec<'_> {
             t: at(&k),
             iv: type_range(ty),
         });
+        st.phase = st.phase.add(&k.mul(&per));
         self.ev.defs.push(entry.implies(&trip));
         for v in declared {
             st.vars[v.0 as usize] = None;
@@ -517,10 +573,51 @@ fn merge(c: &Term, a: State, b: State) -> State {
             _ => None,
         })
         .collect();
+    let phase = if a.phase == b.phase {
+        a.phase
+    } else {
+        Term::ite(c, &a.phase, &b.phase)
+    };
     State {
         vars,
         alive: Term::ite(c, &a.alive, &b.alive),
+        phase,
     }
+}
+
+/// Barriers one execution of `b` passes: the same on every path, else unsupported (the phase
+/// of what follows would depend on the path). A loop with barriers inside a loop is outside
+/// the shapes (its count would be a product of trip counts).
+fn barrier_count(b: &Block) -> Enc<u32> {
+    let mut n = 0u32;
+    for s in b {
+        match &s.kind {
+            StmtKind::SyncThreads => n += 1,
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                let (x, y) = (barrier_count(then_body)?, barrier_count(else_body)?);
+                if x != y {
+                    return unsupported(
+                        s.span,
+                        "a barrier on one branch of a condition only (the phase depends on the path)",
+                    );
+                }
+                n += x;
+            }
+            StmtKind::For { body, .. }
+            | StmtKind::While { body, .. }
+            | StmtKind::DoWhile { body, .. }
+                if barrier_count(body)? > 0 =>
+            {
+                return unsupported(s.span, "a loop with barriers inside a loop");
+            }
+            _ => {}
+        }
+    }
+    Ok(n)
 }
 
 fn find_jump(b: &Block) -> Option<Span> {

@@ -43,6 +43,20 @@ impl Launch {
         }
     }
 
+    /// The same launch with the block dimensions the kernel's `requires` fix to a constant
+    /// (`blockDim.x == 16`) as that constant, so addresses built from a tile-size macro and
+    /// from `blockDim` read alike. Sound: the proof claims only launches the contract admits.
+    pub fn with_fixed_blocks(mut self, kernel: &Kernel) -> Launch {
+        for r in &kernel.contract.requires {
+            fixed_block_dims(r, &mut |d, v| {
+                if d < self.dims && (1..=1024).contains(&v) {
+                    self.bdim[d] = Term::int(v);
+                }
+            });
+        }
+        self
+    }
+
     /// CUDA's limits on the dimensions and the assumption that each dimension's global index
     /// fits in `int`.
     pub fn dim_facts(&self) -> Vec<Term> {
@@ -146,6 +160,36 @@ pub fn dims_of(kernel: &Kernel) -> usize {
         note(r);
     }
     dims
+}
+
+/// Calls `f(d, v)` for each conjunct `blockDim.d == v` (either side) of `e`.
+fn fixed_block_dims(e: &warpsafe_ir::Expr, f: &mut dyn FnMut(usize, i128)) {
+    use warpsafe_ir::{BinOp, LogicOp};
+    let strip = |x: &warpsafe_ir::Expr| -> Option<ExprKind> {
+        let mut x = x;
+        while let ExprKind::Cast(a) = &x.kind {
+            x = a;
+        }
+        Some(x.kind.clone())
+    };
+    match &e.kind {
+        ExprKind::Logical(LogicOp::And, a, b) => {
+            fixed_block_dims(a, f);
+            fixed_block_dims(b, f);
+        }
+        ExprKind::Binary(BinOp::Eq, a, b) => {
+            for (x, y) in [(a, b), (b, a)] {
+                if let (Some(ExprKind::Builtin(Builtin::BlockDim(d))), Some(ExprKind::Const(v))) =
+                    (strip(x), strip(y))
+                {
+                    if let Some(v) = v.as_i128() {
+                        f(d.index(), v);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Calls `f` on every expression of the block.

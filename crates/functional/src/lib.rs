@@ -36,6 +36,7 @@ mod poly;
 mod prove;
 mod solve;
 mod specenc;
+mod staged;
 mod term;
 
 pub use prove::{prove_all_sizes, Obligation, Options, Outcome};

@@ -78,7 +78,7 @@ struct Pending {
 /// Proves `kernel` meets `spec` for every launch configuration and size its contract allows.
 pub fn prove_all_sizes(kernel: &Kernel, spec: &Spec, opts: &Options) -> Outcome {
     let start = Instant::now();
-    let launch = Launch::new(dims_of(kernel));
+    let launch = Launch::new(dims_of(kernel)).with_fixed_blocks(kernel);
     let mut assumptions = launch.describe();
     assumptions.push("buffer parameters do not alias; floats are reals (fast-math)".into());
     assumptions.extend(kernel.contract.lengths.iter().map(|l| {
@@ -125,6 +125,7 @@ pub fn prove_all_sizes(kernel: &Kernel, spec: &Spec, opts: &Options) -> Outcome 
         events: &events,
         base: vec![],
         pending: vec![],
+        staged_defs: vec![],
     };
     if let Err(reason) = builder.base_facts() {
         return unknown(reason, None, vec![], assumptions);
@@ -203,14 +204,17 @@ pub fn prove_all_sizes(kernel: &Kernel, spec: &Spec, opts: &Options) -> Outcome 
     }
 }
 
-struct Builder<'a> {
-    kernel: &'a Kernel,
-    launch: &'a Launch,
+/// Collects the obligations of one proof.
+pub(crate) struct Builder<'a> {
+    pub(crate) kernel: &'a Kernel,
+    pub(crate) launch: &'a Launch,
     spec: &'a Spec,
-    events: &'a Events,
+    pub(crate) events: &'a Events,
     /// Facts about the launch and the contract (without the thread's own ranges).
     base: Vec<Term>,
     pending: Vec<Pending>,
+    /// What each shared read returns ([`staged`](crate)): premises of value obligations only.
+    pub(crate) staged_defs: Vec<Term>,
 }
 
 /// Renames one thread's symbols (ids and iterations) for a second, different thread.
@@ -256,7 +260,7 @@ impl Builder<'_> {
     }
 
     /// Premises for one instance of the thread.
-    fn premises(&self, extra: &[Term]) -> Vec<Term> {
+    pub(crate) fn premises(&self, extra: &[Term]) -> Vec<Term> {
         let mut p = self.base.clone();
         p.extend(self.launch.thread_facts());
         p.extend(self.events.defs.iter().cloned());
@@ -264,7 +268,14 @@ impl Builder<'_> {
         p
     }
 
-    fn push(
+    /// [`Builder::premises`] and what the shared reads return.
+    fn value_premises(&self, extra: &[Term]) -> Vec<Term> {
+        let mut p = self.premises(extra);
+        p.extend(self.staged_defs.iter().cloned());
+        p
+    }
+
+    pub(crate) fn push(
         &mut self,
         kind: &'static str,
         method: &'static str,
@@ -290,6 +301,7 @@ impl Builder<'_> {
         );
         self.side();
         self.bounds()?;
+        self.staged()?;
         self.races();
         self.ownership();
         self.reads_inputs();
@@ -298,7 +310,7 @@ impl Builder<'_> {
         Ok(())
     }
 
-    fn line(&self, span: Span) -> String {
+    pub(crate) fn line(&self, span: Span) -> String {
         format!("bytes {}..{}", span.lo, span.hi)
     }
 
@@ -611,7 +623,7 @@ impl Builder<'_> {
                 "frame",
                 "smt",
                 what,
-                self.premises(&c),
+                self.value_premises(&c),
                 same_value(&s.value, &init),
             );
         }
@@ -648,6 +660,10 @@ impl Builder<'_> {
                 continue;
             };
             let r = free.remove(pos);
+            if self.split(&ctx, a, r, reds) {
+                lhs = lhs.replace(&a.sym.smt(), &combine(a, &r.sym));
+                continue;
+            }
             let span = ite_nonneg(&r.hi.sub(&r.lo));
             let mut c = ctx.clone();
             c.push(a.entry.clone());
@@ -659,7 +675,7 @@ impl Builder<'_> {
                     "the `{}` loop runs once per term of the spec's reduction",
                     a.name
                 ),
-                self.premises(&c),
+                self.value_premises(&c),
                 a.k.eq(&span),
             );
             let k_spec = r.lo.add(&a.t);
@@ -679,12 +695,7 @@ impl Builder<'_> {
                 ),
                 true,
             );
-            let combined = match a.op {
-                AccOp::Sum => a.init.add(&r.sym),
-                AccOp::Prod => a.init.mul(&r.sym),
-            };
-            let sym = a.sym.smt();
-            lhs = lhs.replace(&sym, &combined);
+            lhs = lhs.replace(&a.sym.smt(), &combine(a, &r.sym));
         }
         let (kind, method) = if step {
             ("step", "induction")
@@ -695,9 +706,76 @@ impl Builder<'_> {
             kind,
             method,
             what,
-            self.premises(&ctx),
+            self.value_premises(&ctx),
             same_value(&lhs, &rhs),
         );
+    }
+
+    /// A tiled reduction: the loop `a` adds, per iteration, the sum of an inner loop started
+    /// from zero, and the spec's `r` has no nested reduction. Then
+    /// `Σ_{t<K_o} Σ_{u<K_i} e(t, u) = Σ_{k∈[lo,hi)} body(k)` when `K_o·K_i = hi − lo` (the inner
+    /// count is the same in every outer iteration) and `e(t, u) = body(lo + t·K_i + u)`.
+    /// Pushes those obligations and returns true, or returns false when `a` is not of that shape.
+    fn split(&mut self, ctx: &[Term], a: &exec::Acc, r: &Red, reds: &[Red]) -> bool {
+        let Some(inner) = self
+            .events
+            .accs
+            .iter()
+            .find(|i| i.sym == a.summand && i.op == a.op)
+            .cloned()
+        else {
+            return false;
+        };
+        if reds.iter().any(|o| r.body.mentions(&o.sym.smt())) {
+            return false;
+        }
+        let span = ite_nonneg(&r.hi.sub(&r.lo));
+        let mut c = ctx.to_vec();
+        c.extend([a.entry.clone(), a.trip.clone(), a.k.eq(&Term::int(0))]);
+        self.push(
+            "trip-count",
+            "induction",
+            format!(
+                "the tiled `{}` loop runs no tile only when the spec's reduction is empty",
+                a.name
+            ),
+            self.value_premises(&c),
+            span.eq(&Term::int(0)),
+        );
+        let mut c = ctx.to_vec();
+        c.extend([
+            a.entry.clone(),
+            a.trip.clone(),
+            inner.entry.clone(),
+            inner.trip.clone(),
+        ]);
+        self.push(
+            "trip-count",
+            "induction",
+            format!(
+                "the tiled `{}` loop runs (tiles × tile length) = once per term of the spec's reduction",
+                a.name
+            ),
+            self.value_premises(&c),
+            a.k.mul(&inner.k).eq(&span),
+        );
+        let k_spec = r.lo.add(&a.t.mul(&inner.k)).add(&inner.t);
+        let body = r.body.replace(&r.k.smt(), &k_spec);
+        let mut c = ctx.to_vec();
+        c.extend([a.iter_guard.clone(), inner.iter_guard.clone()]);
+        c.push(r.k.eq(&k_spec));
+        self.equal(
+            c,
+            inner.summand.clone(),
+            body,
+            reds,
+            format!(
+                "step of `{}`: tile t, element u adds the spec's term lo + t·(tile length) + u",
+                a.name
+            ),
+            true,
+        );
+        true
     }
 
     fn coverage(&mut self) -> Result<(), String> {
@@ -771,6 +849,14 @@ impl Builder<'_> {
             self.push("coverage", "smt", what, premises, w.goal);
         }
         Ok(())
+    }
+}
+
+/// The accumulator's value after its loop: its initial value combined with the spec's `red`.
+fn combine(a: &exec::Acc, red: &Term) -> Term {
+    match a.op {
+        AccOp::Sum => a.init.add(red),
+        AccOp::Prod => a.init.mul(red),
     }
 }
 
