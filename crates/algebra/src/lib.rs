@@ -43,7 +43,7 @@ pub use eval::{Assignment, Evaluator, Exact, Narrow};
 pub use fxhash::{FxHashMap, FxHasher};
 pub use modular::{is_prime, log2_add, sizes, Field, PointEval, Size, Tester, NOT_POLY};
 pub use normal::{Atom, Frac, Head, Interrupt, NormalError, Normalizer};
-pub use poly::{AtomId, FracId, Mono, Poly, PolyId};
+pub use poly::{AtomId, FracId, Mono, Poly, PolyId, Vars};
 pub use rat::{rat_from_f64, rat_int, rat_text, rat_to_f64, rat_to_i128, wrap_int};
 pub use store::{eval_int_op, ImportMemo, Store};
 pub use term::{Cmp, ConstId, Func, IntOp, Kids, Node, SymId, SymInfo, TermId};

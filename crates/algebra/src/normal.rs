@@ -3,13 +3,14 @@
 //! integer bit operations, …) are atoms over normalised arguments. Normalisation is memoised
 //! per term and linear chains of sums are flattened, so work follows the DAG, not its tree.
 
-use crate::fxhash::FxHashMap;
+use crate::fxhash::{FxHashMap, FxHasher};
 use crate::poly::{
-    add_scaled, add_term, as_constant, constant, mul_q, AtomId, FracId, Mono, Poly, PolyId,
+    add_scaled, as_constant, constant, from_terms, mul_q, AtomId, FracId, Mono, Poly, PolyId, Vars,
 };
 use crate::rat::rat_to_i128;
 use crate::term::{Cmp, Func, IntOp, Node, SymId, TermId};
 use crate::Store;
+use hashbrown::hash_table::{Entry, HashTable};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use std::hash::{Hash, Hasher};
@@ -92,43 +93,42 @@ impl Key for Frac {
     }
 }
 
-struct Keyed<T>(Rc<T>);
-
-impl<T: Key> Hash for Keyed<T> {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        self.0.key_hash(h)
-    }
-}
-
-impl<T: Key> PartialEq for Keyed<T> {
-    fn eq(&self, o: &Self) -> bool {
-        self.0 == o.0
-    }
-}
-
-impl<T: Key> Eq for Keyed<T> {}
-
+/// Values numbered in order of first sight. Each value's hash is kept beside it, so a value
+/// is hashed once when looked up and never again when the table grows (a polynomial of a
+/// hundred monomials costs as much to hash as to build).
 struct Interner<T: Key> {
     items: Vec<Rc<T>>,
-    ids: FxHashMap<Keyed<T>, u32>,
+    hashes: Vec<u64>,
+    table: HashTable<u32>,
 }
 
 impl<T: Key> Interner<T> {
     fn new() -> Self {
         Interner {
             items: Vec::new(),
-            ids: FxHashMap::default(),
+            hashes: Vec::new(),
+            table: HashTable::new(),
         }
     }
     fn intern(&mut self, v: T) -> u32 {
-        let key = Keyed(Rc::new(v));
-        if let Some(&i) = self.ids.get(&key) {
-            return i;
+        let mut h = FxHasher::default();
+        v.key_hash(&mut h);
+        let hash = h.finish();
+        let (items, hashes) = (&self.items, &self.hashes);
+        match self.table.entry(
+            hash,
+            |&i| hashes[i as usize] == hash && *items[i as usize] == v,
+            |&i| hashes[i as usize],
+        ) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(slot) => {
+                let i = self.items.len() as u32;
+                slot.insert(i);
+                self.items.push(Rc::new(v));
+                self.hashes.push(hash);
+                i
+            }
         }
-        let i = self.items.len() as u32;
-        self.items.push(key.0.clone());
-        self.ids.insert(key, i);
-        i
     }
     fn get(&self, i: u32) -> Rc<T> {
         self.items[i as usize].clone()
@@ -427,7 +427,7 @@ impl Normalizer {
         let mut p = Poly::new();
         p.insert(
             Mono {
-                vars: vec![(id, 1)],
+                vars: [(id, 1)].into_iter().collect(),
                 exp: ZERO,
             },
             BigRational::one(),
@@ -496,10 +496,27 @@ impl Normalizer {
         Ok(self.fracs.intern(Frac { num, den }))
     }
 
+    /// `num / den` for the denominator of a normal form other than 1, which [`make_frac`]
+    /// keeps as it is (it holds the monomial 1 with coefficient 1): the same quotient without
+    /// copying and hashing the denominator again.
+    ///
+    /// [`make_frac`]: Normalizer::make_frac
+    fn over_canonical(&mut self, num: Poly, den: PolyId) -> Result<FracId, NormalError> {
+        debug_assert!({
+            let d = self.poly(den);
+            d.len() > 1 && d.get(&Mono::unit()).is_some_and(|c| c.is_one())
+        });
+        if num.is_empty() {
+            return self.poly_frac(num);
+        }
+        let num = self.polys.intern(num);
+        Ok(self.fracs.intern(Frac { num, den }))
+    }
+
     /// A flattened sum: direct products of polynomial operands are accumulated without
     /// interning them.
     fn sum_deps(&mut self, deps: &[Dep]) -> Result<FracId, NormalError> {
-        let mut direct = Poly::new();
+        let mut direct = Vec::new();
         let mut items = Vec::new();
         for d in deps {
             let f = self.nf(d.t);
@@ -514,7 +531,7 @@ impl Normalizer {
                             for (bm, bc) in pb.iter() {
                                 let m = self.mono_mul(am, bm);
                                 let c = mul_q(ac, bc);
-                                add_term(&mut direct, m, if d.pos { c } else { -c });
+                                direct.push((m, if d.pos { c } else { -c }));
                             }
                         }
                     } else {
@@ -524,6 +541,7 @@ impl Normalizer {
                 }
             }
         }
+        let direct = from_terms(direct);
         if !direct.is_empty() || items.is_empty() {
             let f = self.poly_frac(direct)?;
             items.push((f, true));
@@ -532,6 +550,9 @@ impl Normalizer {
     }
 
     fn sum(&mut self, items: &[(FracId, bool)]) -> Result<FracId, NormalError> {
+        if let [(f, true)] = *items {
+            return Ok(f);
+        }
         // Group by denominator so sums of polynomials stay polynomial arithmetic.
         let mut groups: Vec<(PolyId, Poly)> = Vec::new();
         let mut index: FxHashMap<PolyId, usize> = FxHashMap::default();
@@ -545,6 +566,12 @@ impl Normalizer {
             });
             let num = self.poly(q.num);
             add_scaled(&mut groups[g].1, &num, if pos { &one } else { &minus });
+        }
+        if let [(den, _)] = groups[..] {
+            if den != ONE {
+                let num = groups.pop().map(|g| g.1).unwrap_or_default();
+                return self.over_canonical(num, den);
+            }
         }
         let mut acc: Option<(Poly, Poly)> = None;
         for (den, num) in groups {
@@ -576,6 +603,9 @@ impl Normalizer {
         let num = self.mul_poly(&self.poly(fa.num), &self.poly(fb.num));
         if fa.den == ONE && fb.den == ONE {
             return self.poly_frac(num);
+        }
+        if fa.den == ONE || fb.den == ONE {
+            return self.over_canonical(num, fa.den.max(fb.den));
         }
         let den = self.mul_poly(&self.poly(fa.den), &self.poly(fb.den));
         self.make_frac(num, den)
@@ -613,7 +643,7 @@ impl Normalizer {
                 let mut p = Poly::new();
                 p.insert(
                     Mono {
-                        vars: vec![],
+                        vars: Vars::new(),
                         exp: fa.num,
                     },
                     BigRational::one(),
@@ -753,23 +783,21 @@ impl Normalizer {
     }
 
     fn mul_mono(&mut self, p: &Poly, m: &Mono, c: &BigRational) -> Poly {
-        let mut out = Poly::new();
+        let mut terms = Vec::with_capacity(p.len());
         for (pm, pc) in p {
-            let nm = self.mono_mul(pm, m);
-            add_term(&mut out, nm, mul_q(pc, c));
+            terms.push((self.mono_mul(pm, m), mul_q(pc, c)));
         }
-        out
+        from_terms(terms)
     }
 
     fn mul_poly(&mut self, a: &Poly, b: &Poly) -> Poly {
-        let mut out = Poly::new();
+        let mut terms = Vec::with_capacity(a.len() * b.len());
         for (am, ac) in a {
             for (bm, bc) in b {
-                let m = self.mono_mul(am, bm);
-                add_term(&mut out, m, mul_q(ac, bc));
+                terms.push((self.mono_mul(am, bm), mul_q(ac, bc)));
             }
         }
-        out
+        from_terms(terms)
     }
 
     /// Renders the normal form `f` as text (atoms by id, exponentials as `exp(#p)`).

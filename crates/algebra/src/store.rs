@@ -98,6 +98,8 @@ impl Store {
     pub fn intern(&mut self, n: Node) -> TermId {
         if self.frozen {
             self.thaw();
+        } else if self.table.len() == self.table.capacity() {
+            self.reindex(2 * self.nodes.len().max(16));
         }
         let nodes = &self.nodes;
         let slot = match self.table.entry(
@@ -137,8 +139,16 @@ impl Store {
 
     fn thaw(&mut self) {
         self.frozen = false;
+        self.reindex(self.nodes.len());
+    }
+
+    /// Builds the interning table anew with room for `capacity` nodes, reading the nodes in
+    /// order. A full table grows this way rather than by rehashing in place, which reads the
+    /// node of every slot in the table's order: a cache miss per node on a large store.
+    fn reindex(&mut self, capacity: usize) {
         let nodes = &self.nodes;
-        let mut table = HashTable::with_capacity(nodes.len());
+        self.table = HashTable::new();
+        let mut table = HashTable::with_capacity(capacity.max(nodes.len()));
         for (i, n) in nodes.iter().enumerate() {
             table.insert_unique(hash_node(n), i as u32, |&j| hash_node(&nodes[j as usize]));
         }
@@ -605,6 +615,11 @@ impl Store {
         if memo.map.len() < other.len() {
             memo.map.resize(other.len(), u32::MAX);
         }
+        if share && self.frozen {
+            // Room for all of `other` at once: the table is built once, not grown.
+            self.frozen = false;
+            self.reindex(self.nodes.len() + other.len());
+        }
         let done = |memo: &ImportMemo, k: TermId| memo.map[k.0 as usize] != u32::MAX;
         if done(memo, t) {
             return TermId(memo.map[t.0 as usize]);
@@ -668,6 +683,9 @@ impl Store {
     fn append(&mut self, n: Node) -> TermId {
         let t = TermId(self.nodes.len() as u32);
         if !self.frozen {
+            if self.table.len() == self.table.capacity() {
+                self.reindex(2 * self.nodes.len().max(16));
+            }
             let nodes = &self.nodes;
             self.table
                 .insert_unique(hash_node(&n), t.0, |&i| hash_node(&nodes[i as usize]));
