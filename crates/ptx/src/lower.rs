@@ -20,8 +20,11 @@
 //! The magic-number sequences NVRTC emits for `x / d` and `x % d` by a constant become exact
 //! divisions once the magic constant is proved for every operand value (`divide`, `magic`),
 //! so the symbolic executor sees `x % d` where the source has it; likewise NVRTC's sequences
-//! for `expf` and `__expf` become `exp` (`expf`).
+//! for `expf` and `__expf` become `exp` (`expf`). Signed additions and products of memory
+//! contents are lowered unsigned where the source kernel does no signed arithmetic on memory
+//! contents (`data`): the same bits, without a signed overflow the source does not have.
 
+mod data;
 mod divide;
 mod emit;
 mod expf;
@@ -141,6 +144,7 @@ pub fn lower_with(module: &Module, opts: &LowerOptions) -> Result<Program, Lower
     let layout = memory::layout(f, &flat, &vars, &prov, pointers.clone(), opts.signature)?;
 
     let read_preds = predicates_read(&flat);
+    let data = data::DataRegs::new(&flat, opts.signature);
     inst::check_wmma_fragments(&flat)?;
     let mut cx = inst::Lowerer {
         e: emit::Emitter::new(&flat.regs),
@@ -150,6 +154,7 @@ pub fn lower_with(module: &Module, opts: &LowerOptions) -> Result<Program, Lower
         read_preds: &read_preds,
         divs: divide::Divisions::default(),
         exps: expf::Exponentials::default(),
+        data: &data,
     };
     for s in &flat.steps {
         match s {

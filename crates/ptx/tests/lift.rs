@@ -409,3 +409,46 @@ fn an_unrolled_loop_and_its_remainder() {
         assert!(out.findings.is_empty());
     }
 }
+
+/// The signed additions in the lifted IR of the stores' values.
+fn signed_sums_stored(k: &Kernel) -> usize {
+    let mut n = 0;
+    for s in &k.body {
+        s.walk(&mut |s| {
+            if let StmtKind::Store { value, .. } = &s.kind {
+                value.walk(&mut |e| {
+                    if let warpsafe_ir::ExprKind::Binary(warpsafe_ir::BinOp::Add, ..) = &e.kind {
+                        n += usize::from(e.ty.is_signed());
+                    }
+                });
+            }
+        });
+    }
+    n
+}
+
+/// NVRTC's `add.s32` of two loaded values is the same instruction for `unsigned` and `int`
+/// elements: the lifting reads it unsigned where the source adds memory contents only as
+/// `unsigned` (no signed overflow to report), and keeps it signed for the `int` twin.
+#[test]
+fn sums_of_unsigned_contents_stay_unsigned() {
+    if !nvrtc() {
+        return;
+    }
+    let src = |t: &str, extra: &str| {
+        format!(
+            "__global__ void sum({t}* a, const {t}* b, int n)\n{{\n    int i = blockIdx.x * \
+             blockDim.x + threadIdx.x;\n    if (i < n) {{\n        {extra}a[i] = a[i] + b[i] + 3;\n    }}\n}}\n"
+        )
+    };
+    let (_, unsigned) = both(&src("unsigned", ""));
+    assert_eq!(signed_sums_stored(&unsigned), 0, "{unsigned:?}");
+    let (_, int) = both(&src("int", ""));
+    assert!(signed_sums_stored(&int) > 0, "{int:?}");
+    // One signed operation on contents anywhere in the source keeps every one signed.
+    let (_, mixed) = both(&src(
+        "unsigned",
+        "int d = (int)b[i] * 2; a[0] = (unsigned)d; ",
+    ));
+    assert!(signed_sums_stored(&mixed) > 0, "{mixed:?}");
+}

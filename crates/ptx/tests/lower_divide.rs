@@ -300,3 +300,74 @@ fn a_redefined_operand_or_a_join_point_stops_the_rewrite() {
         assert_eq!(out[t], x % 10);
     }
 }
+
+/// Per thread: `x = (i32) in[tid]`, `out[2 * tid] = x / 16` and `out[2 * tid + 1] = x / 2`
+/// (as i64 bits) in NVRTC's form for a signed division by a power of two: the sign bit
+/// shifted down to a bias, added, and an arithmetic shift.
+const POW2: &str = r#"
+.version 9.5
+.target sm_90
+.address_size 64
+
+.visible .entry pow2(
+    .param .u64 pow2_param_0,
+    .param .u64 pow2_param_1
+)
+{
+    .reg .b32 %r<20>;
+    .reg .b64 %rd<20>;
+
+    ld.param.u64 %rd1, [pow2_param_0];
+    ld.param.u64 %rd2, [pow2_param_1];
+    cvta.to.global.u64 %rd3, %rd1;
+    cvta.to.global.u64 %rd4, %rd2;
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd5, %r1, 8;
+    add.s64 %rd6, %rd3, %rd5;
+    ld.global.u64 %rd7, [%rd6];
+    cvt.u32.u64 %r2, %rd7;
+    mul.wide.u32 %rd8, %r1, 16;
+    add.s64 %rd9, %rd4, %rd8;
+    shr.s32 %r3, %r2, 31;
+    shr.u32 %r4, %r3, 28;
+    add.s32 %r5, %r2, %r4;
+    shr.s32 %r6, %r5, 4;
+    cvt.s64.s32 %rd10, %r6;
+    st.global.u64 [%rd9], %rd10;
+    shr.u32 %r7, %r2, 31;
+    shr.s32 %r8, %r2, 31;
+    shr.u32 %r9, %r8, 31;
+    add.s32 %r10, %r2, %r9;
+    shr.s32 %r11, %r10, 1;
+    cvt.s64.s32 %rd11, %r11;
+    st.global.u64 [%rd9+8], %rd11;
+    ret;
+}
+"#;
+
+#[test]
+fn a_signed_division_by_a_power_of_two_becomes_exact_division() {
+    let p = lower(POW2);
+    assert_eq!(count(&p, BinaryOp::Div), 2);
+    let mut xs = inputs();
+    xs.extend([
+        0,
+        1,
+        15,
+        16,
+        17,
+        (-1i64) as u64,
+        (-15i64) as u64,
+        (-16i64) as u64,
+    ]);
+    xs.extend([(-17i64) as u64, i32::MIN as u32 as u64, i32::MAX as u64]);
+    let out = run(&p, &xs, 2);
+    for (t, &x) in xs.iter().enumerate() {
+        let x = x as u32 as i32;
+        assert_eq!(out[2 * t] as i64, i64::from(x / 16), "x = {x}");
+        assert_eq!(out[2 * t + 1] as i64, i64::from(x / 2), "x = {x}");
+    }
+    // A bias of the wrong width (2^3 − 1 before a shift by 4) is no division.
+    let bad = lower(&POW2.replace("shr.u32 %r4, %r3, 28;", "shr.u32 %r4, %r3, 29;"));
+    assert_eq!(count(&bad, BinaryOp::Div), 1);
+}

@@ -1,6 +1,7 @@
 //! Division and remainder by a constant, recovered from the magic-number sequences NVRTC
 //! emits for them (`mul.hi` by a constant, shifts, the "add indicator" `sub/shr 1/add`, the
-//! signed sign-bit correction, then `mul.lo`/`sub` for a remainder).
+//! signed sign-bit correction, then `mul.lo`/`sub` for a remainder), and a signed division by
+//! `2^k` from its bias sequence (`x + ((x >> (w−1)) >>> (w−k))`, then `>> k`).
 //!
 //! Why here and not in the algebra: the pattern is only visible on PTX instructions; once
 //! lowered, a 64-bit `mul.hi` is a dozen 32-bit-half operations whose term no normal form
@@ -47,6 +48,12 @@ enum Form {
     Quot { d: BigInt, signed: bool },
     /// `c · (x / d)` with `c = ±d`.
     Multiple { d: BigInt, signed: bool, c: BigInt },
+    /// `x >> (bits − 1)`, `x` signed: `−1` when `x < 0`, else `0`.
+    SignMask,
+    /// `2^k − 1` when `x < 0`, else `0` (the sign mask shifted right logically).
+    Bias { k: u32 },
+    /// `x + (2^k − 1 when x < 0)`: never wraps, so an arithmetic `>> k` of it is `x / 2^k`.
+    Biased { k: u32 },
 }
 
 /// A form held by a register of `width` bits.
@@ -253,6 +260,51 @@ impl Divisions {
                 }
                 Some((None, Some(rem(q, d, *signed, false)?)))
             }
+            // Signed division by 2^k: `x + ((x >> (bits−1)) >>> (bits−k))`, then `>> k`.
+            "shr"
+                if !logical && imm(b) == Some(i128::from(t.bits) - 1) && self.get(a).is_none() =>
+            {
+                let x = reg_name(a)?;
+                let (r, rt) = reg(x)?;
+                if rt.bits != t.bits {
+                    return None;
+                }
+                let x = Src {
+                    name: x.to_string(),
+                    reg: r,
+                    bits: t.bits,
+                };
+                let form = Form::SignMask;
+                Some((
+                    Some(Known {
+                        x,
+                        form,
+                        width: t.bits,
+                    }),
+                    None,
+                ))
+            }
+            "shr"
+                if matches!(
+                    self.get(a).map(|k| &k.form),
+                    Some(Form::SignMask | Form::Biased { .. })
+                ) =>
+            {
+                let src = self.get(a)?;
+                let k = u32::try_from(imm(b)?).ok()?;
+                if src.width != t.bits || src.x.bits != t.bits || k == 0 || k >= t.bits {
+                    return None;
+                }
+                match src.form {
+                    Form::SignMask if logical => {
+                        Some((self.with(src, Form::Bias { k: t.bits - k }, t.bits), None))
+                    }
+                    Form::Biased { k: kb } if !logical && kb == k => {
+                        self.quotient(src.x.clone(), BigInt::one() << k, true, t.bits)
+                    }
+                    _ => None,
+                }
+            }
             "shr" => {
                 let src = self.get(a)?;
                 let k = u32::try_from(imm(b)?).ok()?;
@@ -353,6 +405,12 @@ impl Divisions {
                 for (p, q) in pairs {
                     let Some(kp) = self.get(p) else { continue };
                     if kp.width != t.bits {
+                        continue;
+                    }
+                    if let (Form::Bias { k }, Some(x)) = (&kp.form, reg_name(q)) {
+                        if x == kp.x.name && kp.x.bits == t.bits {
+                            return Some((self.with(kp, Form::Biased { k: *k }, t.bits), None));
+                        }
                         continue;
                     }
                     if let Some(x) = reg_name(q) {

@@ -1,5 +1,6 @@
 //! Translation of one PTX instruction into thread code.
 
+use super::data::DataRegs;
 use super::divide::{Divisions, Rewrite};
 use super::emit::Emitter;
 use super::expf::{ExpRewrite, Exponentials};
@@ -45,6 +46,8 @@ pub(crate) struct Lowerer<'a> {
     pub divs: Divisions,
     /// Exponentials recognised in the current basic block.
     pub exps: Exponentials,
+    /// Registers holding memory contents whose signed arithmetic the source never does.
+    pub data: &'a DataRegs,
 }
 
 fn has(i: &Instruction, m: &str) -> bool {
@@ -471,6 +474,7 @@ impl Lowerer<'_> {
         let pt = match (i.opcode.as_str(), pt.kind) {
             ("shl" | "and" | "or" | "xor", _) => pt.unsigned(),
             ("shr", Kind::Bits) => pt.unsigned(),
+            ("add" | "sub", Kind::Signed) if self.data.only_contents(i, 1..3) => pt.unsigned(),
             _ => pt,
         };
         let t = if pt.kind == Kind::Pred {
@@ -688,9 +692,21 @@ impl Lowerer<'_> {
             return Ok(());
         }
         let d = self.dst(i, 0)?;
+        let t = self.contents_type(i, t, 3);
         let r = self.int_product(i, t)?;
         self.e.emit(Inst::Mov { dst: d, src: r });
         Ok(())
+    }
+
+    /// `t`, or its unsigned twin for a `.lo` product (and sum) whose operands `1..to` all
+    /// hold memory contents the source only adds and multiplies unsigned ([`DataRegs`]).
+    fn contents_type(&self, i: &Instruction, t: ScalarType, to: usize) -> ScalarType {
+        let lo = !has(i, "wide") && !has(i, "hi");
+        if lo && t.is_signed() && t.is_int() && self.data.only_contents(i, 1..to) {
+            int_type(width(t), false)
+        } else {
+            t
+        }
     }
 
     /// `a * b` of operands 1 and 2 by the `.lo`/`.wide`/`.hi` modifier, in a temporary.
@@ -801,8 +817,9 @@ impl Lowerer<'_> {
             self.float_modifiers(i)?;
             return self.math(i, MathFn::Fma, t, 3);
         }
-        let p = self.int_product(i, t)?;
+        let p = self.int_product(i, self.contents_type(i, t, 3))?;
         let st = if has(i, "wide") { wide(t) } else { t };
+        let st = self.contents_type(i, st, 4);
         let d = self.dst(i, 0)?;
         let c = self.src(i, 3, st)?;
         self.e.emit(bin(BinaryOp::Add, st, d, p, c));
