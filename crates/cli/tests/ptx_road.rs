@@ -83,6 +83,10 @@ const AGREE: &[&str] = &[
     "reduce_warp_unrolled_bug_nosync.cu",
     "exclusive_scan.cu",
     "exclusive_scan_bug_offset.cu",
+    // Linear over-approximations left to z3's `smt` tactic when `qflia` stalls (issue 17).
+    "scalar_mul.cu",
+    "gauss_elim.cu",
+    "matrix_mul_tiled_bug_nosync.cu",
 ];
 
 /// Compares the roads on `files`: no contradiction anywhere, exact agreement on `AGREE`.
@@ -131,8 +135,8 @@ fn ptx_road_agrees_with_the_source_road_on_the_listed_kernels() {
 
 /// Every example by both roads: about 17 minutes on a 2-core machine, so not in CI; run it
 /// with `cargo nextest run -p warpsafe-cli --test ptx_road --run-ignored all`. Last measured
-/// (2026-11-26, all properties, docs/ptx-road.md): no contradiction; 35 of the 46 files get
-/// the same verdicts by both roads, 11 weaker ones by the PTX road.
+/// (2026-11-26, all properties, docs/ptx-road.md): no contradiction; 40 of the 46 files get
+/// the same verdicts by both roads, 6 weaker ones by the PTX road.
 #[test]
 #[ignore]
 fn ptx_road_never_contradicts_the_source_road_on_any_example() {
