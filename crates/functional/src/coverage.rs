@@ -10,7 +10,7 @@
 use crate::exec::StoreEv;
 use crate::launch::Launch;
 use crate::poly::Poly;
-use crate::term::{Sort, Term};
+use crate::term::{Op, Sort, Term};
 
 /// A store's address as a mixed-radix number: `offset + Σ coef_m · x_m`, each coefficient the
 /// previous one times the radix.
@@ -41,9 +41,10 @@ pub struct Link {
 impl Chain {
     /// True when the digits determine the thread: every used dimension's ids appear.
     pub fn determines_thread(&self, launch: &Launch) -> bool {
+        let one = Term::int(1);
         (0..launch.dims).all(|d| {
             let has = |i: usize| self.links.iter().any(|l| l.ids.contains(&i));
-            has(d) && has(d + 3)
+            (has(d) || launch.bdim[d] == one) && (has(d + 3) || launch.gdim[d] == one)
         })
     }
 
@@ -76,14 +77,53 @@ pub fn chain(launch: &Launch, store: &StoreEv) -> Result<Chain, String> {
     chain_over(launch, &store.addr, &names)
 }
 
+/// The id of a [`Part`] coordinate (it determines no thread id alone).
+const PART: usize = usize::MAX - 1;
+
+/// A coordinate that is part of a thread id `x`: `x div c` or `x mod c`, `c > 0` (a thread
+/// index split into a row and a column).
+struct Part {
+    /// Index of the atom in the coordinate list.
+    at: usize,
+    /// The dimension of the thread id.
+    dim: usize,
+    /// `mod` (else `div`).
+    modulo: bool,
+    /// The divisor.
+    c: i128,
+}
+
 /// The mixed-radix form of `addr` over the coordinates `names` (each with the thread-id
 /// dimension it determines: `d` for `threadIdx`, `d + 3` for `blockIdx`, `usize::MAX` for an
-/// iteration), or why it has none.
+/// iteration), or why it has none. A thread id may also enter as `tid div c` and `tid mod c`
+/// (one divisor per id, never beside the id itself); each is a coordinate whose every digit
+/// some thread id realises — a `mod` digit is kept below `c` — and the two together
+/// determine the id.
 pub fn chain_over(launch: &Launch, addr: &Term, names: &[(Term, usize)]) -> Result<Chain, String> {
     let p = Poly::of(addr).ok_or("the address has an overflowing coefficient")?;
+    let mut names: Vec<(Term, usize)> = names.to_vec();
+    let mut parts: Vec<Part> = vec![];
+    for atom in p.atoms.values() {
+        let Some((op @ (Op::Div | Op::Mod), [x, c])) = atom.as_app() else {
+            continue;
+        };
+        let Some(&(_, dim)) = names.iter().find(|(n, id)| n == x && *id < 3) else {
+            continue;
+        };
+        let Some(c) = c.as_int().filter(|&c| c > 0) else {
+            continue;
+        };
+        parts.push(Part {
+            at: names.len(),
+            dim,
+            modulo: op == Op::Mod,
+            c,
+        });
+        names.push((atom.clone(), PART));
+    }
     let mut rest = p;
-    let mut coefs: Vec<(Term, usize, Poly)> = vec![];
-    for (x, id) in names {
+    let mut coefs: Vec<(Term, usize, Poly, usize)> = vec![];
+    for (at, (x, id)) in names.iter().enumerate() {
         let key = x.smt();
         let (coef, r) = rest
             .split(&key)
@@ -92,35 +132,76 @@ pub fn chain_over(launch: &Launch, addr: &Term, names: &[(Term, usize)]) -> Resu
             return Err("the address multiplies two coordinates".into());
         }
         if !coef.terms.is_empty() {
-            coefs.push((x.clone(), *id, coef));
+            coefs.push((x.clone(), *id, coef, at));
         }
         rest = r;
     }
     let offset = rest.to_term();
+    if let Some((x, _)) = names.iter().find(|(x, _)| offset.mentions(&x.smt())) {
+        // The digits would not exist for every target: `x` also occurs inside an atom.
+        return Err(format!(
+            "the address uses {} other than as a multiple (inside a division, a remainder or a function)",
+            x.smt()
+        ));
+    }
+    let in_use = |at: usize| coefs.iter().any(|c| c.3 == at);
+    let parts: Vec<Part> = parts.into_iter().filter(|q| in_use(q.at)).collect();
+    for q in &parts {
+        let whole = names.iter().position(|(_, id)| *id == q.dim);
+        let clash = parts
+            .iter()
+            .any(|o| o.dim == q.dim && (o.c != q.c || (o.modulo == q.modulo && o.at != q.at)));
+        if whole.is_some_and(in_use) || clash {
+            return Err("the address splits a thread id in more than one way".into());
+        }
+    }
+    let part_of = |at: usize| parts.iter().find(|q| q.at == at);
+    // The size of a thread coordinate's range, when the address pairs it with a block id.
+    let size = |x: &Term, at: usize| -> Option<Term> {
+        match part_of(at) {
+            Some(q) if q.modulo => Some(Term::int(q.c)),
+            Some(q) => {
+                let b = launch.bdim[q.dim].as_int()?;
+                (b % q.c == 0).then(|| Term::int(b / q.c))
+            }
+            None => (0..launch.dims)
+                .find(|&d| launch.tid[d] == *x)
+                .map(|d| launch.bdim[d].clone()),
+        }
+    };
     let mut links: Vec<Link> = vec![];
     let mut used = vec![false; coefs.len()];
-    for d in 0..launch.dims {
-        let ti = coefs.iter().position(|(x, _, _)| *x == launch.tid[d]);
-        let bi = coefs.iter().position(|(x, _, _)| *x == launch.bid[d]);
-        let (Some(ti), Some(bi)) = (ti, bi) else {
-            continue;
+    for ti in 0..coefs.len() {
+        let (x, _, coef, at) = &coefs[ti];
+        let Some(s) = size(x, *at) else { continue };
+        let bids: Vec<usize> = match part_of(*at) {
+            Some(_) => (0..launch.dims).collect(),
+            None => (0..launch.dims).filter(|&d| launch.tid[d] == *x).collect(),
         };
-        let bdim = Poly::of(&launch.bdim[d]).ok_or("bad blockDim")?;
-        if coefs[ti].2.mul(&bdim).as_ref() != Some(&coefs[bi].2) {
-            continue;
-        }
-        let (tid, bid, bd) = (&launch.tid[d], &launch.bid[d], &launch.bdim[d]);
+        let sp = Poly::of(&s).ok_or("bad blockDim")?;
+        let bi = (0..coefs.len()).find(|&bi| {
+            !used[bi]
+                && bids.iter().any(|&e| coefs[bi].0 == launch.bid[e])
+                && coef.mul(&sp).as_ref() == Some(&coefs[bi].2)
+        });
+        let Some(bi) = bi else { continue };
+        let bid = coefs[bi].0.clone();
+        let e = (0..launch.dims)
+            .find(|&e| launch.bid[e] == bid)
+            .unwrap_or(0);
+        // A part determines its thread id only beside the other part (`settle_parts`).
+        let d = part_of(*at).map_or(coefs[ti].1, |_| PART);
         links.push(Link {
-            x: bid.mul(bd).add(tid),
-            coef: coefs[ti].2.clone(),
+            x: bid.mul(&s).add(x),
+            coef: coef.clone(),
             radix: None,
-            ids: vec![d, d + 3],
-            pair: Some((bid.clone(), tid.clone(), bd.clone())),
+            ids: vec![d, e + 3],
+            pair: Some((bid, x.clone(), s)),
         });
         used[ti] = true;
         used[bi] = true;
     }
-    for (i, (x, id, c)) in coefs.into_iter().enumerate() {
+    for (i, (x, id, c, _)) in coefs.into_iter().enumerate() {
         if !used[i] {
             links.push(Link {
                 x,
@@ -140,7 +221,47 @@ pub fn chain_over(launch: &Launch, addr: &Term, names: &[(Term, usize)]) -> Resu
             .to_term();
         links[i].radix = Some(b);
     }
+    settle_parts(&mut links, &parts, &names)?;
     Ok(Chain { offset, links })
+}
+
+/// Checks that every digit of a `tid mod c` coordinate is below `c` (else no thread realises
+/// it), and marks a thread id as determined where both its parts are coordinates.
+fn settle_parts(links: &mut [Link], parts: &[Part], names: &[(Term, usize)]) -> Result<(), String> {
+    let link_of = |q: &Part| {
+        let atom = &names[q.at].0;
+        links
+            .iter()
+            .position(|l| l.x == *atom || l.pair.as_ref().is_some_and(|(_, u, _)| u == atom))
+    };
+    let mut whole = vec![];
+    for q in parts.iter().filter(|q| q.modulo) {
+        let Some(i) = link_of(q) else { continue };
+        if links[i].pair.is_none() {
+            let fits = links[i]
+                .radix
+                .as_ref()
+                .and_then(|r| r.as_int())
+                .is_some_and(|r| r <= q.c);
+            if !fits {
+                return Err(format!(
+                    "a remainder by {} is a digit of the address with a larger range",
+                    q.c
+                ));
+            }
+        }
+        let div = parts.iter().find(|o| o.dim == q.dim && !o.modulo);
+        if let Some(j) = div.and_then(link_of) {
+            whole.push((i, j, q.dim));
+        }
+    }
+    for (i, j, d) in whole {
+        for k in [i, j] {
+            links[k].ids.retain(|&x| x != PART);
+        }
+        links[i].ids.push(d);
+    }
+    Ok(())
 }
 
 /// The quantifier-free obligations that show one store covers a target address.
@@ -159,7 +280,13 @@ pub struct Witness {
 /// Builds the witness for `target` (an element index) and `store`, or says why there is none.
 pub fn witness(launch: &Launch, store: &StoreEv, target: &Term) -> Result<Witness, String> {
     let ch = chain(launch, store)?;
-    let (radices, base, defs) = decompose(&ch, target);
+    let (radices, base, mut defs) = decompose(&ch, target);
+    for id in launch.tid.iter().chain(&launch.bid) {
+        // An id the address does not depend on: the witness takes 0, always in range.
+        if id.as_int().is_none() && !ch.links.iter().any(|l| l.x.mentions(&id.smt())) {
+            defs.push(id.eq(&Term::int(0)));
+        }
+    }
     let goal = Term::and_all(launch.thread_ranges()).and(&store.guard);
     Ok(Witness {
         radices,

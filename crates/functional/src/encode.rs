@@ -163,6 +163,8 @@ pub struct Encoder<'k> {
     pub shared: Vec<SharedEv>,
     /// Barriers passed before the statement being encoded.
     pub phase: Term,
+    /// Ranges of integer parameters that the contract's `requires` bound.
+    param_ranges: Vec<(i128, i128)>,
 }
 
 /// Variable values: `None` before declaration or out of scope.
@@ -178,6 +180,65 @@ pub fn param_sym(kernel: &Kernel, p: ParamId) -> Option<Term> {
         )),
         ParamKind::Buffer { .. } => None,
     }
+}
+
+/// The range of each parameter (by index) within the bounds the contract's `requires` put on
+/// it directly (`0 <= K`, `n < 4096`; conjuncts of a bare parameter and a constant). Every
+/// obligation assumes the `requires`, so encoding under these ranges is exact where it counts.
+fn param_ranges(kernel: &Kernel) -> Vec<(i128, i128)> {
+    let mut out: Vec<(i128, i128)> = kernel
+        .params
+        .iter()
+        .map(|p| match p.kind {
+            ParamKind::Scalar(t) if t.is_int() => type_range(t),
+            _ => (i128::MIN, i128::MAX),
+        })
+        .collect();
+    fn visit(e: &Expr, out: &mut [(i128, i128)]) {
+        match &e.kind {
+            ExprKind::Logical(LogicOp::And, a, b) => {
+                visit(a, out);
+                visit(b, out);
+            }
+            ExprKind::Binary(op, a, b) => {
+                let bound = |x: &Expr, y: &Expr| match (&x.kind, &y.kind) {
+                    (ExprKind::Param(p), ExprKind::Const(v)) if x.ty.is_int() => {
+                        Some((p.0 as usize, v.as_i128()?, false))
+                    }
+                    (ExprKind::Const(v), ExprKind::Param(p)) if y.ty.is_int() => {
+                        Some((p.0 as usize, v.as_i128()?, true))
+                    }
+                    _ => None,
+                };
+                let Some((i, c, flipped)) = bound(a, b) else {
+                    return;
+                };
+                let Some(r) = out.get_mut(i) else { return };
+                // `p op c`, or `c op p` read as `p op' c`.
+                let op = match (op, flipped) {
+                    (o, false) => *o,
+                    (BinOp::Lt, true) => BinOp::Gt,
+                    (BinOp::Le, true) => BinOp::Ge,
+                    (BinOp::Gt, true) => BinOp::Lt,
+                    (BinOp::Ge, true) => BinOp::Le,
+                    (o, true) => *o,
+                };
+                match op {
+                    BinOp::Lt => r.1 = r.1.min(c - 1),
+                    BinOp::Le => r.1 = r.1.min(c),
+                    BinOp::Gt => r.0 = r.0.max(c + 1),
+                    BinOp::Ge => r.0 = r.0.max(c),
+                    BinOp::Eq => *r = (r.0.max(c), r.1.min(c)),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    for r in &kernel.contract.requires {
+        visit(r, &mut out);
+    }
+    out
 }
 
 /// The initial contents of buffer `p` at element `addr`.
@@ -249,6 +310,7 @@ impl<'k> Encoder<'k> {
             pos: 0,
             shared: vec![],
             phase: Term::int(0),
+            param_ranges: param_ranges(kernel),
         }
     }
 
@@ -346,7 +408,14 @@ impl<'k> Encoder<'k> {
                 ),
             },
             ExprKind::Param(p) => match param_sym(self.kernel, *p) {
-                Some(t) => Ok(Val::of(t, type_range(e.ty))),
+                Some(t) => {
+                    let range = type_range(e.ty);
+                    let iv = match self.param_ranges.get(p.0 as usize) {
+                        Some(&(lo, hi)) => (lo.max(range.0), hi.min(range.1)),
+                        None => range,
+                    };
+                    Ok(Val::of(t, iv))
+                }
                 None => unsupported(e.span, "a buffer parameter used as a value"),
             },
             ExprKind::Builtin(b) => self.builtin(*b, e.span),

@@ -368,8 +368,17 @@ impl Exec<'_> {
         };
 
         let t = crate::term::sym(format!("t{id}"), Sort::Int);
-        let k = crate::term::sym(format!("k{id}"), Sort::Int);
-        self.ev.iter_syms.extend([t.smt(), k.smt(), x.smt()]);
+        // A loop with constant start, bound and step runs a known number of times.
+        let k = match (v0.t.as_int(), bound.as_int(), step.as_int()) {
+            (Some(a), Some(b), Some(s)) if s >= 1 => {
+                Term::int(if b > a { (b - a + s - 1) / s } else { 0 })
+            }
+            _ => crate::term::sym(format!("k{id}"), Sort::Int),
+        };
+        self.ev.iter_syms.extend([t.smt(), x.smt()]);
+        if k.as_int().is_none() {
+            self.ev.iter_syms.insert(k.smt());
+        }
         self.ev.counters.insert(t.smt());
         let at = |i: &Term| v0.t.add(&i.mul(&step));
         let vt = at(&t);

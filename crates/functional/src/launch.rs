@@ -54,6 +54,15 @@ impl Launch {
                 }
             });
         }
+        // A block of 1024 threads in the fixed dimensions leaves one thread to the others.
+        let fixed: Vec<i128> = self.bdim.iter().filter_map(|b| b.as_int()).collect();
+        if fixed.len() < 3 && fixed.iter().product::<i128>() == 1024 {
+            for b in &mut self.bdim {
+                if b.as_int().is_none() {
+                    *b = Term::int(1);
+                }
+            }
+        }
         self
     }
 

@@ -33,8 +33,8 @@ impl Poly {
             return Some(Poly::constant(v));
         }
         match t.as_app() {
-            Some((Op::Add, [a, b])) => Poly::of(a)?.add(&Poly::of(b)?),
-            Some((Op::Sub, [a, b])) => Poly::of(a)?.add(&Poly::of(b)?.scale(-1)?),
+            Some((Op::Add, [a, b])) => Poly::of(a)?.add(&Poly::of(b)?)?.fold_divmod(),
+            Some((Op::Sub, [a, b])) => Poly::of(a)?.add(&Poly::of(b)?.scale(-1)?)?.fold_divmod(),
             Some((Op::Neg, [a])) => Poly::of(a)?.scale(-1),
             Some((Op::Mul, [a, b])) => Poly::of(a)?.mul(&Poly::of(b)?),
             _ => {
@@ -96,6 +96,32 @@ impl Poly {
             }
         }
         Some(r)
+    }
+
+    /// Rewrites `k·c·(x div c) + k·(x mod c)` to `k·x` (SMT-LIB's `div` and `mod` satisfy
+    /// `x = c·(x div c) + (x mod c)` for every `c ≠ 0`): a thread id split into a row and a
+    /// column (`tid / 32`, `tid % 32`) and put back together reads as the id again.
+    fn fold_divmod(self) -> Option<Poly> {
+        let mut p = self;
+        loop {
+            let found = p.terms.iter().find_map(|(m, &k)| {
+                let [key] = m.as_slice() else { return None };
+                let (Op::Mod, [x, c]) = p.atoms.get(key)?.as_app()? else {
+                    return None;
+                };
+                let cv = c.as_int().filter(|&v| v != 0)?;
+                let div_key = x.div(c).smt();
+                let want = k.checked_mul(cv)?;
+                (p.terms.get(&vec![div_key.clone()]) == Some(&want))
+                    .then(|| (key.clone(), div_key, k, x.clone()))
+            });
+            let Some((mod_key, div_key, k, x)) = found else {
+                return Some(p);
+            };
+            p.terms.remove(&vec![mod_key]);
+            p.terms.remove(&vec![div_key]);
+            p = p.add(&Poly::of(&x)?.scale(k)?)?;
+        }
     }
 
     /// True when some monomial contains `atom`.

@@ -19,11 +19,12 @@
 //! The read's symbol is then defined as `W`'s value at the witness — a premise of the value
 //! obligations only, never of the obligations this argument rests on.
 
-use crate::coverage::{chain_over, decompose};
+use crate::coverage::{chain_over, decompose, Chain};
 use crate::encode::SharedEv;
 use crate::exec::Events;
+use crate::poly::Poly;
 use crate::prove::Builder;
-use crate::term::{Term, TermExt};
+use crate::term::{Op, Term, TermExt};
 
 /// `n` renamed with `suffix` when `keep` says it is a per-thread symbol to rename.
 fn renamer<'a>(
@@ -31,6 +32,61 @@ fn renamer<'a>(
     keep: impl Fn(&str) -> bool + 'a,
 ) -> impl Fn(&str) -> Option<String> + 'a {
     move |n: &str| (!keep(n)).then(|| format!("{n}{suffix}"))
+}
+
+/// Where the writer's address is one coordinate `x` (`x = target − offset`), its value's
+/// `x div c` and `x mod c` in the reader's terms: `target − offset` split into the monomials
+/// whose coefficients `c` divides (`c·Q`) and the rest (`R`), so `x div c = Q` and
+/// `x mod c = R` when `0 ≤ R < c` — each an obligation before it is used. Without these the
+/// solver meets `(x div c)·K` against the reader's `Q·K` and gives up.
+fn split_digits(ch: &Chain, target: &Term, value: &Term) -> Vec<(Term, Term)> {
+    let [link] = ch.links.as_slice() else {
+        return vec![];
+    };
+    if link.pair.is_some() || link.coef.terms != Poly::constant(1).terms {
+        return vec![];
+    }
+    let Some(e) = Poly::of(&target.sub(&ch.offset)) else {
+        return vec![];
+    };
+    let mut out = vec![];
+    let mut seen = std::collections::BTreeSet::new();
+    visit(value, &mut |t: &Term| {
+        let Some((op @ (Op::Div | Op::Mod), [x, c])) = t.as_app() else {
+            return;
+        };
+        let Some(cv) = c.as_int().filter(|&v| v > 0) else {
+            return;
+        };
+        if *x != link.x || !seen.insert(t.smt()) {
+            return;
+        }
+        let (mut q, mut r) = (Poly::constant(0), Poly::constant(0));
+        for (m, &k) in &e.terms {
+            let mut one = Poly {
+                atoms: e.atoms.clone(),
+                ..Poly::default()
+            };
+            if k % cv == 0 {
+                one.terms.insert(m.clone(), k / cv);
+                q = q.add(&one).unwrap_or_default();
+            } else {
+                one.terms.insert(m.clone(), k);
+                r = r.add(&one).unwrap_or_default();
+            }
+        }
+        let split = if op == Op::Div { q } else { r };
+        out.push((t.clone(), split.to_term()));
+    });
+    out
+}
+
+/// Calls `f` on every subterm of `t` (shared subterms once per occurrence).
+fn visit(t: &Term, f: &mut dyn FnMut(&Term)) {
+    f(t);
+    for c in t.children().iter() {
+        visit(c, f);
+    }
 }
 
 /// Is `n` a symbol of one thread's execution (its thread ids, iterations, trip counts,
@@ -174,7 +230,15 @@ impl Builder<'_> {
                     self.line(w.span)
                 )
             })?;
-            let (radices, base, digits) = decompose(&ch, &l.addr);
+            let (radices, base, mut digits) = decompose(&ch, &l.addr);
+            for d in 0..self.launch.dims {
+                // A thread id the address does not depend on: the reader's own will do.
+                let own = &self.launch.tid[d];
+                let w_id = own.rename(&ren_w);
+                if !ch.links.iter().any(|k| k.x.mentions(&w_id.smt())) {
+                    digits.push(w_id.eq(own));
+                }
+            }
             let read = self.premises(std::slice::from_ref(&l.guard));
             let at = format!("the read of shared `{name}` ({})", self.line(l.span));
             for r in &radices {
@@ -244,8 +308,17 @@ impl Builder<'_> {
                 self.push("staging", "smt", what, premises, goal);
             }
             let Some(value) = &w.value else { continue };
-            let mut def = witness;
-            def.push(sym.eq(&value.rename(&ren_w)));
+            let value = value.rename(&ren_w);
+            let mut def = witness.clone();
+            for (atom, split) in split_digits(&ch, &l.addr, &value) {
+                let mut premises = read.clone();
+                premises.extend(witness.iter().cloned());
+                let what = format!("{at}: the writer's {} is {}", atom.smt(), split.smt());
+                let fact = atom.eq(&split);
+                self.push("staging", "smt", what, premises, fact.clone());
+                def.push(fact);
+            }
+            def.push(sym.eq(&value));
             self.staged_defs.push(l.guard.implies(&Term::and_all(def)));
         }
         Ok(())
