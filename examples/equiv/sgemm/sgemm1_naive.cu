@@ -7,6 +7,9 @@
 //@ len(A) = M * K
 //@ len(B) = K * N
 //@ len(C) = M * N
+// For `prove` at every size: the grid covers C, and products (M * K, ...) fit the int indices.
+//@ requires M <= blockDim.x * gridDim.x && N <= blockDim.y * gridDim.y
+//@ requires 0 <= M && 0 <= N && 0 <= K && M <= 46336 && N <= 46336 && K <= 46336
 
 __global__ void sgemm_naive(int M, int N, int K, float alpha, const float* __restrict__ A,
                             const float* __restrict__ B, float beta, float* __restrict__ C)

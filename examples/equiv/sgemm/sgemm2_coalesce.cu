@@ -7,6 +7,11 @@
 //@ len(A) = M * K
 //@ len(B) = K * N
 //@ len(C) = M * N
+// For `prove` at every size: the launch the kernel is written for, the grid covers C, and
+// products (M * K, ...) fit the int indices.
+//@ requires blockDim.x == 1024
+//@ requires M <= 32 * gridDim.x && N <= 32 * gridDim.y
+//@ requires 0 <= M && 0 <= N && 0 <= K && M <= 46336 && N <= 46336 && K <= 46336
 
 #define BLOCKSIZE 32
 
