@@ -167,6 +167,34 @@ pub struct Encoder<'k> {
     param_ranges: Vec<(i128, i128)>,
 }
 
+/// Most elements of a per-thread local array whose elements are tracked one by one.
+pub const MAX_LOCAL_ELEMENTS: u64 = 256;
+
+/// The variable slot of element 0 of each local array: the elements of local arrays follow
+/// the kernel's variables in [`Vars`], one slot each.
+pub fn local_bases(kernel: &Kernel) -> Vec<usize> {
+    let mut next = kernel.vars.len();
+    kernel
+        .locals
+        .iter()
+        .map(|a| {
+            let base = next;
+            next += a.len().min(MAX_LOCAL_ELEMENTS) as usize;
+            base
+        })
+        .collect()
+}
+
+/// Variable slots in all: the kernel's variables and every local array element.
+pub fn slot_count(kernel: &Kernel) -> usize {
+    kernel.vars.len()
+        + kernel
+            .locals
+            .iter()
+            .map(|a| a.len().min(MAX_LOCAL_ELEMENTS) as usize)
+            .sum::<usize>()
+}
+
 /// Variable values: `None` before declaration or out of scope.
 pub type Vars = Vec<Option<Val>>;
 
@@ -312,6 +340,75 @@ impl<'k> Encoder<'k> {
             phase: Term::int(0),
             param_ranges: param_ranges(kernel),
         }
+    }
+
+    /// The slots of local array `arr` and the flat index `indices` name (with a side
+    /// obligation that each index is within its extent).
+    pub fn local_index(
+        &mut self,
+        arr: ArrayId,
+        indices: &[Expr],
+        vars: &Vars,
+        guard: &Term,
+        span: Span,
+    ) -> Enc<(Vec<usize>, Term)> {
+        let decl = &self.kernel.locals[arr.0 as usize];
+        if decl.len() > MAX_LOCAL_ELEMENTS || decl.is_empty() {
+            return unsupported(span, "a local array too large to track element by element");
+        }
+        if indices.len() != decl.dims.len() {
+            return unsupported(
+                span,
+                "a local array indexed with fewer or more indices than it has dimensions",
+            );
+        }
+        let base = local_bases(self.kernel)[arr.0 as usize];
+        let slots: Vec<usize> = (base..base + decl.len() as usize).collect();
+        let dims = decl.dims.clone();
+        let mut flat = Term::int(0);
+        let mut in_bounds = Term::tt();
+        for (e, extent) in indices.iter().zip(&dims) {
+            let i = self.expr(e, vars, guard)?.t;
+            let extent = Term::int(i128::from(*extent));
+            in_bounds = in_bounds.and(&Term::int(0).le(&i)).and(&i.lt(&extent));
+            flat = flat.mul(&extent).add(&i);
+        }
+        if in_bounds.as_bool() != Some(true) {
+            self.side.push(Side {
+                guard: guard.clone(),
+                cond: in_bounds,
+                what: "a local array index is within its extent".into(),
+                span,
+                defs: true,
+            });
+        }
+        Ok((slots, canon(&flat)))
+    }
+
+    /// The element `i` of a local array (slots `slots`): a known element, or a choice among
+    /// all of them by the index.
+    fn local_read(&self, slots: &[usize], i: &Term, vars: &Vars, span: Span) -> Enc<Val> {
+        let get = |s: usize| -> Enc<Val> {
+            match vars.get(s).cloned().flatten() {
+                Some(v) => Ok(v),
+                None => unsupported(span, "a local array element read before it is written"),
+            }
+        };
+        if let Some(k) = i.as_int() {
+            return match usize::try_from(k).ok().and_then(|k| slots.get(k)) {
+                Some(&s) => get(s),
+                None => unsupported(span, "a local array index outside the array"),
+            };
+        }
+        let mut out = get(slots[slots.len() - 1])?;
+        for (k, &s) in slots.iter().enumerate().rev().skip(1) {
+            let v = get(s)?;
+            out = Val::of(
+                Term::ite(&i.eq(&Term::int(k as i128)), &v.t, &out.t),
+                (v.iv.0.min(out.iv.0), v.iv.1.max(out.iv.1)),
+            );
+        }
+        Ok(out)
     }
 
     /// Records an access of shared array `arr` at `indices` (a store of `value`, or a load
@@ -471,7 +568,10 @@ impl<'k> Encoder<'k> {
                             span: e.span,
                         });
                     }
-                    MemRef::Local(_) => return unsupported(e.span, "a per-thread local array"),
+                    MemRef::Local(a) => {
+                        let (slots, i) = self.local_index(*a, idx, vars, guard, e.span)?;
+                        return self.local_read(&slots, &i, vars, e.span);
+                    }
                 };
                 let [i] = idx.as_slice() else {
                     return unsupported(e.span, "a multi-dimensional buffer index");

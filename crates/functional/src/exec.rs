@@ -16,7 +16,8 @@
 //! ([`staged`](crate)).
 
 use crate::encode::{
-    sort_of, type_range, unsupported, Enc, Encoder, LoadEv, SharedEv, Side, Val, Vars,
+    local_bases, slot_count, sort_of, type_range, unsupported, Enc, Encoder, LoadEv, SharedEv,
+    Side, Val, Vars,
 };
 use crate::poly::{canon, Poly};
 use crate::term::{Op, Sort, Term};
@@ -94,6 +95,9 @@ pub struct Events {
     pub barriers: Vec<BarrierEv>,
     /// The iteration symbols `t` of every loop (a subset of `iter_syms`).
     pub counters: BTreeSet<String>,
+    /// The trip count of each loop (by its iteration symbol) whose start, bound and step are
+    /// constants.
+    pub constant_trips: std::collections::BTreeMap<String, i128>,
     /// Writes to global buffers.
     pub stores: Vec<StoreEv>,
     /// Reads of global buffers.
@@ -142,7 +146,7 @@ pub fn run(enc: Encoder<'_>) -> Enc<Events> {
         next_loop: 0,
     };
     let mut st = State {
-        vars: vec![None; kernel.vars.len()],
+        vars: vec![None; slot_count(kernel)],
         alive: Term::tt(),
         phase: Term::int(0),
     };
@@ -196,8 +200,12 @@ impl Exec<'_> {
                             .shared_access(*a, indices, &st.vars, &guard, Some(v.t), s.span)?;
                         return Ok(());
                     }
-                    MemRef::Local(_) => {
-                        return unsupported(s.span, "a store to a per-thread local array")
+                    MemRef::Local(a) => {
+                        let (slots, i) = self
+                            .enc
+                            .local_index(*a, indices, &st.vars, &guard, s.span)?;
+                        let v = self.enc.expr(value, &st.vars, &guard)?;
+                        return local_write(st, &slots, &i, v, s.span);
                     }
                 };
                 let [i] = indices.as_slice() else {
@@ -311,7 +319,8 @@ impl Exec<'_> {
             return unsupported(bad, "break/continue/return inside a loop");
         }
         let per_iteration = barrier_count(body)?;
-        let assigned = assigned_vars(body);
+        let mut assigned = assigned_vars(body);
+        assigned.extend(local_slots_stored(self.enc.kernel, body));
         if assigned.contains(&iv) {
             return unsupported(s.span, "the loop counter is assigned in the body");
         }
@@ -393,6 +402,22 @@ impl Exec<'_> {
                 .or(&at(&t.sub(&Term::int(1))).lt(&bound)),
         );
         let xname = x.smt();
+        if let Some(trips) = k.as_int() {
+            if trips <= MAX_UNROLL && indexes_local_by(body, iv) {
+                return self.unroll(
+                    body,
+                    st,
+                    pc,
+                    iv,
+                    &v0,
+                    &step,
+                    trips,
+                    [&upd_side, &cond_side],
+                    &xname,
+                );
+            }
+            self.ev.constant_trips.insert(t.smt(), trips);
+        }
         let at_t = |term: &Term| term.replace(&xname, &vt);
         self.ev.side.push(Side {
             guard: entry.and(&v0.t.lt(&bound)),
@@ -437,12 +462,12 @@ impl Exec<'_> {
         });
         let mut pre = vec![];
         for v in &carried {
-            let decl = self.enc.kernel.var(*v);
-            let sym = crate::term::sym(format!("s{id}_{}", v.0), sort_of(decl.ty));
+            let (ty, _) = self.slot(*v);
+            let sym = crate::term::sym(format!("s{id}_{}", v.0), sort_of(ty));
             self.ev.iter_syms.insert(sym.smt());
             body_st.vars[v.0 as usize] = Some(Val {
                 t: sym.clone(),
-                iv: type_range(decl.ty),
+                iv: type_range(ty),
             });
             pre.push(sym);
         }
@@ -451,39 +476,34 @@ impl Exec<'_> {
         self.enc.loops = saved;
 
         for (v, sym) in carried.iter().zip(&pre) {
-            let decl = self.enc.kernel.var(*v);
+            let (ty, name) = self.slot(*v);
             let Some(new) = body_st.vars[v.0 as usize].clone() else {
-                return unsupported(
-                    s.span,
-                    format!("loop-carried `{}` goes out of scope", decl.name),
-                );
+                return unsupported(s.span, format!("loop-carried `{name}` goes out of scope"));
             };
+            if new.t == *sym {
+                // Not changed by the body after all (another element of a local array).
+                continue;
+            }
             let found = accumulation(&new.t, sym).or_else(|| self.nested(&new.t, sym));
             let Some((op, summand)) = found else {
                 return unsupported(
                     s.span,
                     format!(
                         "loop-carried `{}` is not an accumulation `x = x + e` or `x = x * e`",
-                        decl.name
+                        name
                     ),
                 );
             };
             if pre.iter().any(|p| summand.mentions(&p.smt())) {
                 return unsupported(
                     s.span,
-                    format!(
-                        "the summand of `{}` depends on a loop-carried value",
-                        decl.name
-                    ),
+                    format!("the summand of `{}` depends on a loop-carried value", name),
                 );
             }
             let Some(init_val) = st.vars[v.0 as usize].clone() else {
-                return unsupported(
-                    s.span,
-                    format!("`{}` has no value before the loop", decl.name),
-                );
+                return unsupported(s.span, format!("`{}` has no value before the loop", name));
             };
-            let acc = crate::term::sym(format!("acc{id}_{}", v.0), sort_of(decl.ty));
+            let acc = crate::term::sym(format!("acc{id}_{}", v.0), sort_of(ty));
             self.ev.iter_syms.insert(acc.smt());
             self.ev.accs.push(Acc {
                 sym: acc.clone(),
@@ -495,11 +515,11 @@ impl Exec<'_> {
                 entry: entry.clone(),
                 k: k.clone(),
                 trip: trip.clone(),
-                name: decl.name.clone(),
+                name: name.clone(),
             });
             st.vars[v.0 as usize] = Some(Val {
                 t: acc,
-                iv: type_range(decl.ty),
+                iv: type_range(ty),
             });
         }
         st.vars[iv.0 as usize] = Some(Val {
@@ -515,7 +535,67 @@ impl Exec<'_> {
     }
 }
 
+/// Most iterations of a loop unrolled because it writes a local array.
+const MAX_UNROLL: i128 = 64;
+
 impl Exec<'_> {
+    /// The type and name of variable slot `v` (a variable, or a local array element).
+    fn slot(&self, v: VarId) -> (warpsafe_ir::ScalarType, String) {
+        let k = self.enc.kernel;
+        if let Some(d) = k.vars.get(v.0 as usize) {
+            return (d.ty, d.name.clone());
+        }
+        let bases = local_bases(k);
+        let i = bases.iter().rposition(|&b| b <= v.0 as usize).unwrap_or(0);
+        match k.locals.get(i) {
+            Some(a) => (a.elem, format!("{}[{}]", a.name, v.0 as usize - bases[i])),
+            None => (warpsafe_ir::ScalarType::I32, format!("slot {}", v.0)),
+        }
+    }
+
+    /// A loop with a constant trip count that writes a local array, run iteration by
+    /// iteration: each element it touches stays a value of its own.
+    #[allow(clippy::too_many_arguments)]
+    fn unroll(
+        &mut self,
+        body: &Block,
+        st: &mut State,
+        pc: &Term,
+        iv: VarId,
+        v0: &Val,
+        step: &Term,
+        trips: i128,
+        sides: [&Vec<Side>; 2],
+        counter: &str,
+    ) -> Enc<()> {
+        let ty = self.enc.kernel.var(iv).ty;
+        let declared = declared_vars(body);
+        for i in 0..=trips {
+            let value = v0.t.add(&step.mul(&Term::int(i)));
+            for sd in sides.iter().flat_map(|s| s.iter()) {
+                self.ev.side.push(Side {
+                    guard: pc.and(&st.alive),
+                    cond: sd.cond.replace(counter, &value),
+                    what: format!("unrolled loop: {}", sd.what),
+                    span: sd.span,
+                    defs: true,
+                });
+            }
+            st.vars[iv.0 as usize] = Some(Val {
+                t: value,
+                iv: type_range(ty),
+            });
+            if i == trips {
+                break;
+            }
+            self.block(body, st, pc)?;
+            for v in &declared {
+                st.vars[v.0 as usize] = None;
+            }
+        }
+        Ok(())
+    }
+
     /// An inner loop accumulating into the outer loop's variable: after it the variable is
     /// `pre + Σ_inner e`, so the outer loop adds the inner sum started from 0 — recorded as an
     /// accumulator of its own, linked to the spec's inner reduction the same way.
@@ -558,6 +638,72 @@ fn accumulation(new: &Term, pre: &Term) -> Option<(AccOp, Term)> {
         [a, b] if b == pre && !a.mentions(&name) => Some((acc_op, a.clone())),
         _ => None,
     }
+}
+
+/// Writes `v` to element `i` of the local array in `slots`: that element when `i` is known,
+/// else each element becomes `i == k ? v : old`.
+fn local_write(st: &mut State, slots: &[usize], i: &Term, v: Val, span: Span) -> Enc<()> {
+    if let Some(k) = i.as_int() {
+        let Some(&slot) = usize::try_from(k).ok().and_then(|k| slots.get(k)) else {
+            return unsupported(span, "a local array index outside the array");
+        };
+        st.vars[slot] = Some(v);
+        return Ok(());
+    }
+    for (k, &slot) in slots.iter().enumerate() {
+        let Some(old) = st.vars[slot].clone() else {
+            return unsupported(
+                span,
+                "a local array written at a computed index before all its elements are",
+            );
+        };
+        st.vars[slot] = Some(Val {
+            t: Term::ite(&i.eq(&Term::int(k as i128)), &v.t, &old.t),
+            iv: (v.iv.0.min(old.iv.0), v.iv.1.max(old.iv.1)),
+        });
+    }
+    Ok(())
+}
+
+/// True when `b` stores to a local array at an index that reads `v` (a loop over the
+/// elements, which is unrolled so that each element stays a value of its own).
+fn indexes_local_by(b: &Block, v: VarId) -> bool {
+    let mut found = false;
+    walk(b, &mut |s| {
+        if let StmtKind::Store {
+            mem: MemRef::Local(_),
+            indices,
+            ..
+        } = &s.kind
+        {
+            for i in indices {
+                i.walk(&mut |e| found |= matches!(e.kind, warpsafe_ir::ExprKind::Var(x) if x == v));
+            }
+        }
+    });
+    found
+}
+
+/// The variable slots of every local array `b` stores to.
+fn local_slots_stored(kernel: &warpsafe_ir::Kernel, b: &Block) -> BTreeSet<VarId> {
+    let bases = local_bases(kernel);
+    let mut out = BTreeSet::new();
+    walk(b, &mut |s| {
+        if let StmtKind::Store {
+            mem: MemRef::Local(a),
+            ..
+        } = &s.kind
+        {
+            let (Some(&base), Some(decl)) =
+                (bases.get(a.0 as usize), kernel.locals.get(a.0 as usize))
+            else {
+                return;
+            };
+            let n = decl.len().min(crate::encode::MAX_LOCAL_ELEMENTS) as usize;
+            out.extend((base..base + n).map(|v| VarId(v as u32)));
+        }
+    });
+    out
 }
 
 fn zero(ty: warpsafe_ir::ScalarType) -> Val {

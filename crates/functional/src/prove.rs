@@ -606,11 +606,15 @@ impl Builder<'_> {
                 outside = outside.and(&inst.domain.not());
                 let mut c = ctx.clone();
                 c.push(inst.domain.clone());
-                let what = format!(
-                    "`{name}` store ({}) writes the spec's value",
-                    self.line(s.span)
-                );
-                self.equal(c, s.value.clone(), inst.value, &inst.reds, what, false);
+                for (case, value) in self.cases(s) {
+                    let mut c = c.clone();
+                    c.push(case);
+                    let what = format!(
+                        "`{name}` store ({}) writes the spec's value",
+                        self.line(s.span)
+                    );
+                    self.equal(c, value, inst.value.clone(), &inst.reds, what, false);
+                }
             }
             let init = buffer_read(self.kernel, s.buf, &s.addr).ok_or("a store to a non-buffer")?;
             let mut c = ctx.clone();
@@ -628,6 +632,31 @@ impl Builder<'_> {
             );
         }
         Ok(())
+    }
+
+    /// The store's value case by case: when it picks among several accumulators by the
+    /// iteration of a loop with a constant trip count (a local array of results read at the
+    /// loop's counter), one case per iteration, with the choice resolved; else one case.
+    fn cases(&self, s: &StoreEv) -> Vec<(Term, Term)> {
+        let accs = self
+            .events
+            .accs
+            .iter()
+            .filter(|a| s.value.mentions(&a.sym.smt()))
+            .count();
+        let split = s.loops.iter().rev().find_map(|(_, t)| {
+            let k = *self.events.constant_trips.get(&t.smt())?;
+            (accs >= 2 && k <= 64 && s.value.mentions(&t.smt())).then_some((t, k))
+        });
+        match split {
+            Some((t, k)) => (0..k)
+                .map(|r| {
+                    let r = Term::int(r);
+                    (t.eq(&r), s.value.replace(&t.smt(), &r))
+                })
+                .collect(),
+            None => vec![(Term::tt(), s.value.clone())],
+        }
     }
 
     /// `lhs = rhs` under `ctx`, linking the kernel's accumulators in `lhs` with the spec's
