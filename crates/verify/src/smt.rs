@@ -217,7 +217,16 @@ impl<'a> Session<'a> {
             // so past a short try the `smt` tactic gets the rest of the limit.
             let resp = if self.current > LINEAR_QFLIA_TIMEOUT {
                 match self.with_timeout(LINEAR_QFLIA_TIMEOUT, |s| s.check_with(Some("qflia")))? {
-                    Response::Unknown if !self.proc.is_dead() => self.check_with(Some("smt"))?,
+                    Response::Unknown if !self.proc.is_dead() => {
+                        // In the process whose `qflia` just gave up, z3 ran the `smt` tactic
+                        // past its limit (over 60 s, where a fresh process answers in 3 s):
+                        // start afresh, in a scope as before.
+                        self.proc.restart()?;
+                        self.proc.set_timeout(self.current)?;
+                        self.proc.push()?;
+                        self.load(enc)?;
+                        self.check_with(Some("smt"))?
+                    }
                     r => r,
                 }
             } else {
