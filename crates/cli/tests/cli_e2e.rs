@@ -560,9 +560,9 @@ fn suite_table_proves_safety_and_function_of_every_kernel() {
     let rows: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON table");
     let rows = rows.as_array().expect("one row per kernel");
     assert_eq!(rows.len(), 14);
-    // The seven benchmark kernels without a barrier-phased algorithm and the elimination
-    // kernel are proved for every size per thread, the scans by barrier-loop induction; the
-    // tiled kernels for every size up to the bound.
+    // The seven benchmark kernels without a barrier-phased algorithm, the elimination kernel
+    // and the shared-memory tiled product are proved for every size per thread, the scans by
+    // barrier-loop induction; the tiled transpose for every size up to the bound.
     let all_sizes = [
         "vector_add",
         "vector_square",
@@ -572,6 +572,7 @@ fn suite_table_proves_safety_and_function_of_every_kernel() {
         "matrix_transpose",
         "matrix_mul",
         "gauss_elim",
+        "matrix_mul_tiled",
         "kogge_stone_scan",
         "blelloch_scan",
     ];

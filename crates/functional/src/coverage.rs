@@ -31,6 +31,9 @@ pub struct Link {
     pub coef: Poly,
     /// `coef_{m+1} / coef_m` (none for the most significant digit).
     pub radix: Option<Term>,
+    /// When the radix is `P div k` (a symbolic coefficient over a constant one): that it is
+    /// exact, `k · radix = P`, which must be proved before the chain is used.
+    pub exact: Option<Term>,
     /// The thread-id dimensions it determines (both ids for a pair; `threadIdx` or `blockIdx`
     /// alone determines half of one, reported as `d` and `d + 3`).
     pub ids: Vec<usize>,
@@ -195,6 +198,7 @@ pub fn chain_over(launch: &Launch, addr: &Term, names: &[(Term, usize)]) -> Resu
             x: bid.mul(&s).add(x),
             coef: coef.clone(),
             radix: None,
+            exact: None,
             ids: vec![d, e + 3],
             pair: Some((bid, x.clone(), s)),
         });
@@ -207,6 +211,7 @@ pub fn chain_over(launch: &Launch, addr: &Term, names: &[(Term, usize)]) -> Resu
                 x,
                 coef: c,
                 radix: None,
+                exact: None,
                 ids: vec![id],
                 pair: None,
             });
@@ -214,12 +219,18 @@ pub fn chain_over(launch: &Launch, addr: &Term, names: &[(Term, usize)]) -> Resu
     }
     let mut links = order(links)?;
     for i in 0..links.len().saturating_sub(1) {
-        let b = links[i + 1]
-            .coef
-            .div_exact(&links[i].coef)
-            .ok_or("the address's coefficients do not form a mixed-radix chain")?
-            .to_term();
-        links[i].radix = Some(b);
+        let next = &links[i + 1].coef;
+        match next.div_exact(&links[i].coef) {
+            Some(b) => links[i].radix = Some(b.to_term()),
+            None => {
+                let k = constant_of(&links[i].coef)
+                    .ok_or("the address's coefficients do not form a mixed-radix chain")?;
+                let p = next.to_term();
+                let b = p.div(&Term::int(k));
+                links[i].exact = Some(Term::int(k).mul(&b).eq(&p));
+                links[i].radix = Some(b);
+            }
+        }
     }
     settle_parts(&mut links, &parts, &names)?;
     Ok(Chain { offset, links })
@@ -267,7 +278,7 @@ fn settle_parts(links: &mut [Link], parts: &[Part], names: &[(Term, usize)]) -> 
 /// The quantifier-free obligations that show one store covers a target address.
 #[derive(Debug)]
 pub struct Witness {
-    /// Radices that must be at least 1.
+    /// What the radices must satisfy: at least 1, and exact where symbolic.
     pub radices: Vec<Term>,
     /// The target minus the offset, which must be non-negative.
     pub base: Term,
@@ -296,9 +307,10 @@ pub fn witness(launch: &Launch, store: &StoreEv, target: &Term) -> Result<Witnes
     })
 }
 
-/// The digits of `target` in `ch`: the radices that must be at least 1, the part above the
-/// offset that must be non-negative, and the constraints that make the chain's coordinates
-/// those digits (a pair coordinate gets a fresh symbol `cov_gI` for its global index).
+/// The digits of `target` in `ch`: what the radices must satisfy (at least 1, exact), the
+/// part above the offset that must be non-negative, and the constraints that make the chain's
+/// coordinates those digits (a pair coordinate gets a fresh symbol `cov_gI` for its global
+/// index).
 pub fn decompose(ch: &Chain, target: &Term) -> (Vec<Term>, Term, Vec<Term>) {
     let mut defs = vec![];
     let mut radices = vec![];
@@ -318,7 +330,11 @@ pub fn decompose(ch: &Chain, target: &Term) -> (Vec<Term>, Term, Vec<Term>) {
         defs.push(Term::int(0).le(&x));
         if let Some(b) = &l.radix {
             defs.push(x.lt(b));
-            radices.push(b.clone());
+            let mut fact = Term::int(1).le(b);
+            if let Some(e) = &l.exact {
+                fact = fact.and(e);
+            }
+            radices.push(fact);
         }
     }
     let base = target.sub(&ch.offset);
@@ -326,20 +342,37 @@ pub fn decompose(ch: &Chain, target: &Term) -> (Vec<Term>, Term, Vec<Term>) {
     (radices, base, defs)
 }
 
-/// Orders links so that each coefficient divides the next, starting at 1.
+/// The value of a constant polynomial.
+fn constant_of(p: &Poly) -> Option<i128> {
+    match p.terms.len() {
+        0 => Some(0),
+        1 => p.terms.get(&vec![]).copied(),
+        _ => None,
+    }
+    .filter(|&k| k > 0)
+}
+
+/// Orders links so that each coefficient divides the next, starting at 1. After a constant
+/// coefficient `k` may come a symbolic one that every remaining coefficient is a multiple of
+/// (`N` after `4`): its radix `N div k` must then be shown exact ([`Link::exact`]).
 fn order(mut coords: Vec<Link>) -> Result<Vec<Link>, String> {
     let one = Poly::constant(1);
     let Some(first) = coords.iter().position(|c| c.coef.terms == one.terms) else {
         return Err("no coordinate steps the address by 1".into());
     };
     let mut out = vec![coords.remove(first)];
+    // `a` is a multiple of `b`: exactly, or `b` a constant and `a` symbolic (then the radix's
+    // exactness is an obligation).
+    let multiple = |a: &Poly, b: &Poly| {
+        a.div_exact(b).is_some() || (constant_of(b).is_some() && constant_of(a).is_none())
+    };
     while !coords.is_empty() {
         let cur = &out[out.len() - 1].coef;
         let pick = coords.iter().position(|c| {
-            c.coef.div_exact(cur).is_some()
+            multiple(&c.coef, cur)
                 && coords
                     .iter()
-                    .all(|o| std::ptr::eq(o, c) || o.coef.div_exact(&c.coef).is_some())
+                    .all(|o| std::ptr::eq(o, c) || multiple(&o.coef, &c.coef))
         });
         let Some(i) = pick else {
             return Err("the address's coefficients do not form a mixed-radix chain".into());

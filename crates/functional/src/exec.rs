@@ -472,16 +472,28 @@ impl Exec<'_> {
             pre.push(sym);
         }
         let saved = std::mem::replace(&mut self.enc.loops, frame);
+        let marks = self.marks();
         self.block(body, &mut body_st, &iter_guard)?;
         self.enc.loops = saved;
 
         for (v, sym) in carried.iter().zip(&pre) {
             let (ty, name) = self.slot(*v);
             let Some(new) = body_st.vars[v.0 as usize].clone() else {
+                if !self.mentioned_since(&marks, &body_st.vars, sym) {
+                    // Not read before the body overwrote it, and untracked after: same below.
+                    st.vars[v.0 as usize] = None;
+                    continue;
+                }
                 return unsupported(s.span, format!("loop-carried `{name}` goes out of scope"));
             };
             if new.t == *sym {
                 // Not changed by the body after all (another element of a local array).
+                continue;
+            }
+            if !self.mentioned_since(&marks, &body_st.vars, sym) {
+                // Overwritten before any read in every iteration (a register tile reloaded
+                // each step): its value after the loop is not tracked.
+                st.vars[v.0 as usize] = None;
                 continue;
             }
             let found = accumulation(&new.t, sym).or_else(|| self.nested(&new.t, sym));
@@ -551,6 +563,40 @@ impl Exec<'_> {
             Some(a) => (a.elem, format!("{}[{}]", a.name, v.0 as usize - bases[i])),
             None => (warpsafe_ir::ScalarType::I32, format!("slot {}", v.0)),
         }
+    }
+
+    /// How many events of each kind are recorded so far.
+    fn marks(&self) -> [usize; 5] {
+        [
+            self.ev.stores.len(),
+            self.enc.loads.len(),
+            self.enc.shared.len(),
+            self.enc.side.len(),
+            self.ev.accs.len(),
+        ]
+    }
+
+    /// True when symbol `sym` occurs in a variable of `vars` or in an event recorded since
+    /// `marks`.
+    fn mentioned_since(&self, marks: &[usize; 5], vars: &Vars, sym: &Term) -> bool {
+        let n = sym.smt();
+        let m = |t: &Term| t.mentions(&n);
+        vars.iter().flatten().any(|v| m(&v.t))
+            || self.ev.stores[marks[0]..]
+                .iter()
+                .any(|e| m(&e.addr) || m(&e.value) || m(&e.guard))
+            || self.enc.loads[marks[1]..]
+                .iter()
+                .any(|e| m(&e.addr) || m(&e.guard))
+            || self.enc.shared[marks[2]..]
+                .iter()
+                .any(|e| m(&e.addr) || m(&e.guard) || e.value.as_ref().is_some_and(m))
+            || self.enc.side[marks[3]..]
+                .iter()
+                .any(|e| m(&e.cond) || m(&e.guard))
+            || self.ev.accs[marks[4]..]
+                .iter()
+                .any(|a| m(&a.init) || m(&a.summand) || m(&a.iter_guard) || m(&a.trip))
     }
 
     /// A loop with a constant trip count that writes a local array, run iteration by
@@ -668,6 +714,29 @@ fn local_write(st: &mut State, slots: &[usize], i: &Term, v: Val, span: Span) ->
 /// True when `b` stores to a local array at an index that reads `v` (a loop over the
 /// elements, which is unrolled so that each element stays a value of its own).
 fn indexes_local_by(b: &Block, v: VarId) -> bool {
+    // The counter and the variables the body computes from it (`idx = i * 4 + j`).
+    let mut from = BTreeSet::from([v]);
+    let reads = |e: &warpsafe_ir::Expr, set: &BTreeSet<VarId>| {
+        let mut hit = false;
+        e.walk(&mut |x| hit |= matches!(x.kind, warpsafe_ir::ExprKind::Var(y) if set.contains(&y)));
+        hit
+    };
+    for _ in 0..4 {
+        let mut more = vec![];
+        walk(b, &mut |s| match &s.kind {
+            StmtKind::Let { var, init: Some(e) } | StmtKind::Assign { var, value: e }
+                if reads(e, &from) =>
+            {
+                more.push(*var);
+            }
+            _ => {}
+        });
+        let before = from.len();
+        from.extend(more);
+        if from.len() == before {
+            break;
+        }
+    }
     let mut found = false;
     walk(b, &mut |s| {
         if let StmtKind::Store {
@@ -676,9 +745,7 @@ fn indexes_local_by(b: &Block, v: VarId) -> bool {
             ..
         } = &s.kind
         {
-            for i in indices {
-                i.walk(&mut |e| found |= matches!(e.kind, warpsafe_ir::ExprKind::Var(x) if x == v));
-            }
+            found |= indices.iter().any(|i| reads(i, &from));
         }
     });
     found

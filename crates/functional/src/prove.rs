@@ -346,19 +346,50 @@ impl Builder<'_> {
                     .map(|s| (s.buf, s.addr.clone(), s.guard.clone(), s.span, "write")),
             )
             .collect();
+        let mut senc = SpecEnc::new(self.kernel, self.launch, self.spec);
         for (buf, addr, guard, span, verb) in accesses {
             let len = enc
                 .buffer_len(buf, span)
                 .map_err(|u| format!("bounds of `{}`: {}", self.name(buf), u.reason))?;
+            let at = format!("the {verb} of `{}` ({})", self.name(buf), self.line(span));
+            if let Some((within, size)) = self.shaped(&mut senc, buf, &addr) {
+                // `addr = Σ idx_m · stride_m` exactly, so `0 ≤ idx_m < extent_m` for every m
+                // puts it in `[0, Π extent_m)`: two linear-looking queries instead of one
+                // product the solver may not settle.
+                let what = format!("{at}: each index is within the spec's shape");
+                self.push("bounds", "smt", what, self.premises(&[guard]), within);
+                let what = format!("{at}: the buffer holds the spec's shape");
+                self.push("bounds", "smt", what, self.premises(&[]), size.le(&len.t));
+                continue;
+            }
             let goal = Term::int(0).le(&addr).and(&addr.lt(&len.t));
-            let what = format!(
-                "the {verb} of `{}` ({}) is in bounds",
-                self.name(buf),
-                self.line(span)
-            );
+            let what = format!("{at} is in bounds");
             self.push("bounds", "smt", what, self.premises(&[guard]), goal);
         }
         Ok(())
+    }
+
+    /// When the spec gives `buf` a shape whose inner extents are single products: that each
+    /// row-major index of `addr` is within its extent, and the product of the extents.
+    fn shaped(&self, senc: &mut SpecEnc, buf: ParamId, addr: &Term) -> Option<(Term, Term)> {
+        let dims = senc.shape(self.name(buf)).ok()??;
+        let mut rest = Poly::of(addr)?;
+        let mut within = Term::tt();
+        for extent in dims.iter().skip(1).rev() {
+            let (q, r) = rest.divmod_monomial(&Poly::of(extent)?)?;
+            let r = r.to_term();
+            within = within.and(&Term::int(0).le(&r)).and(&r.lt(extent));
+            rest = q;
+        }
+        let first = rest.to_term();
+        within = within
+            .and(&Term::int(0).le(&first))
+            .and(&first.lt(&dims[0]));
+        let size = dims
+            .iter()
+            .skip(1)
+            .fold(dims[0].clone(), |acc, d| acc.mul(d));
+        Some((within, size))
     }
 
     /// Premises for two threads `A` and `B ≠ A`, with `B`'s symbols renamed.
@@ -395,6 +426,9 @@ impl Builder<'_> {
                         goal = goal.and(&Term::int(0).le(&l.x));
                         if let Some(r) = &l.radix {
                             goal = goal.and(&l.x.lt(r)).and(&Term::int(1).le(r));
+                        }
+                        if let Some(e) = &l.exact {
+                            goal = goal.and(e);
                         }
                     }
                     let what = format!(
@@ -441,6 +475,9 @@ impl Builder<'_> {
                             goal = goal.and(&Term::int(0).le(y));
                             if let Some(r) = &link.radix {
                                 goal = goal.and(&y.lt(r));
+                            }
+                            if let Some(e) = &link.exact {
+                                goal = goal.and(e);
                             }
                             if link.ids.iter().any(|&d| d != usize::MAX) {
                                 goal = goal.and(&y.eq(&link.x));
@@ -634,29 +671,39 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// The store's value case by case: when it picks among several accumulators by the
-    /// iteration of a loop with a constant trip count (a local array of results read at the
-    /// loop's counter), one case per iteration, with the choice resolved; else one case.
+    /// The store's value case by case: while it picks among several accumulators by the
+    /// iterations of loops with constant trip counts (a local array of results read at the
+    /// loops' counters), one case per iteration of each such loop, innermost first, the choice
+    /// resolved (at most 256 cases); else one case.
     fn cases(&self, s: &StoreEv) -> Vec<(Term, Term)> {
-        let accs = self
-            .events
-            .accs
-            .iter()
-            .filter(|a| s.value.mentions(&a.sym.smt()))
-            .count();
-        let split = s.loops.iter().rev().find_map(|(_, t)| {
-            let k = *self.events.constant_trips.get(&t.smt())?;
-            (accs >= 2 && k <= 64 && s.value.mentions(&t.smt())).then_some((t, k))
-        });
-        match split {
-            Some((t, k)) => (0..k)
-                .map(|r| {
-                    let r = Term::int(r);
-                    (t.eq(&r), s.value.replace(&t.smt(), &r))
+        let accs = |v: &Term| {
+            self.events
+                .accs
+                .iter()
+                .filter(|a| v.mentions(&a.sym.smt()))
+                .count()
+        };
+        let mut out = vec![(Term::tt(), s.value.clone())];
+        for (_, t) in s.loops.iter().rev() {
+            let Some(&k) = self.events.constant_trips.get(&t.smt()) else {
+                continue;
+            };
+            let name = &t.smt();
+            let picks = out.iter().any(|(_, v)| accs(v) >= 2 && v.mentions(name));
+            if !picks || (out.len() as i128).saturating_mul(k) > 256 {
+                continue;
+            }
+            out = out
+                .iter()
+                .flat_map(|(c, v)| {
+                    (0..k).map(move |r| {
+                        let r = Term::int(r);
+                        (c.and(&t.eq(&r)), v.replace(name, &r))
+                    })
                 })
-                .collect(),
-            None => vec![(Term::tt(), s.value.clone())],
+                .collect();
         }
+        out
     }
 
     /// `lhs = rhs` under `ctx`, linking the kernel's accumulators in `lhs` with the spec's
@@ -847,17 +894,11 @@ impl Builder<'_> {
             premises.push(inst.domain.clone());
             for r in &w.radices {
                 let what = format!(
-                    "`{}`: the witness decomposition's radix {} is positive",
+                    "`{}`: the witness decomposition's radix holds: {}",
                     eq.buffer,
                     r.smt()
                 );
-                self.push(
-                    "coverage",
-                    "smt",
-                    what,
-                    premises.clone(),
-                    Term::int(1).le(r),
-                );
+                self.push("coverage", "smt", what, premises.clone(), r.clone());
             }
             let what = format!(
                 "`{}`: every element of the domain is at or past the store's offset",

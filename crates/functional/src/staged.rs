@@ -242,8 +242,8 @@ impl Builder<'_> {
             let read = self.premises(std::slice::from_ref(&l.guard));
             let at = format!("the read of shared `{name}` ({})", self.line(l.span));
             for r in &radices {
-                let what = format!("{at}: the writer's radix {} is positive", r.smt());
-                self.push("staging", "smt", what, read.clone(), Term::int(1).le(r));
+                let what = format!("{at}: the writer's radix holds: {}", r.smt());
+                self.push("staging", "smt", what, read.clone(), r.clone());
             }
             let what = format!("{at}: the element is at or past the writer's offset");
             self.push("staging", "smt", what, read.clone(), Term::int(0).le(&base));
