@@ -263,6 +263,29 @@ fn sgemm_kernels_are_proved_for_every_size() {
     );
 }
 
+/// A store whose address also uses the thread inside a division (`i + i / 1024`) skips
+/// elements (nobody writes `c[1024]`). The coverage witness once took the digits of such an
+/// address as given, though no thread realises them for a skipped element: the obligation
+/// held vacuously and the kernel was `proved`. The address is now refused as a chain.
+#[test]
+fn an_address_that_skips_elements_is_never_covered() {
+    let src = r#"
+//--blockDim=256 --gridDim=64
+//@ len(c) = n
+//@ requires n <= blockDim.x * gridDim.x && n <= 1000000
+__global__ void skip(float* c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int j = i + i / 1024;
+    if (j < n) { c[j] = 1.0f; }
+}
+"#;
+    let o = prove_source(src, "c[j] = 1.0 for j < n");
+    assert_eq!(o.verdict, "unknown", "{}", show(&o));
+    let why = o.reason.unwrap_or_default();
+    assert!(why.contains("coverage of `c`"), "{why}");
+}
+
 #[test]
 fn contradictory_assumptions_prove_nothing() {
     let src = r#"
