@@ -372,19 +372,10 @@ impl Builder<'_> {
     /// When the spec gives `buf` a shape whose inner extents are single products: that each
     /// row-major index of `addr` is within its extent, and the product of the extents.
     fn shaped(&self, senc: &mut SpecEnc, buf: ParamId, addr: &Term) -> Option<(Term, Term)> {
-        let dims = senc.shape(self.name(buf)).ok()??;
-        let mut rest = Poly::of(addr)?;
-        let mut within = Term::tt();
-        for extent in dims.iter().skip(1).rev() {
-            let (q, r) = rest.divmod_monomial(&Poly::of(extent)?)?;
-            let r = r.to_term();
-            within = within.and(&Term::int(0).le(&r)).and(&r.lt(extent));
-            rest = q;
-        }
-        let first = rest.to_term();
-        within = within
-            .and(&Term::int(0).le(&first))
-            .and(&first.lt(&dims[0]));
+        let name = self.name(buf);
+        let dims = senc.shape(name).ok()??;
+        let (idx, conds) = row_major(name, addr, &dims).ok()?;
+        let within = Term::and_all(conds).and(&idx[0].lt(&dims[0]));
         let size = dims
             .iter()
             .skip(1)
@@ -591,24 +582,7 @@ impl Builder<'_> {
         let Some(dims) = senc.shape(&name)? else {
             return Ok((vec![store.addr.clone()], vec![]));
         };
-        let mut rest = Poly::of(&store.addr).ok_or("an address with an overflowing coefficient")?;
-        let mut idx = vec![];
-        let mut conds = vec![];
-        for extent in dims.iter().skip(1).rev() {
-            let c = Poly::of(extent).ok_or("a shape extent with an overflowing coefficient")?;
-            let (q, r) = rest.divmod_monomial(&c).ok_or_else(|| {
-                format!("the extents of `{name}` must be single products of parameters")
-            })?;
-            let r = r.to_term();
-            conds.push(Term::int(0).le(&r).and(&r.lt(extent)));
-            idx.push(r);
-            rest = q;
-        }
-        let first = rest.to_term();
-        conds.push(Term::int(0).le(&first));
-        idx.push(first);
-        idx.reverse();
-        Ok((idx, conds))
+        row_major(&name, &store.addr, &dims)
     }
 
     fn values(&mut self) -> Result<(), String> {
@@ -920,6 +894,30 @@ impl Builder<'_> {
         }
         Ok(())
     }
+}
+
+/// The row-major indices of `addr` in a buffer `name` of extents `dims` (outermost first), and
+/// the conditions that make them its decomposition: each inner index within its extent, the
+/// outermost non-negative.
+fn row_major(name: &str, addr: &Term, dims: &[Term]) -> Result<(Vec<Term>, Vec<Term>), String> {
+    let mut rest = Poly::of(addr).ok_or("an address with an overflowing coefficient")?;
+    let mut idx = vec![];
+    let mut conds = vec![];
+    for extent in dims.iter().skip(1).rev() {
+        let c = Poly::of(extent).ok_or("a shape extent with an overflowing coefficient")?;
+        let (q, r) = rest.divmod_monomial(&c).ok_or_else(|| {
+            format!("the extents of `{name}` must be single products of parameters")
+        })?;
+        let r = r.to_term();
+        conds.push(Term::int(0).le(&r).and(&r.lt(extent)));
+        idx.push(r);
+        rest = q;
+    }
+    let first = rest.to_term();
+    conds.push(Term::int(0).le(&first));
+    idx.push(first);
+    idx.reverse();
+    Ok((idx, conds))
 }
 
 /// The accumulator's value after its loop: its initial value combined with the spec's `red`.
