@@ -146,6 +146,7 @@ pub fn lower_with(module: &Module, opts: &LowerOptions) -> Result<Program, Lower
     let read_preds = predicates_read(&flat);
     let data = data::DataRegs::new(&flat, opts.signature);
     inst::check_wmma_fragments(&flat)?;
+    inst::check_mma_fragments(&flat)?;
     let mut cx = inst::Lowerer {
         e: emit::Emitter::new(&flat.regs),
         layout: &layout,

@@ -581,22 +581,6 @@ extern "C" __global__ void split_barrier(float* o) {
     __syncthreads();
     o[threadIdx.x] = 1.0f;
 }
-extern "C" __global__ void matrix_load(float* o) {
-    __shared__ unsigned short s[256];
-    s[threadIdx.x] = threadIdx.x;
-    unsigned addr = (unsigned)__cvta_generic_to_shared(&s[(threadIdx.x % 16) * 8]);
-    unsigned r0, r1, r2, r3;
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-                 : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr));
-    o[threadIdx.x] = r0 + r1 + r2 + r3;
-}
-extern "C" __global__ void tensor_core(float* d, const unsigned* a) {
-    float c0 = 0, c1 = 0, c2 = 0, c3 = 0;
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                 : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3)
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]));
-    d[threadIdx.x] = c0 + c1 + c2 + c3;
-}
 extern "C" __global__ void warp_reduce(int* o) {
     o[threadIdx.x] = __reduce_add_sync(0xffffffffu, o[threadIdx.x]);
 }
@@ -613,8 +597,6 @@ fn unmodelled_instructions_are_rejected_by_name_and_line() {
             "`cp.async` (asynchronous copy) is not supported by the PTX road",
         ),
         ("split_barrier", "`mbarrier`"),
-        ("matrix_load", "`ldmatrix`"),
-        ("tensor_core", "`mma`"),
         ("warp_reduce", "`redux.sync`"),
     ] {
         let e = lower(&ptx, entry).expect_err(entry);

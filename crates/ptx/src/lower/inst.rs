@@ -18,6 +18,7 @@ mod barrier;
 mod bits;
 mod call;
 mod float;
+mod mma;
 mod pack;
 mod permute;
 mod reject;
@@ -26,6 +27,7 @@ mod saturate;
 mod vote;
 mod wmma;
 
+pub(crate) use mma::check_mma_fragments;
 pub(crate) use wmma::check_wmma_fragments;
 
 type Res<T> = Result<T, LowerError>;
@@ -184,8 +186,10 @@ impl Lowerer<'_> {
             // Timing and cache hints: no effect on what the kernel computes.
             "nanosleep" | "prefetch" => Ok(()),
             "wmma" => self.wmma(i),
-            "cp" | "mbarrier" | "ldmatrix" | "stmatrix" | "mma" | "wgmma" | "redux" | "match"
-            | "elect" | "griddepcontrol" | "setmaxnreg" => Err(self.unsupported_feature(i)),
+            "mma" => self.mma(i),
+            "ldmatrix" => self.ldmatrix(i),
+            "cp" | "mbarrier" | "stmatrix" | "wgmma" | "redux" | "match" | "elect"
+            | "griddepcontrol" | "setmaxnreg" => Err(self.unsupported_feature(i)),
             "clz" => self.clz(i),
             "brev" => self.brev(i),
             "rcp" => {

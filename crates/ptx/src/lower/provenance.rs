@@ -35,6 +35,7 @@ pub(crate) fn address_operand(i: &Instruction) -> Option<&Operand> {
         "atom" => i.operands.get(1),
         "st" | "red" if !i.modifiers.iter().any(|m| m == "param") => i.operands.first(),
         "wmma" if i.modifiers.iter().any(|m| m == "load") => i.operands.get(1),
+        "ldmatrix" => i.operands.get(1),
         "wmma" if i.modifiers.iter().any(|m| m == "store") => i.operands.first(),
         _ => None,
     }

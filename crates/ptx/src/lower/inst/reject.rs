@@ -13,9 +13,7 @@ impl Lowerer<'_> {
             }
             "cp" => "`cp` (bulk or tensor copy)",
             "mbarrier" => "`mbarrier` (split arrive/wait barriers on shared memory)",
-            "ldmatrix" => "`ldmatrix` (warp-collective matrix load)",
             "stmatrix" => "`stmatrix` (warp-collective matrix store)",
-            "mma" => "`mma` (warp-level tensor-core matrix multiply)",
             "wgmma" => "`wgmma` (warpgroup tensor-core matrix multiply)",
             "redux" => "`redux.sync` (warp reduction, `__reduce_*_sync`)",
             "match" => "`match.sync` (`__match_any_sync`/`__match_all_sync`)",

@@ -83,7 +83,7 @@ fn shape(i: &Instruction) -> Res<Shape> {
 }
 
 /// The register names of vector operand `n` of a `wmma` instruction.
-fn fragment_names(i: &Instruction, n: usize) -> Res<Vec<String>> {
+pub(super) fn fragment_names(i: &Instruction, n: usize) -> Res<Vec<String>> {
     let Some(Operand::Vector(v)) = i.operands.get(n) else {
         return Err(LowerError::at(
             i,
@@ -116,18 +116,10 @@ pub(crate) fn check_wmma_fragments(flat: &Flat) -> Res<()> {
         if is(i, "load") || is(i, "store") || matches!(i.opcode.as_str(), "st" | "red") {
             continue;
         }
-        let written: Vec<&str> = match i.operands.first() {
-            Some(Operand::Reg(r)) => vec![r.as_str()],
-            Some(Operand::Vector(v)) => v
-                .iter()
-                .filter_map(|o| match o {
-                    Operand::Reg(r) => Some(r.as_str()),
-                    _ => None,
-                })
-                .collect(),
-            _ => vec![],
-        };
-        if let Some(r) = written.into_iter().find(|r| operands.contains(*r)) {
+        if let Some(r) = written_registers(i)
+            .into_iter()
+            .find(|r| operands.contains(*r))
+        {
             return Err(LowerError::at(
                 i,
                 format!(
@@ -139,6 +131,22 @@ pub(crate) fn check_wmma_fragments(flat: &Flat) -> Res<()> {
         }
     }
     Ok(())
+}
+
+/// The registers instruction `i` writes through its first operand (one register, or the
+/// registers of a `{...}` vector).
+pub(super) fn written_registers(i: &Instruction) -> Vec<&str> {
+    match i.operands.first() {
+        Some(Operand::Reg(r)) => vec![r.as_str()],
+        Some(Operand::Vector(v)) => v
+            .iter()
+            .filter_map(|o| match o {
+                Operand::Reg(r) => Some(r.as_str()),
+                _ => None,
+            })
+            .collect(),
+        _ => vec![],
+    }
 }
 
 /// Element type and elements per register of a fragment of PTX type `name`.
@@ -173,7 +181,7 @@ impl Lowerer<'_> {
     }
 
     /// The registers of vector operand `n`.
-    fn fragment_regs(&mut self, i: &Instruction, n: usize) -> Res<Vec<Reg>> {
+    pub(super) fn fragment_regs(&mut self, i: &Instruction, n: usize) -> Res<Vec<Reg>> {
         fragment_names(i, n)?
             .iter()
             .map(|r| Ok(self.e.reg(i, r)?.0))
@@ -322,7 +330,7 @@ impl Lowerer<'_> {
     }
 
     /// Writes slot `s` of `regs` (`per_reg` elements each) from `values[s mod n]`.
-    fn fill_registers(&mut self, regs: &[Reg], per_reg: u32, values: &[Reg]) {
+    pub(super) fn fill_registers(&mut self, regs: &[Reg], per_reg: u32, values: &[Reg]) {
         let u = ScalarType::U32;
         let n = values.len() as u32;
         for (j, &r) in regs.iter().enumerate() {
@@ -349,7 +357,7 @@ impl Lowerer<'_> {
 
     /// The bits of slot `s` of a fragment (`per_reg` elements per register): the register,
     /// or its half `s mod 2` in the low 16 bits of a fresh register.
-    fn slot_bits(&mut self, regs: &[Reg], per_reg: u32, s: u32) -> Reg {
+    pub(super) fn slot_bits(&mut self, regs: &[Reg], per_reg: u32, s: u32) -> Reg {
         let r = regs[(s / per_reg) as usize];
         if per_reg == 1 {
             return r;
@@ -393,7 +401,7 @@ impl Lowerer<'_> {
     }
 
     /// Slot `s` of a fragment as an `f32` value.
-    fn slot_f32(&mut self, regs: &[Reg], per_reg: u32, et: ScalarType, s: u32) -> Reg {
+    pub(super) fn slot_f32(&mut self, regs: &[Reg], per_reg: u32, et: ScalarType, s: u32) -> Reg {
         let bits = self.slot_bits(regs, per_reg, s);
         if et == ScalarType::F32 {
             return bits;
