@@ -1,8 +1,8 @@
 //! The equivalence benchmark: every pair of `examples/equiv`, its expected verdict, and a
 //! table of verdict, seconds, peak memory, barriers and thread instructions (for
-//! `warpsafe bench equiv`). Pairs of the sized SGEMM family are C++ read through clang at
-//! `-D SIZE=…` and run on both roads (the thread code of the IR, and NVRTC's PTX), through a
-//! [`Loader`] the caller gives.
+//! `warpsafe bench equiv`). Pairs of the sized families (SGEMM at `-D SIZE=…`, attention at
+//! `-D N=… -D D=…`) are C++ read through clang with their definitions and run on both roads
+//! (the thread code of the IR, and NVRTC's PTX), through a [`Loader`] the caller gives.
 
 use crate::{equiv_programs, BlockSel, EquivConfig, EquivError, ExecConfig};
 use serde::Serialize;
@@ -27,9 +27,9 @@ pub struct BenchPair {
     pub lockstep: bool,
     /// The verdict the pair must get.
     pub expect: &'static str,
-    /// `-D SIZE=…` for C++ files of the sized family (read through clang, both roads);
-    /// `None`: files of the C subset, the thread-code road only.
-    pub size: Option<u32>,
+    /// `-D NAME=VALUE` definitions for C++ files of a sized family (read through clang, both
+    /// roads); empty: files of the C subset, the thread-code road only (unless `ptx` is set).
+    pub defines: &'static [(&'static str, &'static str)],
     /// C++ read through clang on both roads, the PTX road reading this PTX file (nvcc's, of
     /// the optimized kernel) instead of NVRTC's PTX of our CUDA C: the tensor-core pairs.
     pub ptx: Option<&'static str>,
@@ -48,19 +48,42 @@ const fn pair(
         optimized,
         lockstep,
         expect,
-        size: None,
+        defines: &[],
         ptx: None,
     }
 }
 
-const fn sized(optimized: &'static str, size: u32, expect: &'static str) -> BenchPair {
+/// A pair of the sized SGEMM family at `-D SIZE=…` (one of [`SIZE_128`], [`SIZE_256`]).
+const fn sized(
+    optimized: &'static str,
+    size: &'static [(&'static str, &'static str)],
+    expect: &'static str,
+) -> BenchPair {
     BenchPair {
         family: "sgemm-sized",
         reference: S10,
         optimized,
         lockstep: false,
         expect,
-        size: Some(size),
+        defines: size,
+        ptx: None,
+    }
+}
+
+/// A pair of the sized attention family at `-D N=… -D D=…` (one of [`N64_D32`],
+/// [`N128_D64`]).
+const fn attention(
+    optimized: &'static str,
+    sizes: &'static [(&'static str, &'static str)],
+    expect: &'static str,
+) -> BenchPair {
+    BenchPair {
+        family: "attention-sized",
+        reference: "attention/attention_sized_reference.cu",
+        optimized,
+        lockstep: false,
+        expect,
+        defines: sizes,
         ptx: None,
     }
 }
@@ -72,7 +95,7 @@ const fn tensor(optimized: &'static str, ptx: &'static str, expect: &'static str
         optimized,
         lockstep: false,
         expect,
-        size: None,
+        defines: &[],
         ptx: Some(ptx),
     }
 }
@@ -84,6 +107,11 @@ const AT: &str = "attention/attention_reference.cu";
 const S10: &str = "sgemm/sgemm10_reference.cu";
 const S11: &str = "sgemm/sgemm11_template_blocktiling.cu";
 const S12: &str = "sgemm/sgemm12_warptiling.cu";
+const SIZE_128: &[(&str, &str)] = &[("SIZE", "128")];
+const SIZE_256: &[(&str, &str)] = &[("SIZE", "256")];
+const AF: &str = "attention/attention_sized_flash.cu";
+const N64_D32: &[(&str, &str)] = &[("N", "64"), ("D", "32")];
+const N128_D64: &[(&str, &str)] = &[("N", "128"), ("D", "64")];
 
 /// Every pair of the benchmark with its expected verdict.
 pub const BENCH_PAIRS: &[BenchPair] = &[
@@ -231,11 +259,20 @@ pub const BENCH_PAIRS: &[BenchPair] = &[
         false,
         "race",
     ),
-    sized(S11, 128, "equal"),
-    sized(S12, 128, "equal"),
-    sized("sgemm/sgemm12_bug_float4_swap.cu", 128, "different"),
-    sized(S11, 256, "equal"),
-    sized(S12, 256, "equal"),
+    sized(S11, SIZE_128, "equal"),
+    sized(S12, SIZE_128, "equal"),
+    sized("sgemm/sgemm12_bug_float4_swap.cu", SIZE_128, "different"),
+    sized(S11, SIZE_256, "equal"),
+    sized(S12, SIZE_256, "equal"),
+    // Upstream style read through clang (host launch, `extern __shared__` sized by the
+    // launch, -INFINITY, __expf, the maximum grown by a branch), at two sizes.
+    attention(AF, N64_D32, "equal"),
+    attention(
+        "attention/attention_sized_flash_bug_norescale.cu",
+        N64_D32,
+        "different",
+    ),
+    attention(AF, N128_D64, "equal"),
     tensor("wmma/wmma_gemm.cu", "wmma/wmma_gemm.ptx", "equal"),
     tensor(
         "wmma/wmma_gemm_bug_layout.cu",
@@ -253,8 +290,10 @@ pub struct BenchRow {
     pub family: String,
     /// `cuda-c` (thread code of the IR) or `ptx` (NVRTC's PTX of our generated CUDA C).
     pub road: String,
-    /// `-D SIZE=…` of a sized pair.
+    /// `-D SIZE=…` of a sized SGEMM pair.
     pub size: Option<u32>,
+    /// The `-D` definitions of a sized pair (`N=128`, `D=64`).
+    pub defines: Vec<String>,
     /// The verdict.
     pub verdict: String,
     /// The expected verdict.
@@ -297,24 +336,43 @@ pub fn bench_equiv_with(
 ) -> Result<Vec<BenchRow>, EquivError> {
     let mut rows = Vec::new();
     for p in BENCH_PAIRS {
-        if filter.is_some_and(|f| !p.optimized.contains(f) && !p.family.contains(f)) {
+        if filter.is_some_and(|f| {
+            !p.optimized.contains(f) && !p.family.contains(f) && !size_label(p).contains(f)
+        }) {
             continue;
         }
-        let clang = p.size.is_some() || p.ptx.is_some();
+        let clang = !p.defines.is_empty() || p.ptx.is_some();
         let roads: &[bool] = match (clang, sized) {
             (false, _) => &[false],
             (true, true) => &[false, true],
             (true, false) => &[],
         };
         let defines: Vec<(String, String)> = p
-            .size
-            .map(|n| vec![("SIZE".to_string(), n.to_string())])
-            .unwrap_or_default();
+            .defines
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         for &via_ptx in roads {
             rows.push(bench_pair(root, p, &defines, via_ptx, load)?);
         }
     }
     Ok(rows)
+}
+
+/// The `-D SIZE=…` of a sized SGEMM pair.
+fn sgemm_size(p: &BenchPair) -> Option<u32> {
+    p.defines
+        .iter()
+        .find(|(k, _)| *k == "SIZE")
+        .and_then(|(_, v)| v.parse().ok())
+}
+
+/// How a row names its size: ` 128^3` (SGEMM), ` N=128 D=64` (other definitions), or nothing.
+fn size_label(p: &BenchPair) -> String {
+    match sgemm_size(p) {
+        Some(n) => format!(" {n}^3"),
+        None => p.defines.iter().map(|(k, v)| format!(" {k}={v}")).collect(),
+    }
 }
 
 fn bench_pair(
@@ -354,13 +412,14 @@ fn bench_pair(
             "{} vs {}{}{}{}",
             name(p.reference),
             name(p.optimized),
-            p.size.map(|n| format!(" {n}^3")).unwrap_or_default(),
+            size_label(p),
             if via_ptx { " [ptx]" } else { "" },
             if p.lockstep { " [lockstep]" } else { "" }
         ),
         family: p.family.to_string(),
         road: if via_ptx { "ptx" } else { "cuda-c" }.to_string(),
-        size: p.size,
+        size: sgemm_size(p),
+        defines: p.defines.iter().map(|(k, v)| format!("{k}={v}")).collect(),
         verdict: r.verdict.to_string(),
         expect: p.expect.to_string(),
         seconds: r.seconds,
