@@ -28,6 +28,7 @@
 //! index fits in `int`, and the contract's `requires` (where the covering condition, such as
 //! `n <= blockDim.x * gridDim.x`, is stated).
 
+mod congruence;
 mod coverage;
 mod encode;
 mod exec;

@@ -19,6 +19,7 @@
 //! The read's symbol is then defined as `W`'s value at the witness — a premise of the value
 //! obligations only, never of the obligations this argument rests on.
 
+use crate::congruence::StagedDef;
 use crate::coverage::{chain_over, decompose, Chain};
 use crate::encode::SharedEv;
 use crate::exec::Events;
@@ -309,17 +310,21 @@ impl Builder<'_> {
             }
             let Some(value) = &w.value else { continue };
             let value = value.rename(&ren_w);
-            let mut def = witness.clone();
+            let mut facts = witness.clone();
             for (atom, split) in split_digits(&ch, &l.addr, &value) {
                 let mut premises = read.clone();
                 premises.extend(witness.iter().cloned());
                 let what = format!("{at}: the writer's {} is {}", atom.smt(), split.smt());
                 let fact = atom.eq(&split);
                 self.push("staging", "smt", what, premises, fact.clone());
-                def.push(fact);
+                facts.push(fact);
             }
-            def.push(sym.eq(&value));
-            self.staged_defs.push(l.guard.implies(&Term::and_all(def)));
+            self.staged.push(StagedDef {
+                sym: sym.clone(),
+                guard: l.guard.clone(),
+                facts,
+                value,
+            });
         }
         Ok(())
     }
