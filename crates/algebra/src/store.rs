@@ -15,6 +15,8 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
+mod import;
+
 /// Owns every term: structurally equal terms get the same [`TermId`].
 #[derive(Clone, Debug, Default)]
 pub struct Store {
@@ -597,86 +599,6 @@ impl Store {
         self.intern(Node::Int(op, bits, signed, a, b))
     }
 
-    /// Copies term `t` of `other` into this store (symbols matched by name), memoised in `memo`.
-    pub fn import(&mut self, other: &Store, t: TermId, memo: &mut ImportMemo) -> TermId {
-        self.copy_in(other, t, memo, true)
-    }
-
-    /// [`Store::import`] without sharing the copied operations with equal terms already here:
-    /// their nodes are appended, not looked up (symbols, constants and the other leaves are
-    /// still matched). A term equal to one here may then have a second id, which costs only
-    /// the shortcuts that compare ids; merging many stores of distinct terms (the blocks of a
-    /// symbolic run) skips one hash lookup per node, most of the merge on large runs.
-    pub fn import_unshared(&mut self, other: &Store, t: TermId, memo: &mut ImportMemo) -> TermId {
-        self.copy_in(other, t, memo, false)
-    }
-
-    fn copy_in(&mut self, other: &Store, t: TermId, memo: &mut ImportMemo, share: bool) -> TermId {
-        if memo.map.len() < other.len() {
-            memo.map.resize(other.len(), u32::MAX);
-        }
-        if share && self.frozen {
-            // Room for all of `other` at once: the table is built once, not grown.
-            self.frozen = false;
-            self.reindex(self.nodes.len() + other.len());
-        }
-        let done = |memo: &ImportMemo, k: TermId| memo.map[k.0 as usize] != u32::MAX;
-        if done(memo, t) {
-            return TermId(memo.map[t.0 as usize]);
-        }
-        let mut stack = vec![t];
-        while let Some(&x) = stack.last() {
-            if done(memo, x) {
-                stack.pop();
-                continue;
-            }
-            let node = other.node(x);
-            let before = stack.len();
-            for &k in node.children().iter() {
-                if !done(memo, k) {
-                    stack.push(k);
-                }
-            }
-            if stack.len() > before {
-                continue;
-            }
-            let m = |k: &TermId| TermId(memo.map[k.0 as usize]);
-            let op = match node {
-                Node::Sym(s) => {
-                    let info = other.sym(*s);
-                    Err(self.symbol(&info.name, info.index, info.integer))
-                }
-                Node::Const(c) => Err(self.constant(other.constant_value(*c).clone())),
-                Node::Inf(_) | Node::NaN => Err(self.intern(*node)),
-                Node::Opaque(_) => Err(self.opaque()),
-                // Operands in this store's order, as the constructors put them.
-                Node::Add(a, b) => Ok(Node::Add(m(a).min(m(b)), m(a).max(m(b)))),
-                Node::Sub(a, b) => Ok(Node::Sub(m(a), m(b))),
-                Node::Mul(a, b) => Ok(Node::Mul(m(a).min(m(b)), m(a).max(m(b)))),
-                Node::Div(a, b) => Ok(Node::Div(m(a), m(b))),
-                Node::Neg(a) => Ok(Node::Neg(m(a))),
-                Node::Fn(f, a) => Ok(Node::Fn(*f, m(a))),
-                Node::Pow(a, b) => Ok(Node::Pow(m(a), m(b))),
-                Node::Max(a, b) => Ok(Node::Max(m(a), m(b))),
-                Node::Min(a, b) => Ok(Node::Min(m(a), m(b))),
-                Node::Cmp(op, a, b) => Ok(Node::Cmp(*op, m(a), m(b))),
-                Node::Not(a) => Ok(Node::Not(m(a))),
-                Node::And(a, b) => Ok(Node::And(m(a), m(b))),
-                Node::Or(a, b) => Ok(Node::Or(m(a), m(b))),
-                Node::Select(c, a, b) => Ok(Node::Select(m(c), m(a), m(b))),
-                Node::Int(op, bits, s, a, b) => Ok(Node::Int(*op, *bits, *s, m(a), m(b))),
-            };
-            let new = match op {
-                Err(leaf) => leaf,
-                Ok(n) if share => self.intern(n),
-                Ok(n) => self.append(n),
-            };
-            memo.map[x.0 as usize] = new.0;
-            stack.pop();
-        }
-        TermId(memo.map[t.0 as usize])
-    }
-
     /// Adds `n` as a new term without looking for an equal one. The interning table, when
     /// built, gets it too, so later lookups find it; a store without its table
     /// ([`Store::freeze`], [`Store::unindex`]) stays without.
@@ -690,6 +612,13 @@ impl Store {
             self.table
                 .insert_unique(hash_node(&n), t.0, |&i| hash_node(&nodes[i as usize]));
         }
+        self.push_node(n)
+    }
+
+    /// Adds `n` as a new term, in the node table only (the interning table, when built, does
+    /// not get it: the caller drops it, or knows no lookup will look for `n`).
+    fn push_node(&mut self, n: Node) -> TermId {
+        let t = TermId(self.nodes.len() as u32);
         for &c in n.children().iter() {
             let p = &mut self.parents[c.0 as usize];
             *p = p.saturating_add(1);

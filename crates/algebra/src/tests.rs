@@ -515,3 +515,29 @@ fn narrow_points_are_small_or_concentrated_and_exact_in_f32() {
         assert!((-8..=8).contains(&rat_to_i128(&c.value(&int)).expect("an integer")));
     }
 }
+
+#[test]
+fn importing_many_shares_what_exists_and_appends_the_rest() {
+    // The reference computes x*y + z; the kernel computes the same sum, then exp(x*y + z)*w.
+    let mut r = Store::new();
+    let v = syms(&mut r, &["x", "y", "z"]);
+    let xy = r.mul(v[0], v[1]);
+    let sum = r.add(xy, v[2]);
+    let mut o = Store::new();
+    let u = syms(&mut o, &["w", "z", "y", "x"]);
+    let oxy = o.mul(u[3], u[2]);
+    let osum = o.add(oxy, u[1]);
+    let e = o.func(Func::Exp, osum);
+    let prod = o.mul(e, u[0]);
+    let before = r.len();
+    let got = r.import_many(&o, &[osum, prod, osum]);
+    // The sum existed: same id. The exponential and the product are new: appended once.
+    assert_eq!(got[0], sum);
+    assert_eq!(got[2], sum);
+    assert_eq!(r.len(), before + 3, "w, exp(…) and the product");
+    // Interning again (the table was dropped for the appended nodes) finds them.
+    let w = r.symbol("w", None, false);
+    let e2 = r.func(Func::Exp, sum);
+    assert_eq!(r.mul(e2, w), got[1]);
+    assert!(r.import_many(&o, &[]).is_empty());
+}

@@ -1,16 +1,25 @@
-//! `cargo run --release --example bench_equiv [FILTER] [--json]`: the equivalence benchmark
-//! table over `examples/equiv` (a stand-in until the CLI wires `warpsafe bench equiv`).
+//! `cargo run --release --example bench_equiv [FILTER] [--json] [--dir DIR]`: the pairs of the
+//! equivalence benchmark written in the C subset (no clang: the sized C++ pairs are left to
+//! `warpsafe bench equiv`), over `examples/equiv` or the copy of it in DIR.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use warpsafe_equiv::{bench_equiv, bench_table};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let dir = args
+        .iter()
+        .position(|a| a == "--dir")
+        .and_then(|i| args.get(i + 1));
     let filter = args
         .iter()
-        .find(|a| !a.starts_with("--"))
-        .map(String::as_str);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/equiv");
+        .enumerate()
+        .find(|(i, a)| !a.starts_with("--") && (*i == 0 || args[i - 1] != "--dir"))
+        .map(|(_, a)| a.as_str());
+    let root = match dir {
+        Some(d) => PathBuf::from(d),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/equiv"),
+    };
     match bench_equiv(&root, filter) {
         Ok(rows) => {
             if args.iter().any(|a| a == "--json") {

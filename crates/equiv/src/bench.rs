@@ -300,6 +300,8 @@ pub struct BenchRow {
     pub expect: String,
     /// Wall-clock seconds of the check.
     pub seconds: f64,
+    /// Where they went (symbolic run, field test, import, comparison).
+    pub phases: crate::Phases,
     /// Barriers released, both kernels.
     pub barriers: u64,
     /// Thread instructions executed, both kernels.
@@ -423,6 +425,7 @@ fn bench_pair(
         verdict: r.verdict.to_string(),
         expect: p.expect.to_string(),
         seconds: r.seconds,
+        phases: r.phases,
         barriers: r.reference.stats.barriers + r.optimized.stats.barriers,
         thread_instructions: r.reference.stats.thread_instructions
             + r.optimized.stats.thread_instructions,
@@ -451,4 +454,29 @@ pub fn bench_table(rows: &[BenchRow]) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sized_pairs_carry_their_definitions_and_are_named_by_them() {
+        let sized: Vec<&BenchPair> = BENCH_PAIRS
+            .iter()
+            .filter(|p| p.family == "attention-sized")
+            .collect();
+        let labels: Vec<String> = sized.iter().map(|p| size_label(p)).collect();
+        assert_eq!(
+            labels,
+            [" N=64 D=32", " N=64 D=32", " N=128 D=64"],
+            "{sized:?}"
+        );
+        assert!(sized.iter().any(|p| p.expect == "different"));
+        let s = BENCH_PAIRS
+            .iter()
+            .find(|p| p.family == "sgemm-sized")
+            .expect("an SGEMM row");
+        assert_eq!((sgemm_size(s), size_label(s)), (Some(128), " 128^3".into()));
+    }
 }

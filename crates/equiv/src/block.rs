@@ -582,6 +582,8 @@ impl<'c, 'a> BlockRun<'c, 'a> {
 
     fn run_warp(&mut self, warp: usize) {
         let base = warp * 32;
+        // Lanes past the block's last thread never run.
+        let width = self.ctx.threads.saturating_sub(base).min(32);
         let mut steps = 0u32;
         loop {
             steps = steps.wrapping_add(1);
@@ -591,22 +593,25 @@ impl<'c, 'a> BlockRun<'c, 'a> {
                     return;
                 }
             }
-            let mut pc = u32::MAX;
-            for l in 0..32 {
-                if self.state[base + l] == RUN {
-                    pc = pc.min(self.pc[base + l]);
+            // The lowest pc of a running lane, and the lanes standing there, in one pass.
+            let (mut pc, mut mask) = (u32::MAX, 0u32);
+            let (state, pcs) = (
+                &self.state[base..base + width],
+                &self.pc[base..base + width],
+            );
+            for (l, (&s, &p)) in state.iter().zip(pcs).enumerate() {
+                if s == RUN {
+                    if p < pc {
+                        (pc, mask) = (p, 1 << l);
+                    } else if p == pc {
+                        mask |= 1 << l;
+                    }
                 }
             }
             if pc == u32::MAX {
                 match self.release(warp) {
                     Some(true) => continue,
                     _ => return,
-                }
-            }
-            let mut mask = 0u32;
-            for l in 0..32 {
-                if self.state[base + l] == RUN && self.pc[base + l] == pc {
-                    mask |= 1 << l;
                 }
             }
             self.instrs += mask.count_ones() as u64;

@@ -14,7 +14,7 @@ use crate::{BlockSel, EquivError, ExecConfig};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::time::Instant;
-use warpsafe_algebra::{log2_add, sizes, ImportMemo, Store, Tester, Witness};
+use warpsafe_algebra::{log2_add, sizes, Store, TermId, Tester, Witness};
 use warpsafe_exec::Program;
 use warpsafe_ir::Kernel;
 
@@ -223,7 +223,6 @@ pub fn equiv_stages(
     let sz_seconds = sz_start.elapsed().as_secs_f64();
     let import_start = Instant::now();
     let mut store = std::mem::take(&mut r.store);
-    let mut mo = ImportMemo::default();
     let mut pairs = Vec::new();
     let mut differing = 0;
     for (k, e) in elements.iter().enumerate() {
@@ -244,12 +243,14 @@ pub fn equiv_stages(
                 continue;
             }
         }
-        pairs.push(Pair {
-            actual: store.import(&o.store, e.actual, &mut mo),
-            ..*e
-        });
+        pairs.push(*e);
     }
     drop(elements);
+    // The kernel's terms move into the reference's store all at once (in node order).
+    let actual: Vec<TermId> = pairs.iter().map(|p| p.actual).collect();
+    for (p, a) in pairs.iter_mut().zip(store.import_many(&o.store, &actual)) {
+        p.actual = a;
+    }
     let identity = tested.and_then(|t| t.summary);
     let import_seconds = import_start.elapsed().as_secs_f64();
     let names_of: Vec<String> = outputs.iter().map(|s| s.name.clone()).collect();
@@ -378,8 +379,9 @@ fn run_both(
         }
         Ok(n)
     };
-    // Outputs are only read from here on (until a few move into the reference's store).
-    let run = |side: &[Stage]| -> Result<SymOutcome, EquivError> {
+    // Outputs are only read from here on (until the kernel's that need it move into the
+    // reference's store, whose interning table, where it has one, is kept for them).
+    let run = |side: &[Stage], keep_table: bool| -> Result<SymOutcome, EquivError> {
         let mut acc: Option<SymOutcome> = None;
         for s in side {
             let out = run_budgeted(s.program, s.exec, budget)?;
@@ -390,11 +392,13 @@ fn run_both(
         }
         let mut out =
             acc.ok_or_else(|| EquivError::Mismatch("a side has no kernel to run".into()))?;
-        out.store.freeze();
+        if !keep_table {
+            out.store.freeze();
+        }
         Ok(out)
     };
-    let run_r = || run(reference);
-    let run_o = || run(optimized);
+    let run_r = || run(reference, true);
+    let run_o = || run(optimized, false);
     if blocks(reference)? > 1 && blocks(optimized)? > 1 {
         let r = run_r();
         Ok((r, run_o()))

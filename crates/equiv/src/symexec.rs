@@ -171,13 +171,19 @@ fn run_in(
         start_buffers(&mut block, kernel, &setup);
         block.run()
     };
-    let results: Vec<BlockResult> = if cfg.parallel && blocks.len() > 1 {
+    let mut results: Vec<BlockResult> = if cfg.parallel && blocks.len() > 1 {
         blocks.par_iter().map(run).collect()
     } else {
         blocks.iter().map(run).collect()
     };
 
-    let mut store = Store::new();
+    // One block's store (of terms) becomes the kernel's: its outputs need no copy, and its
+    // interning table stays for the terms moved in later (the other kernel's, to compare).
+    let single = results.len() == 1 && field.is_none();
+    let mut store = match results.first_mut() {
+        Some(r) if single => std::mem::take(&mut r.store),
+        _ => Store::new(),
+    };
     let mut buffers = Vec::new();
     let mut starts: Vec<Start> = Vec::new();
     let mut field_values: Vec<Vec<SVal>> = Vec::new();
@@ -246,7 +252,9 @@ fn run_in(
         .flat_map(|r| r.guarded.iter().copied())
         .collect();
     // The blocks' terms are distinct but for their leaves: merge them without the table.
-    store.unindex();
+    if !single {
+        store.unindex();
+    }
     for (bi, r) in results.into_iter().enumerate() {
         if refused.is_none() {
             refused = r.refused;
@@ -281,7 +289,11 @@ fn run_in(
             r.writes
         };
         for (m, idx, t, adds) in writes {
-            let new = store.import_unshared(&r.store, t, &mut memo);
+            let new = if single {
+                t
+            } else {
+                store.import_unshared(&r.store, t, &mut memo)
+            };
             let Some(&s) = slot_of.get(&m) else { continue };
             let b = &mut buffers[s];
             if idx >= b.values.len() {
