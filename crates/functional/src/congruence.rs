@@ -88,7 +88,7 @@ pub(crate) fn definition(d: &StagedDef) -> Vec<Term> {
 
 /// Do `a` and `b` have the same shape, up to the integer arguments of uninterpreted functions
 /// (buffer addresses, collected in `pairs`) and the order of a binary `+` or `×`?
-fn matches(a: &Term, b: &Term, pairs: &mut Vec<(Term, Term)>) -> bool {
+pub(crate) fn matches(a: &Term, b: &Term, pairs: &mut Vec<(Term, Term)>) -> bool {
     if a == b {
         return true;
     }

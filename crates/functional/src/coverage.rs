@@ -20,6 +20,9 @@ pub struct Chain {
     pub offset: Term,
     /// Coordinates from the least significant.
     pub links: Vec<Link>,
+    /// A bound `target − offset` must stay below: where the most significant digit is a
+    /// `tid mod c` (no radix above it), below `c` only for targets under `c ·` its coefficient.
+    pub limit: Option<Term>,
 }
 
 /// One digit of a [`Chain`].
@@ -232,13 +235,23 @@ pub fn chain_over(launch: &Launch, addr: &Term, names: &[(Term, usize)]) -> Resu
             }
         }
     }
-    settle_parts(&mut links, &parts, &names)?;
-    Ok(Chain { offset, links })
+    let limit = settle_parts(&mut links, &parts, &names)?;
+    Ok(Chain {
+        offset,
+        links,
+        limit,
+    })
 }
 
 /// Checks that every digit of a `tid mod c` coordinate is below `c` (else no thread realises
-/// it), and marks a thread id as determined where both its parts are coordinates.
-fn settle_parts(links: &mut [Link], parts: &[Part], names: &[(Term, usize)]) -> Result<(), String> {
+/// it) — for the most significant digit, the [`Chain::limit`] it returns — and marks a thread
+/// id as determined where both its parts are coordinates.
+fn settle_parts(
+    links: &mut [Link],
+    parts: &[Part],
+    names: &[(Term, usize)],
+) -> Result<Option<Term>, String> {
+    let mut limit = None;
     let link_of = |q: &Part| {
         let atom = &names[q.at].0;
         links
@@ -248,7 +261,10 @@ fn settle_parts(links: &mut [Link], parts: &[Part], names: &[(Term, usize)]) -> 
     let mut whole = vec![];
     for q in parts.iter().filter(|q| q.modulo) {
         let Some(i) = link_of(q) else { continue };
-        if links[i].pair.is_none() {
+        let top = constant_of(&links[i].coef).filter(|_| i + 1 == links.len());
+        if let (None, None, Some(k)) = (&links[i].pair, &links[i].radix, top) {
+            limit = Some(Term::int(q.c.saturating_mul(k)));
+        } else if links[i].pair.is_none() {
             let fits = links[i]
                 .radix
                 .as_ref()
@@ -272,7 +288,7 @@ fn settle_parts(links: &mut [Link], parts: &[Part], names: &[(Term, usize)]) -> 
         }
         links[i].ids.push(d);
     }
-    Ok(())
+    Ok(limit)
 }
 
 /// The quantifier-free obligations that show one store covers a target address.
@@ -339,6 +355,9 @@ pub fn decompose(ch: &Chain, target: &Term) -> (Vec<Term>, Term, Vec<Term>) {
     }
     let base = target.sub(&ch.offset);
     defs.push(base.eq(&sum));
+    if let Some(limit) = &ch.limit {
+        radices.push(base.lt(limit));
+    }
     (radices, base, defs)
 }
 

@@ -39,5 +39,6 @@ mod solve;
 mod specenc;
 mod staged;
 mod term;
+mod writers;
 
 pub use prove::{prove_all_sizes, Obligation, Options, Outcome};

@@ -26,6 +26,7 @@ use crate::exec::Events;
 use crate::poly::Poly;
 use crate::prove::Builder;
 use crate::term::{Op, Term, TermExt};
+use crate::writers::merge;
 
 /// `n` renamed with `suffix` when `keep` says it is a per-thread symbol to rename.
 fn renamer<'a>(
@@ -198,13 +199,24 @@ impl Builder<'_> {
                 .iter()
                 .filter(|s| s.arr == l.arr && s.value.is_some())
                 .collect();
-            let w = match writers.as_slice() {
-                [w] => *w,
+            let merged;
+            // The witness's statement, and per statement writing the array, when the witness
+            // write is that statement's (the virtual iteration of merged statements).
+            let (w, members): (&SharedEv, Vec<(*const SharedEv, Term)>) = match writers.as_slice() {
+                [w] => (*w, vec![(*w as *const SharedEv, Term::tt())]),
                 [] => return Err(format!("shared `{name}` is read but never written")),
                 _ => {
-                    return Err(format!(
-                        "shared `{name}` is written by several statements (one staging store per array is handled)"
-                    ))
+                    merged = merge(&writers, format!("vs{j}_w")).map_err(|e| {
+                        format!(
+                            "shared `{name}` is written by several statements that do not read as one loop: {e}"
+                        )
+                    })?;
+                    let m = merged
+                        .members
+                        .iter()
+                        .map(|(p, i)| (*p, merged.counter.eq(&Term::int(*i))))
+                        .collect();
+                    (&merged.ev, m)
                 }
             };
             let common = l
@@ -242,9 +254,13 @@ impl Builder<'_> {
             }
             let read = self.premises(std::slice::from_ref(&l.guard));
             let at = format!("the read of shared `{name}` ({})", self.line(l.span));
+            // The read is within the array's extents (its own obligation): a bound on the
+            // most significant digit may rest on it.
+            let mut in_bounds = read.clone();
+            in_bounds.push(l.in_bounds.clone());
             for r in &radices {
                 let what = format!("{at}: the writer's radix holds: {}", r.smt());
-                self.push("staging", "smt", what, read.clone(), r.clone());
+                self.push("staging", "smt", what, in_bounds.clone(), r.clone());
             }
             let what = format!("{at}: the element is at or past the writer's offset");
             self.push("staging", "smt", what, read.clone(), Term::int(0).le(&base));
@@ -288,18 +304,18 @@ impl Builder<'_> {
                     .eq(&w_phase)
                     .and(&differs(&|d| l_.tid[d].rename(&ren_w)));
                 let by_other_reader = x_phase.eq(&l.phase).and(&differs(&|d| l_.tid[d].clone()));
-                let itself = if std::ptr::eq(*w2, w) {
-                    Term::and_all(
+                let itself = match members.iter().find(|(p, _)| std::ptr::eq(*p, *w2)) {
+                    Some((_, iteration)) => Term::and_all(
                         (0..l_.dims)
                             .map(|d| tid_x(d).eq(&l_.tid[d].rename(&ren_w)))
                             .chain(
-                                w.loops
+                                w2.loops
                                     .iter()
                                     .map(|(_, t)| t.rename(&ren_x).eq(&t.rename(&ren_w))),
                             ),
                     )
-                } else {
-                    Term::bool(false)
+                    .and(iteration),
+                    None => Term::bool(false),
                 };
                 let what = format!(
                     "{at}: no write ({}) to the element falls between the witness's write and the read",

@@ -7,6 +7,12 @@
 //@ len(A) = M * K
 //@ len(B) = K * N
 //@ len(C) = M * N
+// For `prove` at every size: the launch the kernel is written for (1-D blocks of 256), and
+// sizes whose products (M * K, ...) fit the int indices.
+//@ requires blockDim.x == 256 && blockDim.y == 1
+//@ requires M % 64 == 0 && N % 64 == 0 && K % 16 == 0
+//@ requires M == 64 * gridDim.y && N == 64 * gridDim.x
+//@ requires 0 <= M && 0 <= N && 0 <= K && M <= 46336 && N <= 46336 && K <= 46336
 
 #define BM 64
 #define BN 64
