@@ -16,7 +16,11 @@
 //!
 //! Calls of `.func` device functions are inlined (`flat`), recursion rejected; `assert`'s
 //! `__assertfail` and `trap` are failed assertions; instructions without a model (`cp.async`,
-//! `mbarrier`, `ldmatrix`, `mma`, …) are rejected naming the instruction and line.
+//! `mbarrier`, `stmatrix`, `wgmma`, …) are rejected naming the instruction and line.
+//! Tensor cores: `wmma.load`/`.store`/`.mma` with the fragment layout of our `<mma.h>`, and
+//! `ldmatrix` and `mma.sync` (m16n8k8, m16n8k16) with the layouts of the PTX ISA, each a
+//! warp-collective sequence of shuffles, loads and float arithmetic that first waits for the
+//! whole warp (`inst::wmma`, `inst::mma`).
 //! The magic-number sequences NVRTC emits for `x / d` and `x % d` by a constant become exact
 //! divisions once the magic constant is proved for every operand value (`divide`, `magic`),
 //! so the symbolic executor sees `x % d` where the source has it; likewise NVRTC's sequences
