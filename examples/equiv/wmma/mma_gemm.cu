@@ -19,6 +19,7 @@
 #define BM 32
 #define BN 16
 #define BK 16
+#define THREADS 128 // the block: four warps
 
 __global__ void mma_gemm(const half *a, const half *b, float *c, int M, int N, int K,
                          float alpha, float beta)
@@ -36,10 +37,17 @@ __global__ void mma_gemm(const half *a, const half *b, float *c, int M, int N, i
     int wn = (warp >> 1) * 8; // and 8 columns of its 16
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     for (int kb = 0; kb < K; kb += BK) {
-        for (int e = tid; e < BK * BM; e += blockDim.x)
+        // Each thread copies BK*BM/THREADS halves of the A slice and BN*BK/THREADS of B's.
+#pragma unroll
+        for (int r = 0; r < BK * BM / THREADS; ++r) {
+            int e = tid + r * THREADS;
             As[e] = a[(bm + e % BM) + (kb + e / BM) * M];
-        for (int e = tid; e < BN * BK; e += blockDim.x)
+        }
+#pragma unroll
+        for (int r = 0; r < BN * BK / THREADS; ++r) {
+            int e = tid + r * THREADS;
             Bs[e] = b[(kb + e % BK) + (bn + e / BK) * K];
+        }
         __syncthreads();
         // Lanes 8j..8j+7 address the rows of 8x8 matrix j. A: matrix j holds rows
         // wm + 8*(j&1).., k 8*(j>>1)..; stored k-major, so it is loaded transposed.
