@@ -25,11 +25,12 @@ pub struct Mono {
 }
 
 /// Atoms held in place (no allocation) by a [`Vars`] of few atoms.
-const INLINE: usize = 2;
+const INLINE: usize = 3;
 
 /// The atoms of a monomial with their exponents: a slice (`&vars[..]`) that keeps up to
-/// two atoms in place and more on the heap. Most monomials have one or two atoms, and a
-/// polynomial of a hundred monomials would otherwise make a hundred small allocations.
+/// three atoms in place and more on the heap. Most monomials have one to three atoms (a
+/// scaled dot product's `scale·q·k` has three), and a polynomial of a hundred monomials would
+/// otherwise make a hundred small allocations.
 /// Compared, ordered and hashed as its slice.
 #[derive(Clone)]
 pub struct Vars(Repr);
