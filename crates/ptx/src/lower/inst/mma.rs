@@ -10,7 +10,7 @@
 //! and B element `(k, n)` slot `(k & 1) + 2·(k >> 3)` of lane `4n + (k & 7) / 2`: for one
 //! element of D and one `k` the slot is the same on every lane, so each operand is gathered
 //! with one `shfl.sync.idx`, and the products are summed onto C in `k` order. A and B are
-//! read from the values `ldmatrix` (or `wmma.load`) kept beside their registers, as
+//! read from the values `ldmatrix` kept beside their registers, as
 //! `wmma.mma` does ([`check_mma_fragments`] refuses any other writer); `.f16` C is read from
 //! its register bits.
 //!
@@ -70,17 +70,17 @@ fn operand_names(flat: &Flat) -> Res<HashSet<String>> {
     Ok(out)
 }
 
-/// `mma` reads its `.f16` A and B operands from the values `ldmatrix` (or `wmma.load`) kept
-/// beside the registers, which is exact only when nothing else writes them: any other writer
-/// of an `mma` A or B register is refused here, naming it.
+/// `mma` reads its `.f16` A and B operands from the values `ldmatrix` kept beside the
+/// registers, which is exact only when nothing else writes them: any other writer of an `mma`
+/// A or B register is refused here, naming it (`wmma.load` too: its fragments have the layout
+/// of our `<mma.h>`, not the one `mma` reads).
 pub(crate) fn check_mma_fragments(flat: &Flat) -> Res<()> {
     let operands = operand_names(flat)?;
     if operands.is_empty() {
         return Ok(());
     }
     for i in flat.instrs() {
-        let keeps = i.opcode == "ldmatrix" || (i.opcode == "wmma" && has(i, "load"));
-        if keeps || matches!(i.opcode.as_str(), "st" | "red") {
+        if matches!(i.opcode.as_str(), "ldmatrix" | "st" | "red") {
             continue;
         }
         let written = super::wmma::written_registers(i);
@@ -89,7 +89,7 @@ pub(crate) fn check_mma_fragments(flat: &Flat) -> Res<()> {
                 i,
                 format!(
                     "`{r}` is an A or B fragment of `mma` and is written here by `{}`; \
-                     warpsafe models fragments written only by `ldmatrix` (or `wmma.load`)",
+                     warpsafe models fragments written only by `ldmatrix`",
                     i.opcode
                 ),
             ));
@@ -98,7 +98,7 @@ pub(crate) fn check_mma_fragments(flat: &Flat) -> Res<()> {
     Ok(())
 }
 
-/// Lane and fragment slot of the A element (`row`, `k`) and of the B element (`k`, `col`).
+/// Fragment slots of the A element (`row`, `k`) and of the B element (`k`, `col`).
 mod layout {
     /// Slot of A element (`r`, `k`) (its lane is `4·(r & 7) + (k & 7) / 2`).
     pub(super) fn a_slot(r_hi: u32, k: u32) -> u32 {
