@@ -403,7 +403,8 @@ impl Exec<'_> {
         );
         let xname = x.smt();
         if let Some(trips) = k.as_int() {
-            if trips <= MAX_UNROLL && indexes_local_by(body, iv) {
+            // One iteration (`for (j = 0; j < TN; j += 4)` with TN = 4) is no loop at all.
+            if trips <= MAX_UNROLL && (trips == 1 || indexes_local_by(body, iv)) {
                 return self.unroll(
                     body,
                     st,

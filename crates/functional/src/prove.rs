@@ -10,6 +10,7 @@ use crate::poly::Poly;
 use crate::solve::{Answer, Query};
 use crate::specenc::{Red, SpecEnc};
 use crate::term::{Sort, Term, TermExt};
+use crate::writers::merge_stores;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -887,6 +888,16 @@ impl Builder<'_> {
                         break;
                     }
                     Err(e) => why.push(e),
+                }
+            }
+            let stores: Vec<&StoreEv> =
+                self.events.stores.iter().filter(|s| s.buf == buf).collect();
+            if found.is_none() && stores.len() > 1 {
+                // A vector store (four scalar stores side by side): one virtual loop.
+                let u = crate::term::sym(format!("cov_u_{}", eq.buffer), Sort::Int);
+                match merge_stores(&stores, u).and_then(|m| witness(self.launch, &m, &target)) {
+                    Ok(w) => found = Some(w),
+                    Err(e) => why.push(format!("its stores as one loop: {e}")),
                 }
             }
             let Some(w) = found else {

@@ -7,6 +7,7 @@
 
 use crate::congruence::matches;
 use crate::encode::SharedEv;
+use crate::exec::StoreEv;
 use crate::poly::Poly;
 use crate::term::{sym, uf, Sort, Term};
 use warpsafe_terms::Node;
@@ -30,29 +31,13 @@ pub(crate) fn merge(writers: &[&SharedEv], counter_name: String) -> Result<Merge
     if !same_context {
         return Err("its stores differ in guard, loop or phase".into());
     }
-    let offset = |w: &SharedEv| {
-        Poly::of(&w.addr.sub(&first.addr))
-            .and_then(|p| p.to_term().as_int())
-            .ok_or("its stores' addresses differ by more than a constant")
-    };
-    let mut order: Vec<(i128, &SharedEv)> = writers
-        .iter()
-        .map(|w| offset(w).map(|c| (c, *w)))
-        .collect::<Result<_, _>>()?;
-    order.sort_by_key(|(c, _)| *c);
+    let addrs: Vec<&Term> = writers.iter().map(|w| &w.addr).collect();
+    let (perm, stride) = evenly_spaced(&addrs)?;
+    let order: Vec<&SharedEv> = perm.iter().map(|&i| writers[i]).collect();
     let base = order[0];
-    let stride = order[1].0 - base.0;
-    let evenly = stride > 0
-        && order
-            .iter()
-            .enumerate()
-            .all(|(j, (c, _))| *c - base.0 == j as i128 * stride);
-    if !evenly {
-        return Err("its stores' addresses are not evenly spaced".into());
-    }
     let values: Vec<&Term> = order
         .iter()
-        .map(|(_, w)| w.value.as_ref().ok_or("a store without a value"))
+        .map(|w| w.value.as_ref().ok_or("a store without a value"))
         .collect::<Result<_, _>>()?;
     let constant = |a: &Term, b: &Term| Poly::of(&b.sub(a)).and_then(|p| p.to_term().as_int());
     let first_args = int_args(values[0]);
@@ -81,21 +66,73 @@ pub(crate) fn merge(writers: &[&SharedEv], counter_name: String) -> Result<Merge
     let n = order.len() as i128;
     let mut shifts = strides.iter().map(|e| u.mul(&Term::int(*e)));
     let value = shift_reads(values[0], &mut shifts).ok_or("cannot rebuild the stored value")?;
-    let mut ev = base.1.clone();
-    ev.addr = base.1.addr.add(&u.mul(&Term::int(stride)));
+    let mut ev = base.clone();
+    ev.addr = base.addr.add(&u.mul(&Term::int(stride)));
     ev.value = Some(value);
     ev.guard = ev.guard.and(&Term::int(0).le(&u)).and(&u.lt(&Term::int(n)));
     ev.loops.push((usize::MAX, u.clone()));
     let members = order
         .iter()
         .enumerate()
-        .map(|(j, (_, w))| (*w as *const SharedEv, j as i128))
+        .map(|(j, w)| (*w as *const SharedEv, j as i128))
         .collect();
     Ok(Merged {
         ev,
         counter: u,
         members,
     })
+}
+
+/// The order (by address) of stores whose addresses are `a₀ + j·d` for `j = 0 … n−1`, `d > 0`,
+/// and `d`; or why they are not.
+fn evenly_spaced(addrs: &[&Term]) -> Result<(Vec<usize>, i128), String> {
+    let first = addrs.first().ok_or("no store")?;
+    let mut order: Vec<(i128, usize)> = addrs
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            Poly::of(&a.sub(first))
+                .and_then(|p| p.to_term().as_int())
+                .map(|c| (c, i))
+                .ok_or("its stores' addresses differ by more than a constant")
+        })
+        .collect::<Result<_, _>>()?;
+    order.sort_by_key(|(c, _)| *c);
+    let stride = order.get(1).map_or(0, |o| o.0 - order[0].0);
+    let evenly = stride > 0
+        && order
+            .iter()
+            .enumerate()
+            .all(|(j, (c, _))| *c - order[0].0 == j as i128 * stride);
+    if !evenly {
+        return Err("its stores' addresses are not evenly spaced".into());
+    }
+    Ok((order.into_iter().map(|(_, i)| i).collect(), stride))
+}
+
+/// Global stores of one buffer that are the iterations of one virtual loop over `counter`
+/// (evenly spaced addresses, one guard and loop nest): the event coverage reads its witness
+/// from. Only the address, guard and loops are merged; each store's value is proved on its own.
+pub(crate) fn merge_stores(stores: &[&StoreEv], counter: Term) -> Result<StoreEv, String> {
+    let first = stores.first().ok_or("no store")?;
+    if !stores
+        .iter()
+        .all(|s| s.guard == first.guard && s.loops == first.loops)
+    {
+        return Err("its stores differ in guard or loop".into());
+    }
+    let addrs: Vec<&Term> = stores.iter().map(|s| &s.addr).collect();
+    let (perm, stride) = evenly_spaced(&addrs)?;
+    let base = stores[perm[0]];
+    let n = stores.len() as i128;
+    let mut ev = base.clone();
+    ev.addr = base.addr.add(&counter.mul(&Term::int(stride)));
+    ev.guard = ev
+        .guard
+        .and(&Term::int(0).le(&counter))
+        .and(&counter.lt(&Term::int(n)));
+    ev.loops.push((usize::MAX, counter));
+    Ok(ev)
 }
 
 /// The integer arguments of `v`'s function applications, outermost first, left to right.
