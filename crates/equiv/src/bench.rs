@@ -33,6 +33,9 @@ pub struct BenchPair {
     /// C++ read through clang on both roads, the PTX road reading this PTX file (nvcc's, of
     /// the optimized kernel) instead of NVRTC's PTX of our CUDA C: the tensor-core pairs.
     pub ptx: Option<&'static str>,
+    /// The PTX road only: the optimized kernel is inline PTX that clang-front's inline-PTX
+    /// translation does not read (`ldmatrix`, `mma.sync`).
+    pub ptx_only: bool,
 }
 
 const fn pair(
@@ -50,6 +53,7 @@ const fn pair(
         expect,
         defines: &[],
         ptx: None,
+        ptx_only: false,
     }
 }
 
@@ -67,6 +71,7 @@ const fn sized(
         expect,
         defines: size,
         ptx: None,
+        ptx_only: false,
     }
 }
 
@@ -85,6 +90,7 @@ const fn attention(
         expect,
         defines: sizes,
         ptx: None,
+        ptx_only: false,
     }
 }
 
@@ -97,6 +103,20 @@ const fn tensor(optimized: &'static str, ptx: &'static str, expect: &'static str
         expect,
         defines: &[],
         ptx: Some(ptx),
+        ptx_only: false,
+    }
+}
+
+/// A tensor-core pair whose optimized kernel is inline `ldmatrix`/`mma.sync`: the PTX road
+/// only, on `ptx` (NVRTC's PTX of `optimized`, its contract from the sibling `*_nvrtc.cu`).
+const fn tensor_ptx_only(
+    optimized: &'static str,
+    ptx: &'static str,
+    expect: &'static str,
+) -> BenchPair {
+    BenchPair {
+        ptx_only: true,
+        ..tensor(optimized, ptx, expect)
     }
 }
 
@@ -273,6 +293,12 @@ pub const BENCH_PAIRS: &[BenchPair] = &[
         "different",
     ),
     attention(AF, N128_D64, "equal"),
+    tensor_ptx_only("wmma/mma_gemm.cu", "wmma/mma_gemm_nvrtc.ptx", "equal"),
+    tensor_ptx_only(
+        "wmma/mma_gemm_bug_btrans.cu",
+        "wmma/mma_gemm_bug_btrans_nvrtc.ptx",
+        "different",
+    ),
     tensor("wmma/wmma_gemm.cu", "wmma/wmma_gemm.ptx", "equal"),
     tensor(
         "wmma/wmma_gemm_bug_layout.cu",
@@ -346,6 +372,7 @@ pub fn bench_equiv_with(
         let clang = !p.defines.is_empty() || p.ptx.is_some();
         let roads: &[bool] = match (clang, sized) {
             (false, _) => &[false],
+            (true, true) if p.ptx_only => &[true],
             (true, true) => &[false, true],
             (true, false) => &[],
         };
