@@ -314,7 +314,11 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
         (targets.len() * properties.len()) as u64,
         move || solver_status(&solver_before),
     );
-    for t in &targets {
+    for (n, t) in targets.iter().enumerate() {
+        // Each kernel gets an equal part of what is left of the budget (and passes on what
+        // it leaves unused), as each property does of its kernel's part.
+        let deadline =
+            warpsafe_verify::budget_share(Some(deadline), targets.len() - n).unwrap_or(deadline);
         let kernel = match &t.kernel {
             Ok(k) => k,
             Err(u) => {

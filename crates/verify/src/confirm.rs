@@ -9,7 +9,7 @@ use crate::solve::{timed, Answers};
 use crate::term::{Sort, SymKind, Term};
 use crate::{model, replay, Config, Counterexample, Property, PropertyResult, Verdict};
 use std::collections::HashSet;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use warpsafe_ir::Kernel;
 
 /// Other models tried when a counterexample is neither exact nor reproduced.
@@ -33,12 +33,14 @@ pub fn exact(core: &[Term], inexact: &HashSet<String>) -> bool {
 
 /// The verdict of property `p` from the answers to its obligations, asking the solver for
 /// obligations not yet decided when an earlier model is not confirmed: a confirmed
-/// counterexample wins, then an unconfirmed one (`possible`), then the first unknown.
+/// counterexample wins, then an unconfirmed one (`possible`), then the first unknown. Queries
+/// asked here end by `until` when given (the property's share of the run's budget).
 pub fn property_result(
     p: Property,
     obligations: &[Obligation],
     answers: &mut Answers,
     ctx: &Ctx<'_>,
+    until: Option<Instant>,
 ) -> PropertyResult {
     let mine: Vec<usize> = (0..obligations.len())
         .filter(|&i| obligations[i].property == p)
@@ -54,7 +56,7 @@ pub fn property_result(
         let (answer, d) = match &answers.per_obligation[i] {
             Some(a) => a.clone(),
             None => {
-                let a = timed(ctx.pool, &o.query);
+                let a = timed(ctx.pool, &o.query, until);
                 answers.per_obligation[i] = Some(a.clone());
                 a
             }
@@ -63,7 +65,7 @@ pub fn property_result(
         queries += usize::from(!d.is_zero());
         match answer {
             Answer::Sat(vals) => {
-                let (cx, extra) = confirm(o, &vals, ctx);
+                let (cx, extra) = confirm(o, &vals, ctx, until);
                 seconds += extra.0;
                 queries += extra.1;
                 if cx.confirmed() {
@@ -135,12 +137,13 @@ pub struct Ctx<'a> {
 const FREE_LENGTH: u64 = 1 << 16;
 
 /// The counterexample of a model of `o`, replayed; when it is neither exact nor
-/// reproduced, up to [`EXTRA_MODELS`] other launches are tried. Also returns the solver
-/// time and queries spent on those.
+/// reproduced, up to [`EXTRA_MODELS`] other launches are tried (by `until`). Also returns the
+/// solver time and queries spent on those.
 fn confirm(
     o: &Obligation,
     vals: &[Option<u128>],
     ctx: &Ctx<'_>,
+    until: Option<Instant>,
 ) -> (Counterexample, (Duration, usize)) {
     let explain = |vals: &[Option<u128>]| {
         let (mut cx, dyn_shared) = model::decode(vals, ctx.launch, ctx.kernel, &o.cex);
@@ -171,7 +174,7 @@ fn confirm(
     for _ in 0..EXTRA_MODELS {
         q.assertions
             .push(other_launch(&q.watch[..launch_terms], &last));
-        let (a, d) = timed(ctx.pool, &q);
+        let (a, d) = timed(ctx.pool, &q, until);
         spent.0 += d;
         spent.1 += 1;
         let Answer::Sat(next) = a else { break };

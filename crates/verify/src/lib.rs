@@ -80,11 +80,11 @@ mod uninit;
 
 pub use config::{Config, DimSpec, Property};
 pub use report::{Counterexample, PropertyResult, Replay, Report, Verdict};
+pub use solve::share as budget_share;
 
 use confirm::{property_result, Ctx};
 use obligation::Obligation;
 use smt::SolverPool;
-use solve::solve_all;
 use std::time::Instant;
 use term::Term;
 use warpsafe_ir::Kernel;
@@ -149,7 +149,7 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
     for o in &mut obligations {
         model::watch(&mut o.query, &launch, &o.cex);
     }
-    let mut answers = solve_all(kernel, cfg, &pool, &obligations);
+    let mut answers = solve::combined(kernel, cfg, &pool, &obligations);
     let free_lengths = needs
         .iter()
         .filter(|(_, n)| matches!(n, lengths::Need::Unbounded { .. }))
@@ -166,13 +166,21 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
             .collect(),
         free_lengths,
     };
-    let mut results = vec![];
-    for &p in &cfg.properties {
-        if let Some((_, reason, span)) = blocked.iter().find(|b| b.0 == p) {
-            results.push(PropertyResult::unknown(p, reason.clone(), Some(*span)));
-            continue;
-        }
-        let mut result = property_result(p, &obligations, &mut answers, &ctx);
+    // Property by property, each by its own share of what is left of the run's budget, the
+    // properties with fewer obligations left first (what they leave unused goes on to the
+    // others).
+    let mut order: Vec<Property> = cfg
+        .properties
+        .iter()
+        .copied()
+        .filter(|p| !blocked.iter().any(|b| b.0 == *p))
+        .collect();
+    order.sort_by_key(|&p| solve::pending(p, &obligations, &answers));
+    let mut decided = vec![];
+    for (k, &p) in order.iter().enumerate() {
+        let until = solve::share(cfg.deadline, order.len() - k);
+        solve::property(p, cfg, &pool, &obligations, &mut answers, until);
+        let mut result = property_result(p, &obligations, &mut answers, &ctx, until);
         if p == Property::Bounds {
             apply_needs(&mut result, kernel, &needs);
         }
@@ -187,7 +195,15 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
                 span: Some(u.span),
             };
         }
-        results.push(result);
+        decided.push(result);
+    }
+    let mut results = vec![];
+    for &p in &cfg.properties {
+        if let Some((_, reason, span)) = blocked.iter().find(|b| b.0 == p) {
+            results.push(PropertyResult::unknown(p, reason.clone(), Some(*span)));
+        } else if let Some(r) = decided.iter().find(|r| r.property == p) {
+            results.push(r.clone());
+        }
     }
     refine_divergence(&mut results, &logs, &small, &ctx);
     unconfirm_if_divergent(&mut results);
@@ -310,8 +326,14 @@ fn refine_divergence(
     for o in &mut refined {
         model::watch(&mut o.query, ctx.launch, &o.cex);
     }
-    let mut again = solve_all(ctx.kernel, ctx.cfg, ctx.pool, &refined);
-    let r = property_result(Property::Divergence, &refined, &mut again, ctx);
+    let mut again = solve::solve_all(ctx.kernel, ctx.cfg, ctx.pool, &refined);
+    let r = property_result(
+        Property::Divergence,
+        &refined,
+        &mut again,
+        ctx,
+        ctx.cfg.deadline,
+    );
     let old = &results[i];
     results[i] = PropertyResult {
         property: Property::Divergence,

@@ -539,16 +539,23 @@ impl SolverPool {
     /// the quantifier present (seen: 0.1 s against more than 10 s on NVRTC's unrolled tile
     /// reads). Dropping assertions only weakens a query, so an unsatisfiable answer stands.
     pub fn check(&self, q: &Query) -> Answer {
+        self.check_until(q, None)
+    }
+
+    /// [`Self::check`] ending by `until` too when given (a property's share of the run's
+    /// budget): asked after it, `q` answers `unknown` naming that share.
+    pub fn check_until(&self, q: &Query, until: Option<Instant>) -> Answer {
         if let Some(weaker) = without_quantifiers(q) {
-            if let Answer::Unsat = self.check_within(&weaker, Some(INSTANCES_TIMEOUT)) {
+            if let Answer::Unsat = self.check_within(&weaker, Some(INSTANCES_TIMEOUT), until) {
                 return Answer::Unsat;
             }
         }
-        self.check_within(q, None)
+        self.check_within(q, None, until)
     }
 
-    /// [`Self::check`] without the quantifier-free attempt, under at most `limit` when given.
-    fn check_within(&self, q: &Query, limit: Option<Duration>) -> Answer {
+    /// [`Self::check_until`] without the quantifier-free attempt, under at most `limit` when
+    /// given.
+    fn check_within(&self, q: &Query, limit: Option<Duration>, until: Option<Instant>) -> Answer {
         if q.assertions.iter().any(|a| a.as_bool() == Some(false)) {
             warpsafe_smt::dump_to(
                 self.dump.as_deref(),
@@ -567,19 +574,27 @@ impl SolverPool {
         {
             return a;
         }
-        let left = self
-            .deadline
-            .map(|d| d.saturating_duration_since(Instant::now()));
+        // The share ends first when it is given and earlier than the run's deadline.
+        let share = until.filter(|u| self.deadline.is_none_or(|d| *u < d));
+        let now = Instant::now();
+        let left = share
+            .or(self.deadline)
+            .map(|d| d.saturating_duration_since(now));
         let left = match (left, limit) {
             (Some(l), Some(m)) => Some(l.min(m)),
             (l, m) => l.or(m),
         };
         if left.is_some_and(|l| l.is_zero()) {
-            return Answer::Unknown("the time budget of the run (--timeout) is spent".into());
+            return Answer::Unknown(if share.is_some() {
+                "this property's share of the time budget (--timeout) is spent".into()
+            } else {
+                "the time budget of the run (--timeout) is spent".into()
+            });
         }
         // z3's nonlinear and linear-integer runs are sensitive to what earlier queries left in
         // the process (a query taking 0.2 s alone took 5 s after others); they get a fresh one.
         let fresh = crate::intenc::nonlinear(q);
+        let asked_at = Instant::now();
         let asked = self.pool.run(fresh, |proc| {
             let mut s = Session::new(&ctx, proc, self.timeout)?;
             match left {
@@ -588,6 +603,24 @@ impl SolverPool {
                 }
                 _ => s.check(q, &bv, self.dump.as_ref()),
             }
+        });
+        // An unknown that used up a limit lowered to what was left of the budget is the
+        // budget's, not the solver's.
+        let asked = asked.map(|a| match (a, left) {
+            (Answer::Unknown(_), Some(l))
+                if l < self.timeout && limit.is_none() && asked_at.elapsed() * 10 >= l * 9 =>
+            {
+                Answer::Unknown(format!(
+                    "solver timeout ({} ms: what was left of {})",
+                    l.as_millis(),
+                    if share.is_some() {
+                        "this property's share of the time budget (--timeout)"
+                    } else {
+                        "the time budget of the run (--timeout)"
+                    }
+                ))
+            }
+            (a, _) => a,
         });
         match asked {
             Ok(a) => {
