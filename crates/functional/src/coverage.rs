@@ -57,7 +57,7 @@ impl Chain {
     /// The digits of `addr` in this chain's radices (most significant last), if `addr − offset`
     /// splits by the coefficients.
     pub fn digits(&self, addr: &Term) -> Option<Vec<Term>> {
-        let mut rest = Poly::of(&addr.sub(&self.offset))?;
+        let mut rest = Poly::of(&crate::poly::flatten_divmod(addr).sub(&self.offset))?;
         let mut out = vec![];
         for l in self.links.iter().rev() {
             let (q, r) = rest.divmod_monomial(&l.coef)?;
@@ -86,44 +86,71 @@ pub fn chain(launch: &Launch, store: &StoreEv) -> Result<Chain, String> {
 /// The id of a [`Part`] coordinate (it determines no thread id alone).
 const PART: usize = usize::MAX - 1;
 
-/// A coordinate that is part of a thread id `x`: `x div c` or `x mod c`, `c > 0` (a thread
-/// index split into a row and a column).
+/// A coordinate that is a digit of a thread id `x`: `(x mod hi) div lo` (`x div lo` without
+/// `hi`, `x mod hi` when `lo = 1`), `lo` dividing `hi` — a thread index split into a row and a
+/// column, or into warp and lane and each of those again.
 struct Part {
     /// Index of the atom in the coordinate list.
     at: usize,
     /// The dimension of the thread id.
     dim: usize,
-    /// `mod` (else `div`).
-    modulo: bool,
-    /// The divisor.
-    c: i128,
+    /// The digit's place value.
+    lo: i128,
+    /// The modulus above it (none for the most significant digit).
+    hi: Option<i128>,
+}
+
+impl Part {
+    /// The digit's range where `hi` bounds it.
+    fn bounded_range(&self) -> Option<i128> {
+        self.hi.map(|h| h / self.lo)
+    }
+}
+
+/// `(x, lo, hi)` when `atom` is `x div lo`, `x mod hi` or `(x mod hi) div lo` with positive
+/// constants, `lo` dividing `hi`.
+fn digit_of(atom: &Term) -> Option<(&Term, i128, Option<i128>)> {
+    let positive = |c: &Term| c.as_int().filter(|&c| c > 0);
+    match atom.as_app()? {
+        (Op::Mod, [x, c]) => Some((x, 1, Some(positive(c)?))),
+        (Op::Div, [inner, b]) => {
+            let b = positive(b)?;
+            match inner.as_app() {
+                Some((Op::Mod, [x, a])) => {
+                    let a = positive(a)?;
+                    (a % b == 0).then_some((x, b, Some(a)))
+                }
+                _ => Some((inner, b, None)),
+            }
+        }
+        _ => None,
+    }
 }
 
 /// The mixed-radix form of `addr` over the coordinates `names` (each with the thread-id
 /// dimension it determines: `d` for `threadIdx`, `d + 3` for `blockIdx`, `usize::MAX` for an
-/// iteration), or why it has none. A thread id may also enter as `tid div c` and `tid mod c`
-/// (one divisor per id, never beside the id itself); each is a coordinate whose every digit
-/// some thread id realises — a `mod` digit is kept below `c` — and the two together
-/// determine the id.
+/// iteration), or why it has none. A thread id may also enter as digits (`tid div c`,
+/// `tid mod c`, `(tid mod a) div b`: disjoint places, never beside the id itself, nested
+/// divisions by constants first put in that form); each is a coordinate whose every digit
+/// some thread id realises — a bounded digit is kept within its range — and digits covering
+/// every place together determine the id.
 pub fn chain_over(launch: &Launch, addr: &Term, names: &[(Term, usize)]) -> Result<Chain, String> {
-    let p = Poly::of(addr).ok_or("the address has an overflowing coefficient")?;
+    let p = Poly::of(&crate::poly::flatten_divmod(addr))
+        .ok_or("the address has an overflowing coefficient")?;
     let mut names: Vec<(Term, usize)> = names.to_vec();
     let mut parts: Vec<Part> = vec![];
     for atom in p.atoms.values() {
-        let Some((op @ (Op::Div | Op::Mod), [x, c])) = atom.as_app() else {
+        let Some((x, lo, hi)) = digit_of(atom) else {
             continue;
         };
         let Some(&(_, dim)) = names.iter().find(|(n, id)| n == x && *id < 3) else {
             continue;
         };
-        let Some(c) = c.as_int().filter(|&c| c > 0) else {
-            continue;
-        };
         parts.push(Part {
             at: names.len(),
             dim,
-            modulo: op == Op::Mod,
-            c,
+            lo,
+            hi,
         });
         names.push((atom.clone(), PART));
     }
@@ -154,9 +181,13 @@ pub fn chain_over(launch: &Launch, addr: &Term, names: &[(Term, usize)]) -> Resu
     let parts: Vec<Part> = parts.into_iter().filter(|q| in_use(q.at)).collect();
     for q in &parts {
         let whole = names.iter().position(|(_, id)| *id == q.dim);
-        let clash = parts
-            .iter()
-            .any(|o| o.dim == q.dim && (o.c != q.c || (o.modulo == q.modulo && o.at != q.at)));
+        // Places must not overlap, or the digits could ask for a thread no id is: each
+        // modulus must divide every higher place.
+        let clash = parts.iter().any(|o| {
+            o.at != q.at
+                && o.dim == q.dim
+                && (o.lo == q.lo || (o.lo > q.lo && q.hi.is_none_or(|h| o.lo % h != 0)))
+        });
         if whole.is_some_and(in_use) || clash {
             return Err("the address splits a thread id in more than one way".into());
         }
@@ -165,11 +196,13 @@ pub fn chain_over(launch: &Launch, addr: &Term, names: &[(Term, usize)]) -> Resu
     // The size of a thread coordinate's range, when the address pairs it with a block id.
     let size = |x: &Term, at: usize| -> Option<Term> {
         match part_of(at) {
-            Some(q) if q.modulo => Some(Term::int(q.c)),
-            Some(q) => {
-                let b = launch.bdim[q.dim].as_int()?;
-                (b % q.c == 0).then(|| Term::int(b / q.c))
-            }
+            Some(q) => match q.bounded_range() {
+                Some(r) => Some(Term::int(r)),
+                None => {
+                    let b = launch.bdim[q.dim].as_int()?;
+                    (b % q.lo == 0).then(|| Term::int(b / q.lo))
+                }
+            },
             None => (0..launch.dims)
                 .find(|&d| launch.tid[d] == *x)
                 .map(|d| launch.bdim[d].clone()),
@@ -243,9 +276,10 @@ pub fn chain_over(launch: &Launch, addr: &Term, names: &[(Term, usize)]) -> Resu
     })
 }
 
-/// Checks that every digit of a `tid mod c` coordinate is below `c` (else no thread realises
-/// it) — for the most significant digit, the [`Chain::limit`] it returns — and marks a thread
-/// id as determined where both its parts are coordinates.
+/// Checks that every bounded digit of a thread id (`tid mod c`, `(tid mod a) div b`) stays in
+/// its range (else no thread realises it) — for the most significant digit, the
+/// [`Chain::limit`] it returns — and marks a thread id as determined where its digits cover
+/// every place.
 fn settle_parts(
     links: &mut [Link],
     parts: &[Part],
@@ -258,35 +292,46 @@ fn settle_parts(
             .iter()
             .position(|l| l.x == *atom || l.pair.as_ref().is_some_and(|(_, u, _)| u == atom))
     };
-    let mut whole = vec![];
-    for q in parts.iter().filter(|q| q.modulo) {
-        let Some(i) = link_of(q) else { continue };
+    for q in parts {
+        let (Some(r), Some(i)) = (q.bounded_range(), link_of(q)) else {
+            continue;
+        };
         let top = constant_of(&links[i].coef).filter(|_| i + 1 == links.len());
         if let (None, None, Some(k)) = (&links[i].pair, &links[i].radix, top) {
-            limit = Some(Term::int(q.c.saturating_mul(k)));
+            limit = Some(Term::int(r.saturating_mul(k)));
         } else if links[i].pair.is_none() {
             let fits = links[i]
                 .radix
                 .as_ref()
-                .and_then(|r| r.as_int())
-                .is_some_and(|r| r <= q.c);
+                .and_then(|x| x.as_int())
+                .is_some_and(|x| x <= r);
             if !fits {
                 return Err(format!(
-                    "a remainder by {} is a digit of the address with a larger range",
-                    q.c
+                    "a thread-id digit of range {r} is a digit of the address with a larger range"
                 ));
             }
         }
-        let div = parts.iter().find(|o| o.dim == q.dim && !o.modulo);
-        if let Some(j) = div.and_then(link_of) {
-            whole.push((i, j, q.dim));
+    }
+    let mut whole = vec![];
+    let mut dims: Vec<usize> = parts.iter().map(|q| q.dim).collect();
+    dims.sort_unstable();
+    dims.dedup();
+    for d in dims {
+        let mut mine: Vec<&Part> = parts.iter().filter(|q| q.dim == d).collect();
+        mine.sort_by_key(|q| q.lo);
+        let covers = mine.first().is_some_and(|q| q.lo == 1)
+            && mine.last().is_some_and(|q| q.hi.is_none())
+            && mine.windows(2).all(|w| w[0].hi == Some(w[1].lo));
+        let at: Option<Vec<usize>> = mine.iter().map(|q| link_of(q)).collect();
+        if let (true, Some(at)) = (covers, at) {
+            whole.push((at, d));
         }
     }
-    for (i, j, d) in whole {
-        for k in [i, j] {
+    for (at, d) in whole {
+        for &k in &at {
             links[k].ids.retain(|&x| x != PART);
         }
-        links[i].ids.push(d);
+        links[at[0]].ids.push(d);
     }
     Ok(limit)
 }

@@ -232,3 +232,55 @@ pub fn canon(t: &Term) -> Term {
     }
     Poly::of(t).map_or_else(|| t.clone(), |p| p.to_term())
 }
+
+/// `t` with nested divisions and remainders by positive constants in the digit form
+/// `(x mod a) div b`: `(x div a) div b = x div (a·b)`, `(x div a) mod b = (x mod (a·b)) div a`,
+/// and `(x mod a) mod b = x mod b` where `b` divides `a` (floor division: all integers `x`).
+pub fn flatten_divmod(t: &Term) -> Term {
+    let kids: Vec<Term> = t.children().iter().map(flatten_divmod).collect();
+    let Some((op, _)) = t.as_app() else {
+        return t.clone();
+    };
+    let positive = |c: &Term| c.as_int().filter(|&c| c > 0);
+    if let (Op::Div | Op::Mod, [x, b]) = (op, kids.as_slice()) {
+        if let (Some(b), Some((inner, [y, a]))) = (positive(b), x.as_app()) {
+            if let Some(a) = positive(a) {
+                let ab = a.checked_mul(b);
+                match (op, inner, ab) {
+                    (Op::Div, Op::Div, Some(ab)) => return y.div(&Term::int(ab)),
+                    (Op::Mod, Op::Div, Some(ab)) => {
+                        return y.modulo(&Term::int(ab)).div(&Term::int(a))
+                    }
+                    (Op::Mod, Op::Mod, _) if a % b == 0 => return y.modulo(&Term::int(b)),
+                    _ => {}
+                }
+            }
+        }
+    }
+    Term::app(op, &kids).unwrap_or_else(|| t.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::sym;
+
+    #[test]
+    fn nested_divisions_become_digits() {
+        let x = sym("tid_x", Sort::Int);
+        let c = |v| Term::int(v);
+        // warp = tid / 32, lane = tid % 32; warp / 2, warp % 2, lane / 4, lane % 4
+        let warp = x.div(&c(32));
+        let lane = x.modulo(&c(32));
+        assert_eq!(flatten_divmod(&warp.div(&c(2))), x.div(&c(64)));
+        assert_eq!(
+            flatten_divmod(&warp.modulo(&c(2))),
+            x.modulo(&c(64)).div(&c(32))
+        );
+        assert_eq!(flatten_divmod(&lane.modulo(&c(4))), x.modulo(&c(4)));
+        assert_eq!(flatten_divmod(&lane.div(&c(4))), lane.div(&c(4)));
+        // Not a divisor: left alone.
+        let odd = x.modulo(&c(6)).modulo(&c(4));
+        assert_eq!(flatten_divmod(&odd), odd);
+    }
+}

@@ -444,12 +444,27 @@ impl Builder<'_> {
         let loads = self.events.loads.clone();
         for (i, s) in stores.iter().enumerate() {
             let name = self.name(s.buf).to_string();
-            let alone = stores.iter().filter(|o| o.buf == s.buf).count() == 1;
-            let ch = chain(self.launch, s)
-                .ok()
-                .filter(|c| alone && c.determines_thread(self.launch));
+            let same: Vec<&StoreEv> = stores.iter().filter(|o| o.buf == s.buf).collect();
+            // The buffer's stores as one event: the store itself, or a vector store's lanes
+            // as a virtual loop (then argued once, at its first lane).
+            let one = match same.as_slice() {
+                [_] => Some(s.clone()),
+                _ => {
+                    merge_stores(&same, crate::term::sym(format!("race_u_{name}"), Sort::Int)).ok()
+                }
+            };
+            let first = same.first().is_some_and(|f| std::ptr::eq(*f, s));
+            let ch = one.as_ref().and_then(|m| {
+                chain(self.launch, m)
+                    .ok()
+                    .filter(|c| c.determines_thread(self.launch))
+                    .map(|c| (c, m.guard.clone()))
+            });
+            if ch.is_some() && !first {
+                continue;
+            }
             match &ch {
-                Some(c) => {
+                Some((c, guard)) => {
                     let mut goal = Term::tt();
                     for l in &c.links {
                         goal = goal.and(&Term::int(0).le(&l.x));
@@ -468,7 +483,7 @@ impl Builder<'_> {
                         "race",
                         "smt",
                         what,
-                        self.premises(std::slice::from_ref(&s.guard)),
+                        self.premises(std::slice::from_ref(guard)),
                         goal,
                     );
                 }
@@ -496,7 +511,7 @@ impl Builder<'_> {
                     self.line(l.span),
                     self.line(s.span)
                 );
-                let digits = ch.as_ref().and_then(|c| Some((c, c.digits(&l.addr)?)));
+                let digits = ch.as_ref().and_then(|(c, _)| Some((c, c.digits(&l.addr)?)));
                 match digits {
                     Some((c, ys)) => {
                         let mut goal = Term::tt();

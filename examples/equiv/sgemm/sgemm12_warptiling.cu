@@ -6,6 +6,16 @@
 // (64 x 64 block tile, BK = 16, 32 x 32 warp tiles, WNITER = 2, 4 x 4 per lane: 128 threads);
 // SIZE (default 128) must be a multiple of 64.
 #include <cuda_runtime.h>
+// For `prove` at every size (the host code fixes one SIZE; these lines speak for all):
+// lengths in the kernel's own parameters, the launch the template is instantiated for, and
+// sizes whose products (M * K, ...) fit the int indices.
+//@ len(A) = M * K
+//@ len(B) = K * N
+//@ len(C) = M * N
+//@ requires blockDim.x == 128 && blockDim.y == 1
+//@ requires M % 64 == 0 && N % 64 == 0 && K % 16 == 0
+//@ requires M == 64 * gridDim.y && N == 64 * gridDim.x
+//@ requires 0 <= M && 0 <= N && 0 <= K && M <= 46336 && N <= 46336 && K <= 46336
 
 #ifndef SIZE
 #define SIZE 128
