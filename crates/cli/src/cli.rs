@@ -302,8 +302,9 @@ pub struct VerifyArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: VerifyFormat,
-    /// Time budget of the whole run, in seconds (every kernel and property of the file):
-    /// queries still open when it is spent answer `unknown: time budget`.
+    /// Time budget of the whole run, in seconds: each kernel of the file, and each property of
+    /// a kernel, gets an equal part of what is left (time one leaves unused passes on);
+    /// queries still open when their part is spent answer `unknown: time budget`.
     #[arg(long, value_name = "SECS", default_value_t = 600.0)]
     pub timeout: f64,
     /// Solver time limit per query, in seconds (within --timeout).
