@@ -27,6 +27,15 @@ pub(crate) struct StagedDef {
     pub value: Term,
 }
 
+impl StagedDef {
+    /// The premise the value obligations carry: under the guard, the facts and `sym = value`.
+    pub(crate) fn premise(&self) -> Term {
+        let mut all = self.facts.clone();
+        all.push(self.sym.eq(&self.value));
+        self.guard.implies(&Term::and_all(all))
+    }
+}
+
 /// The stronger, linear query for `premises → goal` where `goal` is `lhs = rhs`: the staged
 /// reads' guards hold, and the addresses of matching buffer reads are equal coefficient by
 /// coefficient over the size parameters. `None` when `goal` mentions no staged read or the
@@ -56,10 +65,7 @@ pub(crate) fn linear_query(premises: &[Term], staged: &[StagedDef], goal: &Term)
     if !matches(&l, &r, &mut pairs) {
         return None;
     }
-    let defs: HashSet<String> = staged
-        .iter()
-        .map(|d| d.guard.implies(&Term::and_all(definition(d))).smt())
-        .collect();
+    let defs: HashSet<String> = staged.iter().map(|d| d.premise().smt()).collect();
     let mut kept: Vec<Term> = premises
         .iter()
         .filter(|p| !defs.contains(&p.smt()))
@@ -77,13 +83,6 @@ pub(crate) fn linear_query(premises: &[Term], staged: &[StagedDef], goal: &Term)
         premises: kept,
         goal: Term::and_all(goals),
     })
-}
-
-/// The conjunction staged.rs records for `d`: its facts and `sym = value`.
-pub(crate) fn definition(d: &StagedDef) -> Vec<Term> {
-    let mut all = d.facts.clone();
-    all.push(d.sym.eq(&d.value));
-    all
 }
 
 /// Do `a` and `b` have the same shape, up to the integer arguments of uninterpreted functions

@@ -1,7 +1,7 @@
 //! The proof of one kernel against one spec: builds every obligation, runs the parametric
 //! verifier for the safety facts the proof rests on, and decides the rest with z3.
 
-use crate::congruence::{definition, linear_query, StagedDef};
+use crate::congruence::{linear_query, StagedDef};
 use crate::coverage::{chain, witness};
 use crate::encode::{buffer_read, param_sym, type_range, Encoder, Mode, Unsupported};
 use crate::exec::{self, AccOp, Events, StoreEv};
@@ -301,11 +301,7 @@ impl Builder<'_> {
     /// [`Builder::premises`] and what the shared reads return.
     fn value_premises(&self, extra: &[Term]) -> Vec<Term> {
         let mut p = self.premises(extra);
-        p.extend(
-            self.staged
-                .iter()
-                .map(|d| d.guard.implies(&Term::and_all(definition(d)))),
-        );
+        p.extend(self.staged.iter().map(StagedDef::premise));
         p
     }
 
