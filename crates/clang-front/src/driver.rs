@@ -80,6 +80,10 @@ pub fn run(clang: &Path, file: &Path, opts: &Options) -> Result<ClangOutput, Str
     ]);
     cmd.arg("-isystem").arg(&include);
     cmd.arg("-include").arg("warpsafe/cuda_runtime.h");
+    let source = std::fs::read(file).unwrap_or_default();
+    for d in header_defines(&String::from_utf8_lossy(&source)) {
+        cmd.arg(format!("-D{d}"));
+    }
     for d in &opts.defines {
         cmd.arg(format!("-D{d}"));
     }
@@ -118,6 +122,23 @@ pub fn run(clang: &Path, file: &Path, opts: &Options) -> Result<ClangOutput, Str
         let _ = std::fs::remove_file(&deps_file);
     }
     Ok(out)
+}
+
+/// The `-DNAME[=VALUE]` flags of the file's GPUVerify-style flag lines (`//--blockDim=64
+/// -DWIDTH=256`) among its leading comments; `-D` on the command line comes after them, so it
+/// wins.
+pub fn header_defines(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .map(str::trim)
+        .take_while(|l| l.is_empty() || l.starts_with("//"))
+        .filter_map(|l| l.strip_prefix("//"))
+        .filter(|l| l.trim_start().starts_with('-'))
+        .flat_map(str::split_whitespace)
+        .filter_map(|t| t.strip_prefix("-D"))
+        .filter(|d| !d.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// What identifies a run: clang's path, size and modification time, its arguments, and the
@@ -176,5 +197,13 @@ mod tests {
         let f = diagnostic("k.cu:2:10: fatal error: 'cfg.h' file not found").unwrap();
         assert!(f.fatal && f.message == "'cfg.h' file not found");
         assert!(diagnostic("k.cu:1:1: warning: unused").is_none());
+    }
+
+    #[test]
+    fn flag_lines_of_the_header_give_their_macros() {
+        let src =
+            "//pass\n//--blockDim=64 -DWIDTH=256 --no-inline -DSMALL\n\n#define X 1\n// -DLATE=1\n";
+        assert_eq!(header_defines(src), ["WIDTH=256", "SMALL"]);
+        assert!(header_defines("int x; //--gridDim=1 -DA=1\n").is_empty());
     }
 }

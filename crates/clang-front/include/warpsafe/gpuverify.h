@@ -64,6 +64,7 @@ int __ptr_base(const volatile void *p);
 size_t __ptr_offset_bytes(const volatile void *p);
 size_t __ptr_offset(const volatile void *p);
 void __reads_from(const volatile void *p);
+void __requires_fresh_array(const volatile void *p);
 void __writes_to(const volatile void *p);
 void __array_snapshot(void *dst, void *src);
 bool __atomic_has_taken_value(unsigned int *atomic_array, unsigned int offset,

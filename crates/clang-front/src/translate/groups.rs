@@ -231,14 +231,15 @@ impl Unit<'_> {
         Ok(Some(builtin(var, field, span)))
     }
 
-    /// `cg::sync(g)`: the group's barrier. `None` for other calls.
+    /// `cg::sync(g)` (`synchronize(g)` in GPUVerify's spelling): the group's barrier. `None`
+    /// for other calls.
     pub(super) fn group_free_call(
         &self,
         name: &str,
         n: &Node,
         span: Span,
     ) -> Option<Result<ExprKind, FrontError>> {
-        if name != "sync" || n.inner.len() != 2 {
+        if !matches!(name, "sync" | "synchronize") || n.inner.len() != 2 {
             return None;
         }
         let group = group_of(strip_implicit(&n.inner[1]).ty().unwrap_or("")).ok()??;

@@ -215,6 +215,13 @@ const GPUVERIFY_UNSUPPORTED: &[&str] = &[
     "__old_int",
     "__old_bool",
     "__array_snapshot",
+    "__read_implies",
+    "__write_implies",
+    "__read_offset_bytes",
+    "__write_offset_bytes",
+    "__ptr_offset_bytes",
+    "__atomic_has_taken_value",
+    "__return_val_ptr",
 ];
 
 /// The first unsupported annotation builtin `e` calls, as `` `name` ``.
@@ -303,6 +310,14 @@ impl Lowerer<'_> {
                         "a texture must be a whole buffer parameter (not an offset into one)",
                     ),
                 };
+            }
+            // GPUVerify's freshness of a buffer (it aliases no other) and the access sets of a
+            // helper: buffers never alias here, and helpers are inlined, so these say nothing
+            // more (the arguments are evaluated for their effects).
+            "__requires_fresh_array" | "__reads_from" | "__writes_to" => {
+                arity(name, args, 1..=1, span)?;
+                self.expr(&args[0], out)?;
+                return Ok(Val::Void);
             }
             "__syncthreads" => {
                 arity(name, args, 0..=0, span)?;
@@ -438,6 +453,21 @@ impl Lowerer<'_> {
             // The argument converts to the parameter's type as in any call; then its bits.
             let x = convert(x, from);
             return Ok(Val::Scalar(x.bits_as(to).with_span(span)));
+        }
+        // CUDA's `__exp10f(x)` is the fast `exp2` of `x · log2 10`.
+        if name == "__exp10f" {
+            arity(name, args, 1..=1, span)?;
+            let x = self.rvalue(&args[0], out)?;
+            if !x.ty.is_numeric() {
+                return err(args[0].span, "a math function argument must be a number");
+            }
+            let scaled = Expr::binary(
+                BinOp::Mul,
+                convert(x, ScalarType::F32),
+                Expr::f32(std::f32::consts::LOG2_10),
+            );
+            let e = Expr::call(MathFn::Exp2, vec![scaled]);
+            return Ok(Val::Scalar(e.with_span(span)));
         }
         if let Some((f, ty)) = math_fn(name) {
             arity(name, args, f.arity()..=f.arity(), span)?;
