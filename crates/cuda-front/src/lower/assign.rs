@@ -3,7 +3,8 @@
 //! The right operand is evaluated first (C++17 sequencing); an index with loads or
 //! arithmetic is bound to a temporary so that a read-modify-write evaluates it once.
 
-use super::{Binding, Lowerer, Val};
+use super::pointers::PtrVar;
+use super::{Binding, Lowerer, PtrVal, Val};
 use crate::ast::{self, BinaryOp, ExprKind, UnaryOp};
 use crate::error::{err, Result};
 use crate::types::convert;
@@ -17,13 +18,15 @@ enum Place {
         indices: Vec<Expr>,
         elem: ScalarType,
     },
+    /// A pointer variable.
     Ptr {
         name: String,
-        mem: MemRef,
-        elem: ScalarType,
-        writable: bool,
-        off: Option<VarId>,
+        var: PtrVar,
     },
+    /// A `__shared__` pointer.
+    Shared(super::pointers::SharedPtr),
+    /// The element a pointer with several candidate bases points at.
+    Via(PtrVal),
 }
 
 fn has_load(e: &Expr) -> bool {
@@ -45,7 +48,7 @@ impl Lowerer<'_> {
         let p = match &e.kind {
             ExprKind::Ident(name) => match self.lookup(name).cloned() {
                 Some(Binding::Var { id, ty, .. }) => return Ok(Place::Var(id, ty)),
-                Some(Binding::SharedScalar { mem, elem }) => {
+                Some(Binding::Cell { mem, elem }) => {
                     let zero = Expr::i32(0).with_span(span);
                     return Ok(Place::Mem {
                         mem,
@@ -53,20 +56,13 @@ impl Lowerer<'_> {
                         elem,
                     });
                 }
-                Some(Binding::Ptr {
-                    mem,
-                    elem,
-                    writable,
-                    off,
-                }) => {
+                Some(Binding::Ptr(var)) => {
                     return Ok(Place::Ptr {
                         name: name.clone(),
-                        mem,
-                        elem,
-                        writable,
-                        off,
+                        var,
                     })
                 }
+                Some(Binding::SharedPtr(v)) => return Ok(Place::Shared(v)),
                 Some(Binding::Array { .. }) => {
                     return err(span, format!("cannot assign to array `{name}`"))
                 }
@@ -98,6 +94,9 @@ impl Lowerer<'_> {
                 format!("write through a pointer to const (`{name}` is read-only here)"),
             );
         }
+        if p.choice.is_some() {
+            return Ok(Place::Via(p));
+        }
         let indices = p.indices(span)?;
         Ok(Place::Mem {
             mem: p.mem,
@@ -107,7 +106,11 @@ impl Lowerer<'_> {
     }
 
     /// Binds indices that would be evaluated twice by a read-modify-write to temporaries.
-    fn stable_indices(&mut self, indices: Vec<Expr>, out: &mut Vec<Stmt>) -> Result<Vec<Expr>> {
+    pub(crate) fn stable_indices(
+        &mut self,
+        indices: Vec<Expr>,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Vec<Expr>> {
         let mut stable = Vec::with_capacity(indices.len());
         for i in indices {
             if is_atom(&i) && !has_load(&i) {
@@ -132,23 +135,13 @@ impl Lowerer<'_> {
         let r = self.expr(rhs, out)?;
         let place = self.place(lhs, out)?;
         match place {
-            Place::Ptr {
-                name,
-                mem,
-                elem,
-                writable,
-                off,
-            } => {
-                let cur = super::PtrVal {
-                    mem,
-                    elem,
-                    writable,
-                    prefix: vec![],
-                    off: off.map(|v| self.var_expr(v, span)),
-                    rest: 1,
-                };
+            Place::Ptr { name, var } => {
+                let cur = self.ptr_of_var(&var, span);
                 let new = match (op, r) {
                     (None, Val::Ptr(p)) => p,
+                    (None, Val::Scalar(z)) if super::expr::is_null(&z) => {
+                        PtrVal::null(var.elem, rhs.span)
+                    }
                     (Some(o @ (BinaryOp::Add | BinaryOp::Sub)), Val::Scalar(i)) => {
                         match self.binary(o, Val::Ptr(cur), Val::Scalar(i), span)? {
                             Val::Ptr(p) => p,
@@ -157,9 +150,56 @@ impl Lowerer<'_> {
                     }
                     _ => return err(span, "unsupported pointer assignment"),
                 };
-                self.assign_pointer(&name, mem, off, new.clone(), span, out)?;
-                let now = off.map(|v| self.var_expr(v, span));
-                Ok(Val::Ptr(super::PtrVal { off: now, ..new }))
+                self.assign_pointer(&name, &var, new, span, out)?;
+                Ok(Val::Ptr(self.ptr_of_var(&var, span)))
+            }
+            Place::Shared(v) => {
+                let cur = self.shared_ptr_value(&v, span);
+                let new = match (op, r) {
+                    (None, Val::Ptr(p)) => p,
+                    (None, Val::Scalar(z)) if super::expr::is_null(&z) => {
+                        PtrVal::null(v.elem, rhs.span)
+                    }
+                    (Some(o @ (BinaryOp::Add | BinaryOp::Sub)), Val::Scalar(i)) => {
+                        match self.binary(o, Val::Ptr(cur), Val::Scalar(i), span)? {
+                            Val::Ptr(p) => p,
+                            _ => return err(span, "unsupported pointer update"),
+                        }
+                    }
+                    _ => return err(span, "unsupported pointer assignment"),
+                };
+                self.assign_shared_pointer(&v, new, span, out)?;
+                Ok(Val::Ptr(self.shared_ptr_value(&v, span)))
+            }
+            Place::Via(p) => {
+                let r = self.scalar(r, rhs.span)?;
+                let elem = p.elem;
+                let result = self.access_result(want, elem, span, out)?;
+                self.per_base(&p, span, out, |lw, mem, indices, o| {
+                    let value = match op {
+                        None => r.clone(),
+                        Some(op) => {
+                            let old = Expr::load(mem, indices.clone(), elem).with_span(lhs.span);
+                            lw.arith(op, old, r.clone(), span)?
+                        }
+                    };
+                    let mut value = convert(value, elem).with_span(span);
+                    if let Some(t) = result {
+                        o.push(Stmt::new(StmtKind::Assign { var: t, value }).with_span(span));
+                        value = lw.var_expr(t, span);
+                    }
+                    let kind = StmtKind::Store {
+                        mem,
+                        indices,
+                        value,
+                    };
+                    o.push(Stmt::new(kind).with_span(span));
+                    Ok(())
+                })?;
+                Ok(match result {
+                    Some(t) => Val::Scalar(self.var_expr(t, span)),
+                    None => Val::Void,
+                })
             }
             Place::Var(v, ty) => {
                 let r = self.scalar(r, rhs.span)?;
@@ -184,6 +224,22 @@ impl Lowerer<'_> {
                 self.store(mem, indices, convert(value, elem), want, span, out)
             }
         }
+    }
+
+    /// A variable for an access's value when the value is used.
+    fn access_result(
+        &mut self,
+        want: bool,
+        ty: ScalarType,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Option<VarId>> {
+        if !want {
+            return Ok(None);
+        }
+        let t = self.new_var("val", ty, span)?;
+        out.push(Stmt::new(StmtKind::Let { var: t, init: None }).with_span(span));
+        Ok(Some(t))
     }
 
     fn scalar(&self, v: Val, span: Span) -> Result<Expr> {
@@ -255,14 +311,48 @@ impl Lowerer<'_> {
                 let stored = self.store(mem, indices, value, want && prefix, span, out)?;
                 Ok(old.map(Val::Scalar).unwrap_or(stored))
             }
-            Place::Ptr {
-                name,
-                mem,
-                elem,
-                writable,
-                off,
-            } => {
-                let Some(var) = off else {
+            Place::Shared(_) => err(
+                span,
+                "`++`/`--` on a `__shared__` pointer is not supported (write `p = p + 1`)",
+            ),
+            Place::Via(p) => {
+                let elem = p.elem;
+                let result = self.access_result(want, elem, span, out)?;
+                self.per_base(&p, span, out, |lw, mem, indices, o| {
+                    let cur = Expr::load(mem, indices.clone(), elem).with_span(target.span);
+                    let old = match result {
+                        Some(t) if !prefix => {
+                            o.push(
+                                Stmt::new(StmtKind::Assign { var: t, value: cur }).with_span(span),
+                            );
+                            lw.var_expr(t, span)
+                        }
+                        _ => cur,
+                    };
+                    let value =
+                        convert(lw.arith(op, old, one.clone(), span)?, elem).with_span(span);
+                    let value = match result {
+                        Some(t) if prefix => {
+                            o.push(Stmt::new(StmtKind::Assign { var: t, value }).with_span(span));
+                            lw.var_expr(t, span)
+                        }
+                        _ => value,
+                    };
+                    let kind = StmtKind::Store {
+                        mem,
+                        indices,
+                        value,
+                    };
+                    o.push(Stmt::new(kind).with_span(span));
+                    Ok(())
+                })?;
+                Ok(match result {
+                    Some(t) => Val::Scalar(self.var_expr(t, span)),
+                    None => Val::Void,
+                })
+            }
+            Place::Ptr { name, var: pv } => {
+                let Some(var) = pv.off else {
                     return err(span, format!("cannot reassign pointer `{name}`"));
                 };
                 let cur = self.var_expr(var, span);
@@ -274,13 +364,10 @@ impl Lowerer<'_> {
                 let delta = Expr::constant(Value::I64(if inc { 1 } else { -1 }));
                 let value = self.arith(BinaryOp::Add, cur, delta.with_span(span), span)?;
                 out.push(Stmt::new(StmtKind::Assign { var, value }).with_span(span));
-                Ok(Val::Ptr(super::PtrVal {
-                    mem,
-                    elem,
-                    writable,
-                    prefix: vec![],
+                let now = self.ptr_of_var(&pv, span);
+                Ok(Val::Ptr(PtrVal {
                     off: Some(old.unwrap_or_else(|| self.var_expr(var, span))),
-                    rest: 1,
+                    ..now
                 }))
             }
         }

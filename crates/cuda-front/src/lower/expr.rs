@@ -34,6 +34,11 @@ fn bin_op(op: BinaryOp) -> BinOp {
     }
 }
 
+/// True for the null pointer constant `0`.
+pub(crate) fn is_null(e: &Expr) -> bool {
+    e.ty.is_int() && e.as_const().and_then(|v| v.as_i128()) == Some(0)
+}
+
 /// The constant value `v` of type `ty` at `span`.
 pub(crate) fn constant(v: Value, span: Span) -> Expr {
     Expr::constant(v).with_span(span)
@@ -77,7 +82,7 @@ impl Lowerer<'_> {
                     return err(a.span, "only arrays and pointers can be indexed");
                 };
                 let i = self.rvalue(i, out)?;
-                self.index(p, i, span)
+                self.index(p, i, span, out)
             }
             ExprKind::Call(name, name_span, args) => {
                 self.call(name, *name_span, args, span, true, out)
@@ -163,19 +168,13 @@ impl Lowerer<'_> {
             Binding::Var { id, ty, .. } => Val::Scalar(Expr::var(id, ty).with_span(span)),
             Binding::Param { id, ty } => Val::Scalar(Expr::new(IK::Param(id), ty).with_span(span)),
             Binding::Const { value, ty } => Val::Scalar(constant(value.to_value(ty), span)),
-            Binding::Ptr {
-                mem,
-                elem,
-                writable,
-                off,
-            } => Val::Ptr(PtrVal {
-                mem,
-                elem,
-                writable,
-                prefix: vec![],
-                off: off.map(|v| self.var_expr(v, span)),
-                rest: 1,
-            }),
+            Binding::Ptr(v) => {
+                let what = format!("`{name}` is never given a pointer value");
+                if !self.known_bases(&v.bases, what, span) {
+                    return Ok(Val::Ptr(PtrVal::null(v.elem, span)));
+                }
+                Val::Ptr(self.ptr_of_var(&v, span))
+            }
             Binding::Array { mem, elem, dims } => Val::Ptr(PtrVal {
                 mem,
                 elem,
@@ -183,8 +182,16 @@ impl Lowerer<'_> {
                 prefix: vec![],
                 off: None,
                 rest: dims.len().max(1),
+                choice: None,
             }),
-            Binding::SharedScalar { mem, elem } => {
+            Binding::SharedPtr(v) => {
+                let what = format!("`{name}` is never given a pointer value");
+                if !self.known_bases(&v.bases, what, span) {
+                    return Ok(Val::Ptr(PtrVal::null(v.elem, span)));
+                }
+                Val::Ptr(self.shared_ptr_value(&v, span))
+            }
+            Binding::Cell { mem, elem } => {
                 let zero = constant(Value::I32(0), span);
                 Val::Scalar(Expr::load(mem, vec![zero], elem).with_span(span))
             }
@@ -227,8 +234,7 @@ impl Lowerer<'_> {
                 let Val::Ptr(p) = self.expr(a, out)? else {
                     return err(span, "only pointers can be dereferenced");
                 };
-                let idx = p.indices(span)?;
-                return Ok(Val::Scalar(Expr::load(p.mem, idx, p.elem).with_span(span)));
+                return self.load_ptr(p, span, out).map(Val::Scalar);
             }
             _ => {}
         }
@@ -275,7 +281,7 @@ impl Lowerer<'_> {
                 };
                 let i = self.rvalue(i, out)?;
                 if p.rest > 1 {
-                    match self.index(p, i, span)? {
+                    match self.index(p, i, span, out)? {
                         Val::Ptr(q) => Ok(q),
                         _ => err(span, "cannot take this address"),
                     }
@@ -288,13 +294,14 @@ impl Lowerer<'_> {
                 _ => err(span, "only pointers can be dereferenced"),
             },
             ExprKind::Ident(name) => match self.lookup(name).cloned() {
-                Some(Binding::SharedScalar { mem, elem }) => Ok(PtrVal {
+                Some(Binding::Cell { mem, elem }) => Ok(PtrVal {
                     mem,
                     elem,
                     writable: true,
                     prefix: vec![],
                     off: None,
                     rest: 1,
+                    choice: None,
                 }),
                 _ => match self.expr(a, out)? {
                     Val::Ptr(p) => Ok(p),
@@ -330,7 +337,13 @@ impl Lowerer<'_> {
                 let neg = Expr::unary(UnOp::Neg, convert(i, ScalarType::I64)).with_span(span);
                 return self.ptr_add(p, neg, span).map(Val::Ptr);
             }
-            (Val::Ptr(p), Val::Ptr(q)) if op == BinaryOp::Sub && p.mem == q.mem && p.rest == 1 => {
+            (Val::Ptr(p), Val::Ptr(q))
+                if op == BinaryOp::Sub
+                    && p.mem == q.mem
+                    && p.rest == 1
+                    && p.choice.is_none()
+                    && q.choice.is_none() =>
+            {
                 let d = Expr::binary(BinOp::Sub, p.off_i64(span), q.off_i64(span));
                 return Ok(Val::Scalar(d.with_span(span)));
             }
@@ -413,23 +426,15 @@ impl Lowerer<'_> {
         let (x, y) = match (x, y) {
             (Val::Scalar(x), Val::Scalar(y)) => (x, y),
             (Val::Ptr(p), Val::Ptr(q)) if xs.is_empty() && ys.is_empty() => {
-                if p.mem != q.mem || p.rest != 1 || q.rest != 1 || p.prefix.len() != q.prefix.len()
-                {
-                    return err(span, "pointer base must stay known: both arms of `?:` must point into the same memory");
-                }
-                let prefix = p.prefix.iter().zip(&q.prefix).map(|(i, j)| {
-                    let t = common(i.ty, j.ty);
-                    Expr::select(c.clone(), convert(i.clone(), t), convert(j.clone(), t))
-                        .with_span(span)
-                });
-                let prefix = prefix.collect();
-                let off = Expr::select(c, p.off_i64(span), q.off_i64(span)).with_span(span);
-                return Ok(Val::Ptr(PtrVal {
-                    off: Some(off),
-                    prefix,
-                    writable: p.writable && q.writable,
-                    ..p
-                }));
+                return self.choose(c, p, q, span).map(Val::Ptr);
+            }
+            (Val::Ptr(p), Val::Scalar(z)) if xs.is_empty() && ys.is_empty() && is_null(&z) => {
+                let q = PtrVal::null(p.elem, span);
+                return self.choose(c, p, q, span).map(Val::Ptr);
+            }
+            (Val::Scalar(z), Val::Ptr(q)) if xs.is_empty() && ys.is_empty() && is_null(&z) => {
+                let p = PtrVal::null(q.elem, span);
+                return self.choose(c, p, q, span).map(Val::Ptr);
             }
             (Val::Void, Val::Void) => return err(span, "a `void` value is used"),
             _ => {
@@ -468,13 +473,14 @@ impl Lowerer<'_> {
             (None, false, _) => Ok(Val::Void),
             (Some(ty), false, Val::Scalar(x)) => Ok(Val::Scalar(convert(x, ty).with_span(span))),
             (Some(ty), true, Val::Ptr(p)) if ty == p.elem => {
-                self.mark_volatile(p.mem, t.volatile);
+                self.mark_volatile_ptr(&p, t.volatile);
                 Ok(Val::Ptr(PtrVal {
                     writable: p.writable && !t.konst,
                     ..p
                 }))
             }
             (_, true, Val::Ptr(_)) => err(span, "reinterpreting pointer casts are not supported"),
+            (Some(ty), true, Val::Scalar(z)) if is_null(&z) => Ok(Val::Ptr(PtrVal::null(ty, span))),
             (_, true, _) => err(span, "casting a number to a pointer is not supported"),
             (_, false, Val::Ptr(_)) => err(span, "casting a pointer to a number is not supported"),
             (_, false, Val::Void) => err(span, "a `void` value is used"),

@@ -52,21 +52,26 @@ impl Lowerer<'_> {
                 format!("`{}` returns `void`; its value cannot be used", f.name),
             );
         }
-        if f.ret.ptr {
-            return err(f.ret.span, "helpers returning pointers are not supported");
+        if f.ret.ptr && f.ret.base.is_none() {
+            return err(f.ret.span, "helpers returning `void*` are not supported");
         }
         let assigned = super::scan::assigned_names(&f.body);
+        let addr_taken = super::scan::address_taken(&f.body);
         let mut scope = HashMap::new();
         for (p, a) in f.params.iter().zip(args) {
             let Some(ty) = p.ty.base else {
                 return err(p.ty.span, "`void` parameters are not supported");
             };
             if p.ty.ptr {
-                let Val::Ptr(v) = self.expr(a, out)? else {
-                    return err(
-                        a.span,
-                        format!("parameter `{}` of `{}` needs a pointer", p.name, f.name),
-                    );
+                let v = match self.expr(a, out)? {
+                    Val::Ptr(v) => v,
+                    Val::Scalar(z) if super::expr::is_null(&z) => super::PtrVal::null(ty, a.span),
+                    _ => {
+                        return err(
+                            a.span,
+                            format!("parameter `{}` of `{}` needs a pointer", p.name, f.name),
+                        )
+                    }
                 };
                 if v.elem != ty {
                     return err(
@@ -79,11 +84,23 @@ impl Lowerer<'_> {
                         ),
                     );
                 }
-                self.mark_volatile(v.mem, p.ty.volatile);
-                let saved = std::mem::replace(&mut self.assigned, assigned.clone());
-                let b = self.bind_pointer_var(&p.name, v, p.ty.konst, a.span, out);
-                self.assigned = saved;
-                scope.insert(p.name.clone(), b?);
+                self.mark_volatile_ptr(&v, p.ty.volatile);
+                let mutable = assigned.contains(&p.name);
+                let b = self.bind_pointer_var(
+                    &p.name,
+                    p.span,
+                    ty,
+                    Some(v),
+                    p.ty.konst,
+                    mutable,
+                    a.span,
+                    out,
+                )?;
+                scope.insert(p.name.clone(), Binding::Ptr(b));
+            } else if addr_taken.contains(&p.name) {
+                let v = self.rvalue(a, out)?;
+                let b = self.cell(&p.name, ty, Some(v), a.span, out)?;
+                scope.insert(p.name.clone(), b);
             } else {
                 let v = convert(self.rvalue(a, out)?, ty);
                 let id = self.let_var(&p.name, v, a.span, out)?;
@@ -97,7 +114,39 @@ impl Lowerer<'_> {
                 );
             }
         }
+        let wrapped = super::scan::needs_early_exit(&f.body);
+        let ptr_result = match f.ret.base {
+            Some(ty) if f.ret.ptr => {
+                // With one final `return`, the result is always assigned: no "unassigned"
+                // candidate.
+                let tail = matches!(
+                    f.body.last().map(|s| &s.kind),
+                    Some(ast::StmtKind::Return(_))
+                );
+                let mut v = self.bind_pointer_var(
+                    &format!("{}_ret", f.name),
+                    f.ret.span,
+                    ty,
+                    None,
+                    f.ret.konst,
+                    true,
+                    span,
+                    out,
+                )?;
+                let key = (f.ret.span.lo, f.ret.span.hi);
+                let returns_null = self.cands.hint.get(&key).is_some_and(|h| h.contains(&None));
+                if tail && !wrapped && !returns_null {
+                    v.bases.retain(Option::is_some);
+                    if v.bases.len() == 1 {
+                        v.tag = None;
+                    }
+                }
+                Some(v)
+            }
+            _ => None,
+        };
         let result = match f.ret.base {
+            Some(_) if f.ret.ptr => None,
             Some(ty) => {
                 let v = self.new_var(&format!("{}_ret", f.name), ty, span)?;
                 out.push(stmt(StmtKind::Let { var: v, init: None }, span));
@@ -105,15 +154,16 @@ impl Lowerer<'_> {
             }
             None => None,
         };
-        let wrapped = super::scan::needs_early_exit(&f.body);
         let ctx = ReturnCtx {
             name: f.name.clone(),
             result,
+            ptr_result: ptr_result.clone(),
             wrapped,
             done: None,
         };
         let saved_scopes = std::mem::replace(&mut self.scopes, vec![scope]);
         let saved_assigned = std::mem::replace(&mut self.assigned, assigned);
+        let saved_addr = std::mem::replace(&mut self.addr_taken, addr_taken);
         let saved_ret = self.ret.replace(ctx);
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
         self.inline_stack.push(f.name.clone());
@@ -123,6 +173,7 @@ impl Lowerer<'_> {
         self.loop_depth = saved_loops;
         let ctx = std::mem::replace(&mut self.ret, saved_ret);
         self.assigned = saved_assigned;
+        self.addr_taken = saved_addr;
         self.scopes = saved_scopes;
         r?;
         if let Some(done) = ctx.as_ref().and_then(|c| c.done) {
@@ -140,6 +191,13 @@ impl Lowerer<'_> {
             out.push(stmt(StmtKind::DoWhile { body, cond }, span));
         } else {
             out.extend(body);
+        }
+        if let (Some(v), true) = (&ptr_result, want) {
+            let what = format!("`{}` returns no pointer", f.name);
+            if !self.known_bases(&v.bases, what, span) {
+                return Ok(Val::Ptr(super::PtrVal::null(v.elem, span)));
+            }
+            return Ok(Val::Ptr(self.ptr_of_var(v, span)));
         }
         Ok(match result {
             Some((v, _)) if want => Val::Scalar(self.var_expr(v, span)),
@@ -160,7 +218,23 @@ impl Lowerer<'_> {
             out.push(stmt(StmtKind::Return, span));
             return Ok(());
         };
+        if let Some(v) = &ctx.ptr_result {
+            let Some(e) = e else {
+                return err(span, format!("`{}` must return a value", ctx.name));
+            };
+            let p = match self.expr(e, out)? {
+                Val::Ptr(p) => p,
+                Val::Scalar(z) if super::expr::is_null(&z) => super::PtrVal::null(v.elem, e.span),
+                _ => return err(e.span, format!("`{}` returns a pointer", ctx.name)),
+            };
+            let p = super::PtrVal {
+                writable: p.writable && v.writable,
+                ..p
+            };
+            self.assign_pointer(&format!("{}_ret", ctx.name), v, p, span, out)?;
+        }
         match (e, ctx.result) {
+            (Some(_), None) if ctx.ptr_result.is_some() => {}
             (Some(e), Some((var, ty))) => {
                 let value = convert(self.rvalue(e, out)?, ty);
                 out.push(stmt(StmtKind::Assign { var, value }, span));

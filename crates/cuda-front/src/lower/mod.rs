@@ -20,6 +20,7 @@ use warpsafe_ir::{
 };
 
 pub(crate) use pointers::PtrVal;
+use pointers::{Candidates, PtrVar, SharedPtr};
 
 /// The value of a lowered expression.
 #[derive(Debug, Clone)]
@@ -45,21 +46,19 @@ pub(crate) enum Binding {
     Param { id: ParamId, ty: ScalarType },
     /// A file-scope constant.
     Const { value: Num, ty: ScalarType },
-    /// A pointer: a known base plus an offset variable (`None`: offset zero, never changed).
-    Ptr {
-        mem: MemRef,
-        elem: ScalarType,
-        writable: bool,
-        off: Option<VarId>,
-    },
+    /// A pointer variable: its candidate bases, offset and tag (see `pointers`).
+    Ptr(PtrVar),
     /// A shared or local array.
     Array {
         mem: MemRef,
         elem: ScalarType,
         dims: Vec<u64>,
     },
-    /// A `__shared__` scalar, stored as a one-element shared array.
-    SharedScalar { mem: MemRef, elem: ScalarType },
+    /// A scalar stored as a one-element array: a `__shared__` scalar, or a local whose
+    /// address is taken.
+    Cell { mem: MemRef, elem: ScalarType },
+    /// A `__shared__` pointer, kept in shared cells.
+    SharedPtr(SharedPtr),
 }
 
 /// The state of an inlined helper's `return`s.
@@ -67,6 +66,8 @@ pub(crate) enum Binding {
 pub(crate) struct ReturnCtx {
     name: String,
     result: Option<(VarId, ScalarType)>,
+    /// The result of a helper returning a pointer.
+    ptr_result: Option<PtrVar>,
     wrapped: bool,
     done: Option<VarId>,
 }
@@ -89,7 +90,13 @@ pub(crate) struct Lowerer<'a> {
     loop_depth: usize,
     depth: usize,
     assigned: HashSet<String>,
+    /// Names whose address is taken (`&x`) in the body being lowered.
+    addr_taken: HashSet<String>,
+    /// The candidate bases of pointer variables across lowering runs.
+    cands: Candidates,
     shared_decls: HashMap<(u32, u32), ArrayId>,
+    /// The cells of `__shared__` pointers (offset, base tag) by declaration.
+    shared_ptrs: HashMap<(u32, u32), (ArrayId, Option<ArrayId>)>,
     pub(crate) header: bool,
     /// The kernel's `__ensures` postconditions, as assertions to check where it ends.
     pub(crate) ensures: Vec<Stmt>,
@@ -166,11 +173,45 @@ pub(crate) fn file_constants(tu: &TranslationUnit) -> Result<HashMap<String, Bin
     Ok(globals)
 }
 
+/// How many times a kernel is lowered at most while its pointers gain candidate bases.
+const MAX_POINTER_RUNS: usize = 8;
+
 fn lower_kernel(
     f: &ast::Function,
     globals: &HashMap<String, Binding>,
     helpers: &HashMap<String, &ast::Function>,
 ) -> Result<Kernel> {
+    let mut hint = HashMap::new();
+    for _ in 0..MAX_POINTER_RUNS {
+        let (k, cands) = lower_kernel_once(f, globals, helpers, hint.clone())?;
+        if !cands.grew {
+            if let Some((span, what)) = cands.unassigned {
+                return err(span, what);
+            }
+            return Ok(k);
+        }
+        for (key, bases) in cands.seen {
+            let h: &mut Vec<pointers::Base> = hint.entry(key).or_default();
+            for b in bases {
+                if !h.contains(&b) {
+                    h.push(b);
+                }
+            }
+        }
+    }
+    err(
+        f.name_span,
+        "the bases pointer variables may point into did not settle",
+    )
+}
+
+/// One lowering run with the pointer candidates `hint` found by the previous one.
+fn lower_kernel_once(
+    f: &ast::Function,
+    globals: &HashMap<String, Binding>,
+    helpers: &HashMap<String, &ast::Function>,
+    hint: HashMap<pointers::PtrKey, Vec<pointers::Base>>,
+) -> Result<(Kernel, Candidates)> {
     let kernel = Kernel {
         name: f.name.clone(),
         params: vec![],
@@ -182,7 +223,9 @@ fn lower_kernel(
         span: f.span,
     };
     let mut lw = Lowerer::new(kernel, globals, helpers);
+    lw.cands.hint = hint;
     lw.assigned = scan::assigned_names(&f.body);
+    lw.addr_taken = scan::address_taken(&f.body);
     let mut body = Vec::new();
     for p in &f.params {
         lw.kernel_param(p, &mut body)?;
@@ -193,7 +236,7 @@ fn lower_kernel(
     ensure_at_exits(&mut body, &ensures);
     body.extend(ensures);
     lw.k.body = body;
-    Ok(lw.k)
+    Ok((lw.k, lw.cands))
 }
 
 /// Puts the postconditions `post` before every `return` of `body`.
@@ -247,7 +290,10 @@ impl<'a> Lowerer<'a> {
             loop_depth: 0,
             depth: 0,
             assigned: HashSet::new(),
+            addr_taken: HashSet::new(),
+            cands: Candidates::default(),
             shared_decls: HashMap::new(),
+            shared_ptrs: HashMap::new(),
             header: false,
             ensures: vec![],
         }
@@ -281,18 +327,30 @@ impl<'a> Lowerer<'a> {
         let assigned = self.assigned.contains(&p.name);
         let binding = match kind {
             ParamKind::Buffer { elem, writable } => {
-                let off = if assigned {
-                    let zero = Expr::constant(warpsafe_ir::Value::I64(0)).with_span(p.span);
-                    Some(self.let_var(&format!("{}_off", p.name), zero, p.span, out)?)
-                } else {
-                    None
-                };
-                Binding::Ptr {
+                let init = PtrVal {
                     mem: MemRef::Global(id),
                     elem,
                     writable,
-                    off,
-                }
+                    prefix: vec![],
+                    off: None,
+                    rest: 1,
+                    choice: None,
+                };
+                let v = self.bind_pointer_var(
+                    &p.name,
+                    p.span,
+                    elem,
+                    Some(init),
+                    false,
+                    assigned,
+                    p.span,
+                    out,
+                )?;
+                Binding::Ptr(v)
+            }
+            ParamKind::Scalar(ty) if self.addr_taken.contains(&p.name) => {
+                let init = Expr::new(warpsafe_ir::ExprKind::Param(id), ty).with_span(p.span);
+                self.cell(&p.name, ty, Some(init), p.span, out)?
             }
             ParamKind::Scalar(ty) if assigned => {
                 let init = Expr::new(warpsafe_ir::ExprKind::Param(id), ty).with_span(p.span);
@@ -317,12 +375,14 @@ impl<'a> Lowerer<'a> {
             let id = ParamId(i as u32);
             let b = match p.kind {
                 ParamKind::Scalar(ty) => Binding::Param { id, ty },
-                ParamKind::Buffer { elem, writable } => Binding::Ptr {
-                    mem: MemRef::Global(id),
+                ParamKind::Buffer { elem, writable } => Binding::Ptr(PtrVar {
+                    key: (p.span.lo, p.span.hi),
                     elem,
                     writable,
+                    bases: vec![Some(MemRef::Global(id))],
                     off: None,
-                },
+                    tag: None,
+                }),
             };
             self.bind(&p.name, b);
         }
@@ -358,6 +418,36 @@ impl<'a> Lowerer<'a> {
         let mut block = Vec::new();
         let r = f(self, &mut block)?;
         Ok((r, block))
+    }
+
+    /// A scalar `name` kept in a one-element thread-local array (its address is taken).
+    pub(crate) fn cell(
+        &mut self,
+        name: &str,
+        elem: ScalarType,
+        init: Option<Expr>,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Binding> {
+        let id = ArrayId(self.k.locals.len() as u32);
+        self.k.locals.push(warpsafe_ir::ArrayDecl {
+            name: name.to_string(),
+            elem,
+            dims: vec![1],
+            dynamic: false,
+            span,
+        });
+        let mem = MemRef::Local(id);
+        if let Some(value) = init {
+            let indices = vec![Expr::i32(0).with_span(span)];
+            let kind = StmtKind::Store {
+                mem,
+                indices,
+                value: crate::types::convert(value, elem),
+            };
+            out.push(Stmt::new(kind).with_span(span));
+        }
+        Ok(Binding::Cell { mem, elem })
     }
 
     /// Declares a fresh variable (without emitting its `Let`).

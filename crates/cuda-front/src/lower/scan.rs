@@ -47,6 +47,48 @@ fn expr(e: &Expr, names: &mut HashSet<String>) {
     }
 }
 
+/// Names whose address is taken (`&x`) anywhere in `body` (conservative under shadowing).
+pub(crate) fn address_taken(body: &[Stmt]) -> HashSet<String> {
+    let mut names = HashSet::new();
+    for s in body {
+        visit_stmt_exprs(s, &mut |e| addr(e, &mut names));
+    }
+    names
+}
+
+fn addr(e: &Expr, names: &mut HashSet<String>) {
+    match &e.kind {
+        ExprKind::Unary(crate::ast::UnaryOp::AddrOf, a) => {
+            if let ExprKind::Ident(n) = &a.kind {
+                names.insert(n.clone());
+            }
+            addr(a, names);
+        }
+        ExprKind::Assign(_, a, b)
+        | ExprKind::Index(a, b)
+        | ExprKind::Binary(_, a, b)
+        | ExprKind::Comma(a, b) => {
+            addr(a, names);
+            addr(b, names);
+        }
+        ExprKind::IncDec { target: a, .. }
+        | ExprKind::Member(a, _)
+        | ExprKind::Unary(_, a)
+        | ExprKind::Cast(_, a) => addr(a, names),
+        ExprKind::Cond(c, a, b) => {
+            addr(c, names);
+            addr(a, names);
+            addr(b, names);
+        }
+        ExprKind::Call(_, _, args) => args.iter().for_each(|a| addr(a, names)),
+        ExprKind::Int(..)
+        | ExprKind::Float(..)
+        | ExprKind::Bool(_)
+        | ExprKind::Ident(_)
+        | ExprKind::SizeOf(_) => {}
+    }
+}
+
 fn target(e: &Expr, names: &mut HashSet<String>) {
     if let ExprKind::Ident(n) = &e.kind {
         names.insert(n.clone());

@@ -263,28 +263,47 @@ impl Lowerer<'_> {
             if !dc.dims.is_empty() {
                 return err(span, "arrays of pointers are not supported");
             }
-            let Some(Init::Expr(init)) = &dc.init else {
-                return err(
-                    span,
-                    "a pointer must be initialised where it is declared (its base must be known)",
-                );
+            let p = match &dc.init {
+                None => None,
+                Some(Init::Expr(init)) => match self.expr(init, out)? {
+                    Val::Ptr(p) => Some(p),
+                    Val::Scalar(z) if super::expr::is_null(&z) => {
+                        Some(super::PtrVal::null(elem, init.span))
+                    }
+                    _ => return err(init.span, "a pointer must be initialised with a pointer"),
+                },
+                Some(Init::List(_, lspan)) => {
+                    return err(
+                        *lspan,
+                        "a pointer is initialised with a pointer, not `{ ... }`",
+                    )
+                }
             };
-            let Val::Ptr(p) = self.expr(init, out)? else {
-                return err(init.span, "a pointer must be initialised with a pointer");
-            };
-            if p.elem != elem {
-                return err(
-                    init.span,
-                    format!(
-                        "pointer to `{}` initialised with a pointer to `{}`",
-                        elem.c_name(),
-                        p.elem.c_name()
-                    ),
-                );
+            if let Some(p) = &p {
+                if p.elem != elem {
+                    return err(
+                        span,
+                        format!(
+                            "pointer to `{}` initialised with a pointer to `{}`",
+                            elem.c_name(),
+                            p.elem.c_name()
+                        ),
+                    );
+                }
+                self.mark_volatile_ptr(p, d.base.volatile);
             }
-            self.mark_volatile(p.mem, d.base.volatile);
-            let b = self.bind_pointer_var(&dc.name, p, d.base.konst, span, out)?;
-            self.bind(&dc.name, b);
+            let mutable = self.assigned.contains(&dc.name);
+            let v = self.bind_pointer_var(
+                &dc.name,
+                dc.span,
+                elem,
+                p,
+                d.base.konst,
+                mutable,
+                span,
+                out,
+            )?;
+            self.bind(&dc.name, Binding::Ptr(v));
             return Ok(());
         }
         if !dc.dims.is_empty() {
@@ -298,6 +317,11 @@ impl Lowerer<'_> {
                 _ => return err(*lspan, "a scalar takes a single initialiser"),
             },
         };
+        if self.addr_taken.contains(&dc.name) {
+            let b = self.cell(&dc.name, elem, init, dc.name_span, out)?;
+            self.bind(&dc.name, b);
+            return Ok(());
+        }
         let konst = match (&init, d.storage.konst) {
             (Some(e), true) => e.as_const().map(Num::from_value),
             _ => None,
@@ -325,7 +349,16 @@ impl Lowerer<'_> {
             return err(dc.span, "declarations are not allowed in the header");
         }
         if dc.ptr {
-            return err(dc.span, "`__shared__` pointers are not supported");
+            if !dc.dims.is_empty() || d.storage.extern_ || dc.init.is_some() {
+                return err(
+                    dc.span,
+                    "only a plain `__shared__ T *p;` (no array of pointers, `extern` or \
+                     initialiser) is supported",
+                );
+            }
+            let v = self.shared_pointer(&dc.name, dc.span, elem, d.base.konst)?;
+            self.bind(&dc.name, Binding::SharedPtr(v));
+            return Ok(());
         }
         if dc.init.is_some() {
             return err(
@@ -365,7 +398,7 @@ impl Lowerer<'_> {
         let mem = MemRef::Shared(id);
         self.mark_volatile(mem, d.base.volatile);
         let b = if dc.dims.is_empty() {
-            Binding::SharedScalar { mem, elem }
+            Binding::Cell { mem, elem }
         } else {
             Binding::Array { mem, elem, dims }
         };

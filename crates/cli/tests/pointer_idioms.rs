@@ -1,0 +1,303 @@
+//! Pointers the way kernels use them, read through clang: a pointer declared first and
+//! assigned later, chosen in a branch or by `?:` among several buffers, swapped between two
+//! shared buffers, null until assigned, pointing at a scalar local (`&x`), returned by a
+//! helper, or held in a `__shared__` variable. Each kernel beside a buggy twin; plus
+//! interpreter runs that check writes through an aliasing pointer land where C++ says.
+
+mod corpus;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("warpsafe-ptr-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// Writes `text` as `name.cu` and checks its `// verify:` lines.
+fn check(name: &str, text: &str) {
+    let d = dir(name);
+    let f = d.join(format!("{name}.cu"));
+    std::fs::write(&f, text).expect("kernel written");
+    if let Err(e) = corpus::check(&f, &["--frontend", "clang"]) {
+        panic!("{name}: {e}");
+    }
+}
+
+/// The body of a twin: `good` with `from` replaced by `to` (which must occur).
+fn twin(good: &str, from: &str, to: &str) -> String {
+    assert!(good.contains(from), "`{from}` is not in the kernel");
+    good.replace(from, to)
+}
+
+const BRANCH: &str = r#"//--blockDim=64 --gridDim=1
+//@ len(even) = 32
+//@ len(odd) = 32
+//@ len(in) = 64
+// verify: race=verified bounds=verified assert=verified
+#include <cuda_runtime.h>
+__global__ void split(int *even, int *odd, const int *in) {
+    int *dst;
+    if (threadIdx.x % 2 == 0)
+        dst = even;
+    else
+        dst = odd;
+    dst[threadIdx.x / 2] = in[threadIdx.x];
+}
+"#;
+
+#[test]
+fn pointer_chosen_in_a_branch() {
+    check("branch", BRANCH);
+    // Both branches pick the same buffer: threads 0 and 1 write even[0].
+    let bug = twin(BRANCH, "dst = odd;", "dst = even;");
+    check("branch_bug", &bug.replace("race=verified", "race=violated"));
+}
+
+const LATER: &str = r#"//--blockDim=32 --gridDim=4
+//@ len(data) = 128
+// verify: race=verified bounds=verified
+#include <cuda_runtime.h>
+__global__ void rows(float *data, int width) {
+    __requires(width == 32);
+    float *row;
+    row = data + blockIdx.x * width;
+    row[threadIdx.x] = 2.0f * row[threadIdx.x];
+}
+"#;
+
+#[test]
+fn pointer_declared_then_assigned() {
+    check("later", LATER);
+    // The row offset is forgotten: every block scales the same row.
+    let bug = twin(LATER, "row = data + blockIdx.x * width;", "row = data;");
+    check("later_bug", &bug.replace("race=verified", "race=violated"));
+}
+
+const COND: &str = r#"//--blockDim=64 --gridDim=1
+//@ len(out) = 64
+// verify: race=verified bounds=verified
+#include <cuda_runtime.h>
+__global__ void halves(float *out) {
+    __shared__ float lo[32];
+    __shared__ float hi[32];
+    unsigned t = threadIdx.x;
+    float *slot = t < 32 ? lo : hi;
+    slot[t % 32] = (float)t;
+    __syncthreads();
+    out[t] = (t < 32 ? hi : lo)[t % 32];
+}
+"#;
+
+#[test]
+fn pointer_chosen_by_a_conditional() {
+    check("cond", COND);
+    // Half the index range: threads 0 and 16 write lo[0].
+    let bug = twin(COND, "slot[t % 32]", "slot[t % 16]");
+    check("cond_bug", &bug.replace("race=verified", "race=violated"));
+}
+
+const PINGPONG: &str = r#"//--blockDim=64 --gridDim=1
+//@ len(out) = 64
+//@ len(in) = 64
+// verify: race=!violated
+#include <cuda_runtime.h>
+__global__ void smooth(float *out, const float *in) {
+    __shared__ float bufA[64];
+    __shared__ float bufB[64];
+    unsigned t = threadIdx.x;
+    bufA[t] = in[t];
+    __syncthreads();
+    float *src = bufA;
+    float *dst = bufB;
+    for (int it = 0; it < 4; ++it) {
+        dst[t] = 0.5f * (src[t] + src[(t + 1) % 64]);
+        __syncthreads();
+        float *tmp = src;
+        src = dst;
+        dst = tmp;
+    }
+    out[t] = src[t];
+}
+"#;
+
+#[test]
+fn double_buffering_swaps_two_shared_buffers() {
+    check("pingpong", PINGPONG);
+    // Without the barrier, a thread overwrites the buffer its neighbour still reads.
+    let bug = twin(
+        PINGPONG,
+        "        __syncthreads();\n        float *tmp",
+        "        float *tmp",
+    );
+    check(
+        "pingpong_bug",
+        &bug.replace("race=!violated", "race=violated"),
+    );
+}
+
+const NULLP: &str = r#"//--blockDim=32 --gridDim=1
+//@ len(a) = 32
+//@ len(b) = 32
+// verify: race=verified assert=verified
+#include <cuda_runtime.h>
+__global__ void pick(int *a, int *b, int mode) {
+    __requires(mode == 1 | mode == 2);
+    int *p = 0;
+    if (mode == 1)
+        p = a;
+    else if (mode == 2)
+        p = b;
+    p[threadIdx.x] = mode;
+}
+"#;
+
+#[test]
+fn null_until_assigned() {
+    check("nullp", NULLP);
+    // Without the precondition, `mode == 3` writes through the null pointer.
+    let bug = twin(NULLP, "    __requires(mode == 1 | mode == 2);\n", "");
+    check(
+        "nullp_bug",
+        &bug.replace("assert=verified", "assert=violated"),
+    );
+}
+
+const ADDR: &str = r#"//--blockDim=32 --gridDim=2
+//@ len(out) = 64
+// verify: race=verified bounds=verified assert=verified
+#include <cuda_runtime.h>
+__device__ void accumulate(int *acc, int v) { *acc += v; }
+__global__ void sums(int *out) {
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    int total = 0;
+    for (int k = 0; k < 4; ++k)
+        accumulate(&total, tid + k);
+    out[tid] = total;
+}
+"#;
+
+#[test]
+fn address_of_a_local_scalar() {
+    check("addr", ADDR);
+    // Every thread of a block stores its sum in the same cell.
+    let bug = twin(ADDR, "out[tid] = total;", "out[blockIdx.x] = total;");
+    check("addr_bug", &bug.replace("race=verified", "race=violated"));
+}
+
+const RET: &str = r#"//--blockDim=16 --gridDim=4
+//@ len(m) = 64
+// verify: race=verified bounds=verified
+#include <cuda_runtime.h>
+__device__ float *row_of(float *m, int r, int w) { return m + r * w; }
+__global__ void scale_rows(float *m) {
+    float *row = row_of(m, blockIdx.x, 16);
+    row[threadIdx.x] *= 3.0f;
+}
+"#;
+
+#[test]
+fn helper_returning_a_pointer() {
+    check("ret", RET);
+    // The row stride is lost: rows of neighbouring blocks overlap.
+    let bug = twin(RET, "return m + r * w;", "return m + r;");
+    check("ret_bug", &bug.replace("race=verified", "race=violated"));
+}
+
+const SHARED_PTR: &str = r#"//--blockDim=64 --gridDim=1
+//@ len(a) = 64
+// verify: race=verified
+#include <cuda_runtime.h>
+__global__ void stage(float *a) {
+    __shared__ float *src;
+    __shared__ float tile[64];
+    if (threadIdx.x == 0)
+        src = a;
+    __syncthreads();
+    tile[threadIdx.x] = src[threadIdx.x];
+}
+"#;
+
+#[test]
+fn pointer_held_in_shared_memory() {
+    check("shptr", SHARED_PTR);
+    // Read before the barrier: thread 0's write of `src` races with the others' reads.
+    let bug = twin(SHARED_PTR, "    __syncthreads();\n", "");
+    check("shptr_bug", &bug.replace("race=verified", "race=violated"));
+    // Every thread writes the pointer: a write-write race on the pointer cell itself.
+    let all = twin(SHARED_PTR, "    if (threadIdx.x == 0)\n", "");
+    check("shptr_all", &all.replace("race=verified", "race=violated"));
+}
+
+/// Runs `kernel` with the buffers `bufs` (`name=zeros:N`); the words written to `name`.
+fn run_words(name: &str, kernel: &str, bufs: &[&str], read: &str) -> Vec<i32> {
+    let d = dir(name);
+    let file = d.join("k.cu");
+    std::fs::write(&file, kernel).expect("kernel written");
+    let out = d.join("out");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_warpsafe"));
+    cmd.args(["run", "--frontend", "clang"]).arg(&file);
+    for b in bufs {
+        cmd.arg("--buf").arg(b);
+    }
+    let r = cmd.arg("--out").arg(&out).output().expect("runs");
+    assert!(
+        r.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&r.stdout),
+        String::from_utf8_lossy(&r.stderr)
+    );
+    words(&out, read)
+}
+
+fn words(out: &Path, name: &str) -> Vec<i32> {
+    let bytes = std::fs::read(out.join(format!("{name}.bin"))).expect("output written");
+    bytes
+        .chunks(4)
+        .map(|b| i32::from_le_bytes(b.try_into().expect("4 bytes")))
+        .collect()
+}
+
+#[test]
+fn writes_through_aliases_land_in_the_variable() {
+    let kernel = r#"//--blockDim=8 --gridDim=1
+#include <cuda_runtime.h>
+__device__ void bump(int *c, int by) { *c += by; }
+__device__ int *larger(int *x, int *y) { return *x > *y ? x : y; }
+__global__ void alias(int *out) {
+    int t = threadIdx.x;
+    int a = t, b = 10;
+    int *p;
+    p = &a;
+    *p = *p * 3;          // a = 3t
+    bump(&b, t);          // b = 10 + t
+    int *q = larger(&a, &b);
+    *q += 100;            // the larger of a and b gains 100
+    int *r = 0;
+    if (t % 2) r = &a; else r = &b;
+    r[0] -= 1;            // odd: a - 1, even: b - 1
+    out[3 * t] = a;
+    out[3 * t + 1] = b;
+    out[3 * t + 2] = *q;
+}
+"#;
+    let got = run_words("alias", kernel, &["out=zeros:24"], "out");
+    let mut want = vec![];
+    for t in 0..8i32 {
+        let (mut a, mut b) = (3 * t, 10 + t);
+        let a_larger = a > b;
+        if a_larger {
+            a += 100
+        } else {
+            b += 100
+        }
+        if t % 2 == 1 {
+            a -= 1
+        } else {
+            b -= 1
+        }
+        want.extend([a, b, if a_larger { a } else { b }]);
+    }
+    assert_eq!(got, want);
+}
