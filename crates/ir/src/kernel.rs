@@ -146,7 +146,8 @@ pub struct Contract {
     pub volatile: Vec<MemRef>,
     /// Annotations of the source (GPUVerify's `__ensures` of a helper, `__read`, `__other_int`
     /// and the like) that no engine translates: a checker of assertions must answer
-    /// `unknown` while any remain, never `verified`.
+    /// `unknown` while any that is not a [`UncheckedAnnotation::hint`] remains, never
+    /// `verified`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unchecked: Vec<UncheckedAnnotation>,
     /// Buffers whose every element starts as a constant (`//@ init(m) = -inf`) instead of an
@@ -162,6 +163,11 @@ pub struct UncheckedAnnotation {
     pub what: String,
     /// Where it is.
     pub span: Span,
+    /// A proof hint or an assumption (GPUVerify's loop invariants, a kernel's
+    /// preconditions): leaving it out can only add behaviours, so no verdict rests on it and
+    /// it is reported as a note; otherwise a claim whose checker must answer `unknown`.
+    #[serde(default)]
+    pub hint: bool,
 }
 
 /// `len(param) = expr`.

@@ -187,9 +187,8 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         if p == Property::Race {
             result.assumptions.extend(counter_note.iter().cloned());
         }
-        if let (Property::Assert, Verdict::Verified, Some(u)) =
-            (p, &result.verdict, kernel.contract.unchecked.first())
-        {
+        let claim = kernel.contract.unchecked.iter().find(|u| !u.hint);
+        if let (Property::Assert, Verdict::Verified, Some(u)) = (p, &result.verdict, claim) {
             result.verdict = Verdict::Unknown {
                 reason: u.what.clone(),
                 span: Some(u.span),
@@ -212,7 +211,10 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         queries: results.iter().map(|r| r.queries).sum(),
         results,
         seconds: start.elapsed().as_secs_f64(),
-        assumptions: launch::notes(kernel, cfg),
+        assumptions: launch::notes(kernel, cfg)
+            .into_iter()
+            .chain(left_out_hints(kernel))
+            .collect(),
     }
 }
 
@@ -250,6 +252,22 @@ fn same_votes(launch: &launch::Launch, logs: &[symexec::ThreadLog; 2]) -> Vec<Te
                 .implies(&a.value.eq(&b.value))
         })
         .collect()
+}
+
+/// Hints and assumptions of the source no engine translates, each as a note (no verdict
+/// rests on them; see [`warpsafe_ir::UncheckedAnnotation::hint`]).
+fn left_out_hints(kernel: &Kernel) -> impl Iterator<Item = String> + '_ {
+    kernel
+        .contract
+        .unchecked
+        .iter()
+        .filter(|u| u.hint)
+        .map(|u| {
+            format!(
+                "not checked: {} (a proof hint or precondition: no verdict rests on it)",
+                u.what
+            )
+        })
 }
 
 /// The bounds verdict with the inferred length requirements: printed as assumptions when it

@@ -342,23 +342,35 @@ impl Lowerer<'_> {
             "__requires" | "__assume" | "__axiom" | "__assert" | "assert" | "__invariant"
             | "__global_invariant" | "__ensures" => {
                 arity(name, args, 1..=1, span)?;
+                let in_helper = self.inline_stack.len() > 1;
                 if let Some(what) = untranslatable(&args[0]) {
+                    // Loop invariants are GPUVerify's proof hints and a kernel's
+                    // preconditions only narrow what is checked: leaving one out loses no
+                    // finding. Assertions, postconditions and a helper's preconditions (its
+                    // callers' obligations) are claims: unchecked, they leave `assert` unknown.
+                    let hint = matches!(name, "__invariant" | "__global_invariant")
+                        || (matches!(name, "__requires" | "__assume" | "__axiom") && !in_helper);
                     self.k.contract.unchecked.push(UncheckedAnnotation {
                         what: format!("`{name}` uses {what}, which is not supported"),
                         span,
+                        hint,
                     });
                     return Ok(Val::Void);
                 }
-                if name == "__ensures" && self.inline_stack.len() > 1 {
+                if name == "__ensures" && in_helper {
                     self.k.contract.unchecked.push(UncheckedAnnotation {
                         what: "`__ensures` of a `__device__` helper is not supported".into(),
                         span,
+                        hint: false,
                     });
                     return Ok(Val::Void);
                 }
                 let c = self.cond(&args[0], out)?;
                 match name {
                     // Preconditions and axioms constrain every thread of the launch.
+                    // A helper's precondition is its caller's obligation: checked where the
+                    // helper is inlined, never assumed (that could hide the caller's bug).
+                    "__requires" if in_helper => push(out, StmtKind::Assert(c)),
                     "__requires" | "__assume" | "__axiom" => push(out, StmtKind::Assume(c)),
                     // A postcondition holds wherever the kernel ends (see `ensure_at_exits`).
                     "__ensures" => self
