@@ -19,7 +19,7 @@
 //! or with array, pointer or reference fields are rejected with their span.
 
 use super::expr::strip_implicit;
-use super::{types, Unit};
+use super::{layout, types, Unit};
 use crate::node::Node;
 use warpsafe_cuda_front::ast::{BinaryOp, Expr, ExprKind, Type, UnaryOp};
 use warpsafe_cuda_front::FrontError;
@@ -96,11 +96,12 @@ pub struct Scalars {
     view: Option<View>,
 }
 
-/// Memory of `mem` holding leaves of the types `leaves` (from some offset on).
+/// Memory of `mem` units holding leaves of other types: per unit (from some offset on), the
+/// type of the leaf starting there (`None`: padding or a later unit of a wider leaf).
 #[derive(Clone, PartialEq, Eq)]
 struct View {
     mem: ScalarType,
-    leaves: Vec<ScalarType>,
+    leaves: Vec<Option<ScalarType>>,
 }
 
 impl View {
@@ -121,9 +122,53 @@ fn call(name: &str, e: Expr, span: Span) -> Expr {
     Expr::new(ExprKind::Call(name.to_string(), span, vec![e]), span)
 }
 
+/// The value of a leaf of type `leaf` held in the memory units `units` (one, or the
+/// little-endian units of a leaf wider than the unit): a bit reinterpretation for a float,
+/// an integer cast (same bits) for an integer. An lvalue for [`Unit::leaf_assign`] and
+/// [`leaf_view`].
+fn decode_units(leaf: ScalarType, units: Vec<Expr>, span: Span) -> Expr {
+    if units.len() <= 1 {
+        return decode(
+            leaf,
+            units.into_iter().next().unwrap_or_else(|| zero(span)),
+            span,
+        );
+    }
+    let wide = layout::unsigned_of(leaf.size_bytes()).unwrap_or(ScalarType::U64);
+    let step = (leaf.size_bytes() / units.len() as u64) * 8;
+    let mut bits: Option<Expr> = None;
+    for (j, u) in units.into_iter().enumerate() {
+        let mut part = cast(wide, u, span);
+        if j > 0 {
+            let k = Expr::new(ExprKind::Int(step * j as u64, ScalarType::I32), span);
+            part = Expr::new(
+                ExprKind::Binary(BinaryOp::Shl, Box::new(part), Box::new(k)),
+                span,
+            );
+        }
+        bits = Some(match bits {
+            None => part,
+            Some(b) => Expr::new(
+                ExprKind::Binary(BinaryOp::BitOr, Box::new(b), Box::new(part)),
+                span,
+            ),
+        });
+    }
+    let bits = bits.unwrap_or_else(|| zero(span));
+    match leaf {
+        ScalarType::F32 => call("__uint_as_float", bits, span),
+        ScalarType::F64 => call(
+            "__longlong_as_double",
+            cast(ScalarType::I64, bits, span),
+            span,
+        ),
+        t => cast(t, bits, span),
+    }
+}
+
 /// The value of a leaf of type `leaf` from the memory scalar `m` (of `leaf`'s unsigned
 /// integer): a bit reinterpretation for a float, an integer cast (same bits) for an
-/// integer. An lvalue for [`Unit::leaf_assign`] and [`leaf_view`].
+/// integer.
 fn decode(leaf: ScalarType, m: Expr, span: Span) -> Expr {
     match leaf {
         ScalarType::F32 => call("__uint_as_float", m, span),
@@ -143,9 +188,60 @@ fn encode(leaf: ScalarType, mem: ScalarType, v: Expr, span: Span) -> Expr {
     }
 }
 
-/// A converted leaf of a record in memory of mixed leaf types (what [`decode`] builds):
-/// the leaf's type and the memory element.
-pub fn leaf_view(e: &Expr) -> Option<(ScalarType, &Expr)> {
+/// A converted leaf of a record in memory of mixed leaf types (what [`decode_units`]
+/// builds): the leaf's type and its memory units (one, or several little-endian ones).
+pub fn leaf_view(e: &Expr) -> Option<(ScalarType, Vec<&Expr>)> {
+    let (leaf, inner) = match &e.kind {
+        ExprKind::Call(f, _, args) if f == "__uint_as_float" && args.len() == 1 => {
+            (ScalarType::F32, &args[0])
+        }
+        ExprKind::Call(f, _, args) if f == "__longlong_as_double" && args.len() == 1 => {
+            match &args[0].kind {
+                ExprKind::Cast(t, c) if t.base == Some(ScalarType::I64) && !t.ptr => {
+                    (ScalarType::F64, &**c)
+                }
+                _ => return None,
+            }
+        }
+        ExprKind::Cast(t, c)
+            if !t.ptr && t.base.is_some_and(|b| b.is_int() || b == ScalarType::Bool) =>
+        {
+            (t.base?, &**c)
+        }
+        _ => return None,
+    };
+    if let Some(units) = or_chain(inner) {
+        if units.len() > 1 {
+            return Some((leaf, units));
+        }
+    }
+    leaf_view_one(e).map(|(t, m)| (t, vec![m]))
+}
+
+/// The units of `(W)u0 | ((W)u1 << k) | …`, each an element, in order.
+fn or_chain(e: &Expr) -> Option<Vec<&Expr>> {
+    fn unit(p: &Expr) -> Option<&Expr> {
+        let p = match &p.kind {
+            ExprKind::Binary(BinaryOp::Shl, a, k) if matches!(k.kind, ExprKind::Int(..)) => &**a,
+            _ => p,
+        };
+        match &p.kind {
+            ExprKind::Cast(_, m) if matches!(m.kind, ExprKind::Index(..)) => Some(&**m),
+            _ => None,
+        }
+    }
+    match &e.kind {
+        ExprKind::Binary(BinaryOp::BitOr, a, b) => {
+            let mut v = or_chain(a)?;
+            v.push(unit(b)?);
+            Some(v)
+        }
+        _ => Some(vec![unit(e)?]),
+    }
+}
+
+/// [`leaf_view`] of a leaf held in one unit.
+fn leaf_view_one(e: &Expr) -> Option<(ScalarType, &Expr)> {
     let is_elem = |m: &Expr| matches!(m.kind, ExprKind::Index(..));
     match &e.kind {
         ExprKind::Call(f, _, args) if f == "__uint_as_float" => match &args[..] {
@@ -153,7 +249,7 @@ pub fn leaf_view(e: &Expr) -> Option<(ScalarType, &Expr)> {
             _ => None,
         },
         ExprKind::Call(f, _, args) if f == "__longlong_as_double" => match &args[..] {
-            [c] => match leaf_view(c) {
+            [c] => match leaf_view_one(c) {
                 Some((ScalarType::I64, m)) => Some((ScalarType::F64, m)),
                 _ => None,
             },
@@ -161,7 +257,19 @@ pub fn leaf_view(e: &Expr) -> Option<(ScalarType, &Expr)> {
         },
         ExprKind::Cast(t, m)
             if !t.ptr
-                && matches!(t.base, Some(ScalarType::I32 | ScalarType::I64))
+                && matches!(
+                    t.base,
+                    Some(
+                        ScalarType::I8
+                            | ScalarType::I16
+                            | ScalarType::I32
+                            | ScalarType::I64
+                            | ScalarType::U8
+                            | ScalarType::U16
+                            | ScalarType::U32
+                            | ScalarType::Bool
+                    )
+                )
                 && is_elem(m) =>
         {
             Some((t.base?, m))
@@ -170,18 +278,27 @@ pub fn leaf_view(e: &Expr) -> Option<(ScalarType, &Expr)> {
     }
 }
 
-/// The memory scalar (`u32`/`u64`) of a leaf of type `leaf` among leaves of mixed types.
+/// The memory unit of a leaf of type `leaf` held in one unit among leaves of mixed types:
+/// the unsigned integer of its size.
 fn mem_of(leaf: ScalarType) -> ScalarType {
-    if leaf.size_bytes() == 8 {
-        ScalarType::U64
-    } else {
-        ScalarType::U32
-    }
+    layout::unsigned_of(leaf.size_bytes()).unwrap_or(ScalarType::U32)
 }
 
 /// True when evaluating `e` twice is evaluating it once (no assignment, increment or call).
 fn pure(e: &Expr) -> bool {
     match &e.kind {
+        // The bit conversions a record's leaves are read and written with.
+        ExprKind::Call(f, _, args)
+            if matches!(
+                f.as_str(),
+                "__uint_as_float"
+                    | "__float_as_uint"
+                    | "__longlong_as_double"
+                    | "__double_as_longlong"
+            ) =>
+        {
+            args.iter().all(pure)
+        }
         ExprKind::Assign(..) | ExprKind::IncDec { .. } | ExprKind::Call(..) => false,
         ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => pure(a),
         ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => {
@@ -339,7 +456,7 @@ impl Unit<'_> {
                     } else {
                         self.scalars(&n.inner[1], span)?
                     };
-                    return Ok(self.leaf_elements(s, self.leaf_count(ty), span));
+                    return self.leaf_elements(s, ty, span);
                 }
                 Err(unsupported(span, format!("a record returned by `{name}`")))
             }
@@ -352,43 +469,75 @@ impl Unit<'_> {
             }
             "ArraySubscriptExpr" | "UnaryOperator" => {
                 let s = self.record_place(n, span)?;
-                Ok(self.leaf_elements(s, self.leaf_count(ty), span))
+                self.leaf_elements(s, ty, span)
             }
             other => Err(unsupported(span, format!("a record value from `{other}`"))),
         }
     }
 
-    /// `base[offset + l]` for every field, `l` the leaf the field starts at (a record
-    /// field's expression is its first leaf: use [`Unit::memory_place_at`] for places).
-    pub(super) fn elements(&self, s: Scalars, fields: &Fields, span: Span) -> Vec<Expr> {
-        let starts: Vec<u64> = (0..fields.len())
-            .map(|i| self.leaf_offset(fields, i))
-            .collect();
-        self.at_leaves(s, starts, span)
+    /// The value of every field of record `key` in memory at `s` (a record field's
+    /// expression is its first leaf: use [`Unit::memory_place_at`] for places).
+    pub(super) fn elements(
+        &self,
+        s: Scalars,
+        key: &str,
+        span: Span,
+    ) -> Result<Vec<Expr>, FrontError> {
+        let unit = self.unit_of(&s, key, span)?;
+        let starts = self.field_units(key, unit, span)?;
+        Ok(self.at_leaves(s, starts, span))
     }
 
-    /// `base[offset + l]` for every leaf `l` of a record of `leaves` leaves.
-    pub(super) fn leaf_elements(&self, s: Scalars, leaves: u64, span: Span) -> Vec<Expr> {
-        self.at_leaves(s, (0..leaves).collect(), span)
+    /// The unit size in bytes of memory `s` holding records `key`: its view's, or the
+    /// record's own.
+    fn unit_of(&self, s: &Scalars, key: &str, span: Span) -> Result<u64, FrontError> {
+        Ok(match &s.view {
+            Some(v) => v.mem.size_bytes(),
+            None => self.layout(key, span)?.scalar.size_bytes(),
+        })
     }
 
-    /// `base[offset + l]` for every `l` of `at`, each converted to its leaf's type when the
-    /// memory holds leaves of different types.
+    /// Every leaf of a record of type `ty` in memory at `s`.
+    pub(super) fn leaf_elements(
+        &self,
+        s: Scalars,
+        ty: &str,
+        span: Span,
+    ) -> Result<Vec<Expr>, FrontError> {
+        let key = self
+            .record_key_of(ty)
+            .ok_or_else(|| unsupported(span, format!("value of type `{ty}` as a record")))?;
+        let unit = self.unit_of(&s, &key, span)?;
+        let starts = self.leaf_units(&key, unit, span)?;
+        Ok(self.at_leaves(s, starts, span))
+    }
+
+    /// `base[offset + l]` for every unit `l` of `at`, each converted to its leaf's type (its
+    /// units combined when it is wider than the unit) when the memory holds leaves of
+    /// different types.
     fn at_leaves(&self, s: Scalars, at: Vec<u64>, span: Span) -> Vec<Expr> {
         at.into_iter()
             .map(|f| {
-                let idx = add(
-                    s.offset.clone(),
-                    Expr::new(ExprKind::Int(f, ScalarType::I32), span),
-                    span,
-                );
-                let m = Expr::new(
-                    ExprKind::Index(Box::new(s.base.clone()), Box::new(idx)),
-                    span,
-                );
-                match s.view.as_ref().and_then(|v| v.leaves.get(f as usize)) {
-                    Some(&leaf) => decode(leaf, m, span),
-                    None => m,
+                let unit = |k: u64| {
+                    let idx = add(
+                        s.offset.clone(),
+                        Expr::new(ExprKind::Int(f + k, ScalarType::I32), span),
+                        span,
+                    );
+                    Expr::new(
+                        ExprKind::Index(Box::new(s.base.clone()), Box::new(idx)),
+                        span,
+                    )
+                };
+                match &s.view {
+                    Some(v) => match v.leaves.get(f as usize).copied().flatten() {
+                        Some(leaf) => {
+                            let n = (leaf.size_bytes() / v.mem.size_bytes()).max(1);
+                            decode_units(leaf, (0..n).map(unit).collect(), span)
+                        }
+                        None => unit(0),
+                    },
+                    None => unit(0),
                 }
             })
             .collect()
@@ -635,33 +784,72 @@ impl Unit<'_> {
         span: Span,
     ) -> Result<super::place::Place, FrontError> {
         let fields = self.fields_of(key, span)?;
+        let unit = self.unit_of(&s, key, span)?;
+        let starts = self.field_units(key, unit, span)?;
         let mut slots = vec![];
-        let mut leaf = 0;
-        for (_, ty) in &fields {
+        for ((name, ty), &first) in fields.iter().zip(&starts) {
             let at = Scalars {
                 base: s.base.clone(),
                 offset: add(
                     s.offset.clone(),
-                    Expr::new(ExprKind::Int(leaf, ScalarType::I32), span),
+                    Expr::new(ExprKind::Int(first, ScalarType::I32), span),
                     span,
                 ),
-                view: s.view.as_ref().map(|v| v.from(leaf)),
+                view: s.view.as_ref().map(|v| v.from(first)),
             };
             slots.push(match self.record_key_of(ty) {
                 Some(inner) => super::place::Slot::Record(self.memory_place_at(&inner, at, span)?),
+                None if ty.contains('[') => {
+                    super::place::Slot::Expr(self.array_field_at(key, name, ty, at, span)?)
+                }
                 None => super::place::Slot::Expr(
                     self.at_leaves(at, vec![0], span)
                         .pop()
                         .ok_or_else(|| unsupported(span, format!("field of `{key}`")))?,
                 ),
             });
-            leaf += self.leaf_count(ty);
         }
         Ok(super::place::Place {
             key: key.to_string(),
             fields,
             slots,
         })
+    }
+
+    /// The array field `name` (`unsigned v[5]`) of a record in memory at `at`, as a pointer to
+    /// its first element (`&mem[k]`): only when its elements are the memory's own scalars.
+    fn array_field_at(
+        &self,
+        key: &str,
+        name: &str,
+        ty: &str,
+        at: Scalars,
+        span: Span,
+    ) -> Result<Expr, FrontError> {
+        let elem = ty.split_once('[').map_or(ty, |p| p.0).trim();
+        let own = types::scalar(elem).ok().flatten();
+        let fits = match (&at.view, own) {
+            (Some(v), Some(t)) => v.mem == t,
+            (None, Some(t)) => self.layout(key, span)?.scalar == t,
+            _ => false,
+        };
+        if !fits || super::place::array_extent(ty).is_none() {
+            return Err(unsupported(
+                span,
+                format!(
+                    "array field `{name}` (`{ty}`) of record `{key}` in memory (its elements \
+                     are not the memory's units)"
+                ),
+            ));
+        }
+        let m = Expr::new(
+            ExprKind::Index(Box::new(at.base), Box::new(at.offset)),
+            span,
+        );
+        Ok(Expr::new(
+            ExprKind::Unary(UnaryOp::AddrOf, Box::new(m)),
+            span,
+        ))
     }
 
     /// Where the record lvalue `n` (`p[i]`, `*p`) starts, as a nested place.
@@ -688,7 +876,8 @@ impl Unit<'_> {
 
     /// `to = from` (`op` `None`) or `to op= from`; when `to` is a converted leaf of a record
     /// in memory of mixed leaf types ([`leaf_view`]), the store converts the value to the
-    /// memory's type (`mem[k] = __float_as_uint(v)`) and a compound assignment reads,
+    /// memory's type (`mem[k] = __float_as_uint(v)`, or each unit of a leaf wider than the
+    /// unit: `mem[k] = (u8)v, mem[k + 1] = (u8)(v >> 8)`) and a compound assignment reads,
     /// converts and writes back. The expression's value is the leaf's new value.
     pub fn leaf_assign(
         &self,
@@ -697,13 +886,13 @@ impl Unit<'_> {
         from: Expr,
         span: Span,
     ) -> Result<ExprKind, FrontError> {
-        let Some((leaf, m)) = leaf_view(&to) else {
+        let Some((leaf, units)) = leaf_view(&to) else {
             return Ok(ExprKind::Assign(op, Box::new(to), Box::new(from)));
         };
-        let mem = mem_of(leaf);
+        let units: Vec<Expr> = units.into_iter().cloned().collect();
         let value = match op {
             None => from,
-            Some(_) if !pure(m) => {
+            Some(_) if !units.iter().all(pure) => {
                 return Err(unsupported(
                     span,
                     "a compound assignment to a field of a record whose leaves have \
@@ -715,20 +904,67 @@ impl Unit<'_> {
                 span,
             ),
         };
-        let store = Expr::new(
-            ExprKind::Assign(
-                None,
-                Box::new(m.clone()),
-                Box::new(encode(leaf, mem, value, span)),
-            ),
-            span,
-        );
-        Ok(decode(leaf, store, span).kind)
+        if let [m] = &units[..] {
+            let store = Expr::new(
+                ExprKind::Assign(
+                    None,
+                    Box::new(m.clone()),
+                    Box::new(encode(leaf, mem_of(leaf), value, span)),
+                ),
+                span,
+            );
+            return Ok(decode(leaf, store, span).kind);
+        }
+        if !pure(&value) || !units.iter().all(pure) {
+            return Err(unsupported(
+                span,
+                format!(
+                    "a store of a value with side effects (a call, an assignment) into a \
+                     `{}` field of a byte-addressed record (its bytes are written one by one: \
+                     hold the value in a variable first)",
+                    leaf.c_name()
+                ),
+            ));
+        }
+        let n = units.len() as u64;
+        let unit_bytes = leaf.size_bytes() / n;
+        let unit = layout::unsigned_of(unit_bytes).unwrap_or(ScalarType::U8);
+        let wide = layout::unsigned_of(leaf.size_bytes()).unwrap_or(ScalarType::U64);
+        let bits = encode(leaf, wide, value, span);
+        let mut seq: Option<Expr> = None;
+        for (j, m) in units.iter().enumerate() {
+            let mut part = bits.clone();
+            if j > 0 {
+                let k = Expr::new(
+                    ExprKind::Int(unit_bytes * 8 * j as u64, ScalarType::I32),
+                    span,
+                );
+                part = Expr::new(
+                    ExprKind::Binary(BinaryOp::Shr, Box::new(part), Box::new(k)),
+                    span,
+                );
+            }
+            let store = Expr::new(
+                ExprKind::Assign(None, Box::new(m.clone()), Box::new(cast(unit, part, span))),
+                span,
+            );
+            seq = Some(match seq {
+                None => store,
+                Some(s) => Expr::new(ExprKind::Comma(Box::new(s), Box::new(store)), span),
+            });
+        }
+        let read = decode_units(leaf, units, span);
+        Ok(match seq {
+            Some(s) => ExprKind::Comma(Box::new(s), Box::new(read)),
+            None => read.kind,
+        })
     }
 
-    /// `++`/`--` on `target`; on a converted leaf ([`leaf_view`]) an integer leaf steps its
-    /// memory scalar (the same bits) and a float leaf is `x += 1` (prefix only: the old
-    /// value of a postfix step on a float leaf is rejected, `n` naming it).
+    /// `++`/`--` on `target`; on a converted leaf ([`leaf_view`]) an integer leaf in one unit
+    /// steps its memory scalar (the same bits), a wider integer leaf is `x += 1` (a postfix
+    /// step's value is the new value minus one, wrapped to the leaf's type) and a float leaf
+    /// is `x += 1` (prefix only: the old value of a postfix step on a float leaf is rejected,
+    /// `n` naming it).
     pub fn leaf_incdec(
         &self,
         inc: bool,
@@ -737,23 +973,34 @@ impl Unit<'_> {
         n: &Node,
         span: Span,
     ) -> Result<ExprKind, FrontError> {
-        let Some((leaf, m)) = leaf_view(&target) else {
+        let Some((leaf, units)) = leaf_view(&target) else {
             return Ok(ExprKind::IncDec {
                 inc,
                 prefix,
                 target: Box::new(target),
             });
         };
+        let op = if inc { BinaryOp::Add } else { BinaryOp::Sub };
         if leaf.is_int() {
-            let step = Expr::new(
-                ExprKind::IncDec {
-                    inc,
-                    prefix,
-                    target: Box::new(m.clone()),
-                },
-                span,
-            );
-            return Ok(decode(leaf, step, span).kind);
+            if let [m] = &units[..] {
+                let step = Expr::new(
+                    ExprKind::IncDec {
+                        inc,
+                        prefix,
+                        target: Box::new((*m).clone()),
+                    },
+                    span,
+                );
+                return Ok(decode(leaf, step, span).kind);
+            }
+            let one = Expr::new(ExprKind::Int(1, leaf), span);
+            let new = Expr::new(self.leaf_assign(Some(op), target, one.clone(), span)?, span);
+            if prefix {
+                return Ok(new.kind);
+            }
+            let back = if inc { BinaryOp::Sub } else { BinaryOp::Add };
+            let old = Expr::new(ExprKind::Binary(back, Box::new(new), Box::new(one)), span);
+            return Ok(cast(leaf, old, span).kind);
         }
         if !prefix {
             return Err(unsupported(
@@ -768,24 +1015,28 @@ impl Unit<'_> {
             ));
         }
         let one = Expr::new(ExprKind::Float(1.0, leaf), span);
-        let op = if inc { BinaryOp::Add } else { BinaryOp::Sub };
         self.leaf_assign(Some(op), target, one, span)
     }
 
     /// Rejects `&x` (an atomic's target, a pointer) when `x` is a converted leaf of a record
-    /// in memory of mixed leaf types: memory of `unsigned` holds it, not memory of its type.
+    /// in memory of mixed leaf types: memory of unsigned units holds it, not memory of its
+    /// type.
     pub fn leaf_address(&self, operand: &Expr, n: &Node, span: Span) -> Result<(), FrontError> {
         match leaf_view(operand) {
-            Some((leaf, _)) => Err(unsupported(
-                span,
-                format!(
-                    "the address of {} (an atomic on it, or a `{}*` to it): the record's leaves \
-                     have different types and lie in memory of `{}`",
-                    self.leaf_name(n),
-                    leaf.c_name(),
-                    mem_of(leaf).c_name()
-                ),
-            )),
+            Some((leaf, units)) => {
+                let unit = layout::unsigned_of(leaf.size_bytes() / units.len().max(1) as u64)
+                    .unwrap_or(mem_of(leaf));
+                Err(unsupported(
+                    span,
+                    format!(
+                        "the address of {} (an atomic on it, or a `{}*` to it): the record's \
+                         leaves have different types and lie in memory of `{}`",
+                        self.leaf_name(n),
+                        leaf.c_name(),
+                        unit.c_name()
+                    ),
+                ))
+            }
             None => Ok(()),
         }
     }
@@ -867,7 +1118,10 @@ impl Unit<'_> {
         let leaf = self.leaf_offset(&fields, index) as usize;
         if arrow {
             let (s, _) = self.record_scalars(base, span)?;
-            return Ok(self.elements(s, &fields, span).into_iter().nth(index));
+            let key = self
+                .record_key_of(base_ty.rsplit_once('*').map_or(base_ty, |p| p.0))
+                .unwrap_or_default();
+            return Ok(self.elements(s, &key, span)?.into_iter().nth(index));
         }
         Ok(self.record_fields(base, span)?.into_iter().nth(leaf))
     }

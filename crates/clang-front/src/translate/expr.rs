@@ -128,10 +128,26 @@ impl Unit<'_> {
                     return Err(unsupported(span, format!("member access `{field}`")));
                 }
             }
-            "ArraySubscriptExpr" => ExprKind::Index(
-                Box::new(self.child(n, 0, span)?),
-                Box::new(self.child(n, 1, span)?),
-            ),
+            "ArraySubscriptExpr" => {
+                let base = self.child(n, 0, span)?;
+                let index = self.child(n, 1, span)?;
+                // `(&a[k])[i]` is `a[k + i]` (an array field of a record in memory).
+                let first = match &base.kind {
+                    ExprKind::Unary(UnaryOp::AddrOf, inner) => match &inner.kind {
+                        ExprKind::Index(a, k) => Some((a.clone(), k.clone())),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match first {
+                    Some((a, k)) => {
+                        let at =
+                            Expr::new(ExprKind::Binary(BinaryOp::Add, k, Box::new(index)), span);
+                        ExprKind::Index(a, Box::new(at))
+                    }
+                    None => ExprKind::Index(Box::new(base), Box::new(index)),
+                }
+            }
             "UnaryOperator" => self.unary(n, span)?,
             "BinaryOperator" | "CompoundAssignOperator" => self.binary(n, span)?,
             "ConditionalOperator" => {
@@ -178,6 +194,11 @@ impl Unit<'_> {
                     .map(str::to_string)
                     .or_else(|| n.inner.first().and_then(|e| e.ty().map(str::to_string)))
                     .ok_or_else(|| unsupported(span, "sizeof"))?;
+                if self.record_key_of(&spelled).is_some() {
+                    let key = self.record_key_of(&spelled).unwrap_or_default();
+                    let size = self.record_bytes(&key, &key, span)?.size;
+                    return Ok(Expr::new(ExprKind::Int(size, ScalarType::U64), span));
+                }
                 let ty = types::scalar_or_pointer(&spelled, span)
                     .map_err(|e| unsupported(span, format!("sizeof: {e}")))?;
                 ExprKind::SizeOf(ty)
@@ -519,6 +540,9 @@ impl Unit<'_> {
         if let Some(g) = self.group_free_call(&name, n, span) {
             return g;
         }
+        if let (None, Some(proto)) = (decl, self.prototypes.get(id)) {
+            return self.bodiless_call(&name, proto, n, span);
+        }
         let name = if name == "__global_assert" {
             // GPUVerify's assertion over all threads: each thread's check is the same.
             "__assert".to_string()
@@ -574,6 +598,72 @@ impl Unit<'_> {
             }
         }
         Ok(ExprKind::Call(name, callee_span, args))
+    }
+}
+
+impl Unit<'_> {
+    /// A call of the file's own `__device__` function `name` declared without a body
+    /// (`proto`): it touches no memory the caller can see only when no pointer or reference
+    /// reaches it, so its arguments are evaluated (a record argument's copy reads every leaf)
+    /// and nothing else happens; a pointer or reference argument, or a value returned, is
+    /// rejected (what it would write, or return, is unknown).
+    fn bodiless_call(
+        &self,
+        name: &str,
+        proto: &Node,
+        n: &Node,
+        span: Span,
+    ) -> Result<ExprKind, FrontError> {
+        let ret = proto
+            .ty()
+            .and_then(|t| t.split_once('('))
+            .map_or("void", |(r, _)| r.trim());
+        if ret != "void" {
+            return Err(unsupported(
+                span,
+                format!(
+                    "a call of `{name}`, declared without a body, whose value (`{ret}`) is used                      (its value is unknown)"
+                ),
+            ));
+        }
+        let mut reads = vec![];
+        for a in n.inner.iter().skip(1) {
+            let ty = a.ty().unwrap_or("");
+            let reaches_pointer = |t: &str| t.contains('*') || types::strip_reference(t).1;
+            if reaches_pointer(ty) {
+                return Err(unsupported(
+                    span,
+                    format!(
+                        "a call of `{name}`, declared without a body, given the pointer or                          reference `{ty}` (what it does with that memory is unknown)"
+                    ),
+                ));
+            }
+            if let Some(key) = self.record_key_of(ty) {
+                let b = self.record_bytes(&key, &key, span).map_err(|_| {
+                    unsupported(
+                        span,
+                        format!(
+                            "a call of `{name}`, declared without a body, given a `{key}` that                              may hold a pointer (what it does with that memory is unknown)"
+                        ),
+                    )
+                })?;
+                if b.leaves.is_empty() {
+                    continue;
+                }
+                reads.extend(self.record_fields(a, span)?);
+            } else {
+                reads.push(self.expr(a, span)?);
+            }
+        }
+        let mut all = reads.into_iter();
+        let Some(first) = all.next() else {
+            return Ok(ExprKind::Int(0, ScalarType::I32));
+        };
+        Ok(all
+            .fold(first, |acc, e| {
+                Expr::new(ExprKind::Comma(Box::new(acc), Box::new(e)), span)
+            })
+            .kind)
     }
 }
 

@@ -398,14 +398,8 @@ impl Unit<'_> {
             .rsplit_once('*')
             .and_then(|(p, _)| self.record_key_of(p))
             .ok_or_else(|| unsupported(span, format!("member call through `{ty}`")))?;
-        let fields = self.records.get(&key).cloned().unwrap_or_default();
         let (at, _) = self.record_scalars(base, span)?;
-        let slots = self
-            .elements(at, &fields, span)
-            .into_iter()
-            .map(Slot::Expr)
-            .collect();
-        Ok(Place { key, fields, slots })
+        self.memory_place_at(&key, at, span)
     }
 
     /// A lambda's captured declarations as aliases of its closure's fields.

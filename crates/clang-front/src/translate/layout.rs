@@ -1,62 +1,56 @@
-//! How a record lies in memory, leaf by leaf: a record (nested records included) flattened
-//! depth-first in declaration order to its *leaf* scalars (`struct Body { float3 pos;
-//! float3 vel; }` has the six leaves `pos.x` … `vel.z`). Memory holding records is memory of
-//! their one leaf type, which is only the truth when the leaves lie back to back: the byte
-//! layout is computed with C's rules (each field at a multiple of its alignment, the size a
-//! multiple of the record's alignment, `__align__`/`alignas` read from clang's
-//! `AlignedAttr`) and a record with padding is rejected rather than mis-modelled.
+//! How a record lies in memory, leaf by leaf: a record (nested records and array fields
+//! included) flattened depth-first in declaration order to its *leaf* scalars (`struct Body
+//! { float3 pos; float3 vel; }` has the six leaves `pos.x` … `vel.z`), each at the byte offset
+//! C's rules give it (each field at a multiple of its alignment, the size a multiple of the
+//! record's alignment, `__align__`/`alignas` read from clang's `AlignedAttr`).
 //!
-//! Leaves of different types of one size (`float`, `int` and `unsigned int`; or `double`,
-//! `long long` and `unsigned long long`) lie in memory of the unsigned integer of that size,
-//! each leaf converted at its access (`Layout::view`); leaves of different sizes are
-//! rejected.
+//! Memory holding records is memory of one *unit* scalar, and a leaf lies at the unit of its
+//! byte offset, so padding is units no leaf names and two leaves share a unit only when they
+//! share bytes:
+//! - leaves of one type: the unit is that type (`struct __align__(64) { unsigned a, b; }` is 16
+//!   `unsigned` per record, leaves at units 0 and 1);
+//! - leaves of different types: the unit is the unsigned integer of the smallest leaf's size
+//!   (`u32` for `{ float3 pos; float mass; int id; }`, `u8` for `{ short x; char z; }`),
+//!   each leaf converted at its access (`Layout::view`); a leaf wider than the unit is its
+//!   units read and written together, little-endian (a `short` in `u8` memory is two bytes), so
+//!   races are judged on the bytes themselves.
 
 use super::{types, Unit};
 use crate::node::Node;
 use warpsafe_cuda_front::FrontError;
 use warpsafe_ir::{ScalarType, Span};
 
-/// A record's memory layout as scalars.
+/// A record's memory layout as units.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
-    /// The type of the memory's scalars: the type every leaf shares, or the unsigned
-    /// integer of the leaves' one size when their types differ (see `view`).
+    /// The type of the memory's units: the type every leaf shares, or the unsigned integer
+    /// of the smallest leaf's size when their types differ (see `view`).
     pub scalar: ScalarType,
-    /// The number of leaves (scalars per record).
+    /// The number of units per record (its size over the unit's).
     pub leaves: u64,
-    /// Every leaf's own type, in memory order, when the leaves have different types of one
-    /// size (`struct Particle { float3 pos; float mass; int id; }`): memory of `u32`/`u64`
-    /// whose leaves are converted at each access. `None` when the leaves share one type.
-    pub view: Option<Vec<ScalarType>>,
+    /// The unit each leaf starts at, in memory order.
+    pub starts: Vec<u64>,
+    /// Per unit, the type of the leaf starting there (`None`: padding, or a later unit of a
+    /// wider leaf), when the leaves' types differ: memory of unsigned units whose leaves are
+    /// converted at each access. `None` when the leaves share one type.
+    pub view: Option<Vec<Option<ScalarType>>>,
 }
 
-/// The leaves met so far while walking a record, and the record the walk started at.
-struct Walk<'k> {
-    top: &'k str,
-    first: Option<(ScalarType, String)>,
-    leaves: u64,
-    types: Vec<ScalarType>,
-    mixed: bool,
-}
-
-/// True for the leaf types a record in memory may mix with another of the same size:
-/// they are stored as the unsigned integer of that size.
-fn mixable(t: ScalarType) -> bool {
-    use ScalarType::*;
-    matches!(t, F32 | I32 | U32 | F64 | I64 | U64)
+/// A record's bytes: size, alignment, each field's offset and every leaf's offset and type.
+#[derive(Debug, Clone, Default)]
+pub struct Bytes {
+    /// `sizeof`.
+    pub size: u64,
+    /// `alignof`.
+    pub align: u64,
+    /// Byte offset of each field, in declaration order.
+    pub fields: Vec<u64>,
+    /// Byte offset and type of each leaf, depth-first.
+    pub leaves: Vec<(u64, ScalarType)>,
 }
 
 fn unsupported(span: Span, what: impl std::fmt::Display) -> FrontError {
     FrontError::new(span, format!("unsupported: {what}"))
-}
-
-/// ` (in `top`)` when the record `key` is nested in another one.
-fn within(key: &str, top: &str) -> String {
-    if key == top {
-        String::new()
-    } else {
-        format!(" (in `{top}`)")
-    }
 }
 
 /// The value of an `AlignedAttr` among `n`'s children, in bytes.
@@ -68,10 +62,22 @@ fn aligned_attr(n: &Node) -> Option<u64> {
         .max()
 }
 
+/// The unsigned integer of `bytes` bytes.
+pub(super) fn unsigned_of(bytes: u64) -> Option<ScalarType> {
+    Some(match bytes {
+        1 => ScalarType::U8,
+        2 => ScalarType::U16,
+        4 => ScalarType::U32,
+        8 => ScalarType::U64,
+        _ => return None,
+    })
+}
+
 impl Unit<'_> {
     /// The memory layout of the record type `ty` (through `const`, references, namespaces),
-    /// `None` when `ty` is no record; rejected when its leaves have different types, when a
-    /// field is an array, a pointer or a reference, or when C's layout has padding.
+    /// `None` when `ty` is no record; rejected when a field is a pointer or a reference, an
+    /// array of unknown or several extents, or a half-precision leaf among leaves of other
+    /// types.
     pub fn layout_of(&self, ty: &str, span: Span) -> Result<Option<Layout>, FrontError> {
         match self.record_key_of(ty) {
             Some(key) => self.layout(&key, span).map(Some),
@@ -81,132 +87,162 @@ impl Unit<'_> {
 
     /// The memory layout of the record `key` (see [`Unit::layout_of`]).
     pub fn layout(&self, key: &str, span: Span) -> Result<Layout, FrontError> {
-        let mut w = Walk {
-            top: key,
-            first: None,
-            leaves: 0,
-            types: vec![],
-            mixed: false,
-        };
-        self.walk_layout(key, &mut w, span)?;
-        match w.first {
-            Some((first, _)) if w.mixed => Ok(Layout {
-                scalar: if first.size_bytes() == 8 {
-                    ScalarType::U64
-                } else {
-                    ScalarType::U32
-                },
-                leaves: w.leaves,
-                view: Some(w.types),
-            }),
-            Some((scalar, _)) => Ok(Layout {
-                scalar,
-                leaves: w.leaves,
-                view: None,
-            }),
-            None => Err(unsupported(
+        let b = self.record_bytes(key, key, span)?;
+        let Some(&(_, first)) = b.leaves.first() else {
+            return Err(unsupported(
                 span,
                 format!("the empty record `{key}` in memory"),
-            )),
+            ));
+        };
+        let same = b.leaves.iter().all(|&(_, t)| t == first);
+        let unit = if same {
+            first.size_bytes()
+        } else {
+            b.leaves
+                .iter()
+                .map(|&(_, t)| t.size_bytes())
+                .min()
+                .unwrap_or(1)
+        };
+        let starts: Vec<u64> = b.leaves.iter().map(|&(o, _)| o / unit).collect();
+        let units = b.size / unit;
+        if same {
+            return Ok(Layout {
+                scalar: first,
+                leaves: units,
+                starts,
+                view: None,
+            });
         }
+        if let Some(&(o, t)) = b
+            .leaves
+            .iter()
+            .find(|&&(_, t)| matches!(t, ScalarType::F16))
+        {
+            return Err(unsupported(
+                span,
+                format!(
+                    "record `{key}` in memory with the half-precision leaf at byte {o} \
+                     (`{}`) among leaves of other types",
+                    t.c_name()
+                ),
+            ));
+        }
+        let scalar = unsigned_of(unit)
+            .ok_or_else(|| unsupported(span, format!("record `{key}`: leaf of {unit} bytes")))?;
+        let mut view = vec![None; units as usize];
+        for (&(_, t), &at) in b.leaves.iter().zip(&starts) {
+            if let Some(v) = view.get_mut(at as usize) {
+                *v = Some(t);
+            }
+        }
+        Ok(Layout {
+            scalar,
+            leaves: units,
+            starts,
+            view: Some(view),
+        })
     }
 
-    /// Size and alignment in bytes of the record `key`, its leaves added to `w`.
-    fn walk_layout(&self, key: &str, w: &mut Walk, span: Span) -> Result<(u64, u64), FrontError> {
+    /// The bytes of the record `key` (`top` is the record the question started at, for
+    /// messages).
+    pub(super) fn record_bytes(
+        &self,
+        key: &str,
+        top: &str,
+        span: Span,
+    ) -> Result<Bytes, FrontError> {
         let fields = self
             .records
             .get(key)
             .cloned()
             .ok_or_else(|| unsupported(span, format!("record `{key}`")))?;
         let decl = self.record_decls.get(key).copied();
-        let mut align = decl.and_then(aligned_attr).unwrap_or(1);
+        let mut out = Bytes {
+            align: decl.and_then(aligned_attr).unwrap_or(1),
+            ..Bytes::default()
+        };
         let mut offset = 0u64;
         for (name, ty) in &fields {
-            let (size, a) = self.field_bytes(key, name, ty, w, span)?;
+            let (size, a, leaves) = self.field_bytes(key, top, name, ty, span)?;
             let a = a.max(decl.and_then(|d| field_align(d, name)).unwrap_or(1));
-            if !offset.is_multiple_of(a) {
-                return Err(unsupported(
-                    span,
-                    format!(
-                        "record `{key}`{} in memory with alignment padding before field `{name}` \
-                         (at byte {offset}, aligned to {a}): its scalars would not lie where its bytes do",
-                        within(key, w.top)
-                    ),
-                ));
-            }
+            offset = offset.div_ceil(a) * a;
+            out.fields.push(offset);
+            out.leaves
+                .extend(leaves.into_iter().map(|(o, t)| (o + offset, t)));
             offset += size;
-            align = align.max(a);
+            out.align = out.align.max(a);
         }
-        if !offset.is_multiple_of(align) {
-            return Err(unsupported(
-                span,
-                format!(
-                    "record `{key}`{} in memory with tail padding ({offset} bytes of fields, \
-                     aligned to {align}): its scalars would not lie where its bytes do",
-                    within(key, w.top)
-                ),
-            ));
-        }
-        Ok((offset, align))
+        out.size = offset.div_ceil(out.align) * out.align;
+        Ok(out)
     }
 
-    /// Size and alignment of field `name` of type `ty` in record `key`.
+    /// Size, alignment and leaves (offsets from the field's start) of field `name` of type
+    /// `ty` in record `key`.
+    #[allow(clippy::type_complexity)]
     fn field_bytes(
         &self,
         key: &str,
+        top: &str,
         name: &str,
         ty: &str,
-        w: &mut Walk,
         span: Span,
-    ) -> Result<(u64, u64), FrontError> {
+    ) -> Result<(u64, u64, Vec<(u64, ScalarType)>), FrontError> {
         let odd = |what: &str| {
+            let within = if key == top {
+                String::new()
+            } else {
+                format!(" (in `{top}`)")
+            };
             unsupported(
                 span,
-                format!(
-                    "{what}field `{name}` (`{ty}`) of record `{key}`{} in memory",
-                    within(key, w.top)
-                ),
+                format!("{what}field `{name}` (`{ty}`) of record `{key}`{within} in memory"),
             )
         };
         if types::strip_reference(ty).1 {
             return Err(odd("reference "));
         }
-        if ty.contains('[') {
-            return Err(odd("array "));
+        if let Some((elem, _)) = ty.split_once('[') {
+            let n = super::place::array_extent(ty).ok_or_else(|| odd("array "))?;
+            let (size, a, leaves) = self.field_bytes(key, top, name, elem.trim(), span)?;
+            let all = (0..n)
+                .flat_map(|k| leaves.iter().map(move |&(o, t)| (o + k * size, t)))
+                .collect();
+            return Ok((size * n, a, all));
         }
         if let Some(inner) = self.record_key_of(ty) {
-            return self.walk_layout(&inner, w, span);
+            let b = self.record_bytes(&inner, top, span)?;
+            return Ok((b.size, b.align, b.leaves));
         }
         let t = types::scalar_or_pointer(ty, span)
             .ok()
             .filter(|t| !t.ptr)
             .and_then(|t| t.base)
             .ok_or_else(|| odd(if ty.contains('*') { "pointer " } else { "" }))?;
-        match &w.first {
-            None => w.first = Some((t, format!("{key}::{name}"))),
-            Some((c, _))
-                if *c != t && mixable(*c) && mixable(t) && c.size_bytes() == t.size_bytes() =>
-            {
-                w.mixed = true;
-            }
-            Some((c, at)) if *c != t => {
-                return Err(unsupported(
-                    span,
-                    format!(
-                        "record `{}` in memory whose leaves have different types \
-                         (`{}` for `{at}`, `{}` for `{key}::{name}`)",
-                        w.top,
-                        c.c_name(),
-                        t.c_name()
-                    ),
-                ))
-            }
-            Some(_) => {}
-        }
-        w.leaves += 1;
-        w.types.push(t);
         let size = t.size_bytes();
-        Ok((size, size))
+        Ok((size, size, vec![(0, t)]))
+    }
+
+    /// The unit each field of record `key` starts at, in memory of `unit`-byte units.
+    pub(super) fn field_units(
+        &self,
+        key: &str,
+        unit: u64,
+        span: Span,
+    ) -> Result<Vec<u64>, FrontError> {
+        let b = self.record_bytes(key, key, span)?;
+        Ok(b.fields.iter().map(|o| o / unit.max(1)).collect())
+    }
+
+    /// The unit each leaf of record `key` starts at, in memory of `unit`-byte units.
+    pub(super) fn leaf_units(
+        &self,
+        key: &str,
+        unit: u64,
+        span: Span,
+    ) -> Result<Vec<u64>, FrontError> {
+        let b = self.record_bytes(key, key, span)?;
+        Ok(b.leaves.iter().map(|(o, _)| o / unit.max(1)).collect())
     }
 
     /// The number of leaf scalars of a value of type `ty`: a record's leaves (nested records

@@ -88,6 +88,8 @@ pub struct Unit<'a> {
     pub fn_pointers: fn_pointers::FnPointers<'a>,
     /// The main file's text (inline `asm` statements are read from it).
     pub source: String,
+    /// The file's own `__device__` functions declared without a body, by declaration id.
+    pub prototypes: HashMap<String, &'a Node>,
 }
 
 /// What a call names.
@@ -122,6 +124,7 @@ impl<'a> Unit<'a> {
             textures: texture::Textures::default(),
             fn_pointers: fn_pointers::FnPointers::default(),
             source: String::new(),
+            prototypes: HashMap::new(),
         };
         let mut found = vec![];
         unit.walk(root, &mut found, None);
@@ -169,8 +172,12 @@ impl<'a> Unit<'a> {
     ) {
         match n.kind.as_str() {
             "TranslationUnitDecl" | "NamespaceDecl" | "LinkageSpecDecl" => {
-                for c in &n.inner {
-                    self.walk(c, found, None);
+                for (i, c) in n.inner.iter().enumerate() {
+                    match typedef_of_unnamed(c, n.inner.get(i + 1)) {
+                        // `typedef struct { short x, y; } pair_t;`: the record is `pair_t`.
+                        Some(name) => self.collect_record_as(c, name, None, found),
+                        None => self.walk(c, found, None),
+                    }
                 }
             }
             "FunctionTemplateDecl" => {
@@ -216,6 +223,7 @@ impl<'a> Unit<'a> {
                     // A prototype: the definition (later) names it as `previousDecl`.
                     self.callee
                         .insert(n.id().to_string(), Callee::Builtin(name));
+                    self.prototypes.insert(n.id().to_string(), n);
                 }
             }
             "ClassTemplateDecl" => {
@@ -327,6 +335,37 @@ impl<'a> Unit<'a> {
         }
     }
 
+    /// The parameters of a record `name` passed by value: one per scalar or pointer field,
+    /// nested records flattened (`depth` bounds the recursion).
+    fn record_param(
+        &self,
+        name: &str,
+        fields: &aggregate::Fields,
+        pspan: Span,
+        params: &mut Vec<ast::ParamDecl>,
+        depth: u32,
+    ) -> Result<(), FrontError> {
+        for (f, fty) in fields {
+            let local = aggregate::field_local(name, f);
+            if let Some(inner) = self.record(fty).filter(|_| depth < 8).cloned() {
+                self.record_param(&local, &inner, pspan, params, depth + 1)?;
+                continue;
+            }
+            let fty = types::scalar_or_pointer(fty, pspan).map_err(|e| {
+                FrontError::new(
+                    pspan,
+                    format!("unsupported parameter type: field `{f}`: {e}"),
+                )
+            })?;
+            params.push(ast::ParamDecl {
+                name: local,
+                ty: fty,
+                span: pspan,
+            });
+        }
+        Ok(())
+    }
+
     /// A number not used before in this unit, for made-up names.
     pub fn fresh(&self) -> u32 {
         let n = self.names.get();
@@ -380,20 +419,9 @@ impl<'a> Unit<'a> {
                 continue;
             }
             if let Some(fields) = self.record(ty).cloned() {
-                // A record passed by value: one parameter per field.
-                for (f, fty) in &fields {
-                    let fty = types::scalar_or_pointer(fty, pspan).map_err(|e| {
-                        FrontError::new(
-                            pspan,
-                            format!("unsupported parameter type: field `{f}`: {e}"),
-                        )
-                    })?;
-                    params.push(ast::ParamDecl {
-                        name: aggregate::field_local(p.name().unwrap_or(""), f),
-                        ty: fty,
-                        span: pspan,
-                    });
-                }
+                // A record passed by value: one parameter per leaf field (`A.s.p` is
+                // `A__s__p`).
+                self.record_param(p.name().unwrap_or(""), &fields, pspan, &mut params, 0)?;
                 continue;
             }
             if let Some((ty, stride)) = self.record_pointer(ty, pspan)? {
@@ -466,6 +494,26 @@ fn enumerator_value(init: &Node) -> Option<i128> {
             _ => return None,
         }
     }
+}
+
+/// The typedef name `next` gives the unnamed complete record `n` (`typedef struct { … }
+/// pair_t;`), if it does.
+fn typedef_of_unnamed<'n>(n: &Node, next: Option<&'n Node>) -> Option<&'n str> {
+    if !matches!(n.kind.as_str(), "CXXRecordDecl" | "RecordDecl")
+        || !n.flag("completeDefinition")
+        || n.name().is_some_and(|s| !s.is_empty())
+    {
+        return None;
+    }
+    let next = next.filter(|t| t.kind == "TypedefDecl")?;
+    let owned = next
+        .inner
+        .first()?
+        .fields
+        .get("ownedTagDecl")?
+        .get("id")?
+        .as_str()?;
+    (owned == n.id()).then_some(next.name()?)
 }
 
 /// True for a file of the system's C and C++ libraries.

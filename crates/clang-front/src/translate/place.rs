@@ -210,6 +210,35 @@ impl Unit<'_> {
                     )),
                 }
             }
+            "ImplicitCastExpr" | "CXXStaticCastExpr"
+                if matches!(
+                    n.str("castKind"),
+                    Some("DerivedToBase" | "UncheckedDerivedToBase")
+                ) =>
+            {
+                // A base is a prefix of the derived record's fields.
+                let inner = n
+                    .inner
+                    .first()
+                    .ok_or_else(|| unsupported(span, "empty cast"))?;
+                let derived = self.place_of(inner, span)?;
+                let fields = self.fields_of(&key, span)?;
+                let k = fields.len();
+                if derived.fields.len() < k || derived.fields[..k] != fields[..] {
+                    return Err(unsupported(
+                        span,
+                        format!(
+                            "`{}` as its base `{key}` (the base's fields are not its first ones)",
+                            derived.key
+                        ),
+                    ));
+                }
+                Ok(Place {
+                    key,
+                    fields,
+                    slots: derived.slots[..k].to_vec(),
+                })
+            }
             "InitListExpr" if self.nested_braces(n, &key) => self.braced(n, &key, span),
             "CXXConstructExpr"
             | "CXXTemporaryObjectExpr"

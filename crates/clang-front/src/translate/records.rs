@@ -42,6 +42,30 @@ fn field_name(f: &Node, i: usize) -> String {
     }
 }
 
+/// The key of the unnamed record `rec` declared in `outer`: clang's spelling of the type of
+/// the field that follows it (`(unnamed struct at k.cu:5:3)`), `None` for a named record or
+/// one no field uses.
+fn unnamed_field_key(outer: &Node, rec: &Node) -> Option<String> {
+    if rec.name().is_some_and(|n| !n.is_empty()) {
+        return None;
+    }
+    let at = outer.inner.iter().position(|c| std::ptr::eq(c, rec))?;
+    let field = outer.inner[at + 1..]
+        .iter()
+        .find(|c| c.kind == "FieldDecl")?
+        .ty()?;
+    unnamed_key(field)
+}
+
+/// `(unnamed struct at k.cu:5:3)` from a spelling of an unnamed record's type (`struct
+/// (unnamed struct at k.cu:5:3)`, `S::(unnamed struct at k.cu:5:3)`, `const …`).
+fn unnamed_key(ty: &str) -> Option<String> {
+    let i = ty.find("(unnamed ").or_else(|| ty.find("(anonymous "))?;
+    let rest = ty[i..].trim_end();
+    let rest = rest.strip_suffix(" const").unwrap_or(rest);
+    (rest.ends_with(')') && rest.matches('(').count() == 1).then(|| rest.to_string())
+}
+
 /// `s` without its leading top-level `A::` qualifier (not one inside template arguments).
 fn drop_qualifier(s: &str) -> Option<&str> {
     let mut depth = 0i32;
@@ -67,18 +91,33 @@ impl<'a> Unit<'a> {
         outer: Option<&str>,
         found: &mut Vec<(&'a Node, FnKind, Option<String>)>,
     ) {
+        let name = n.name().unwrap_or("").to_string();
+        self.collect_record_as(n, &name, outer, found);
+    }
+
+    /// [`Unit::collect_record`] under the name `name`: a record's own, or the typedef name of
+    /// an unnamed one (`typedef struct { short x, y; } pair_t;`).
+    pub(super) fn collect_record_as(
+        &mut self,
+        n: &'a Node,
+        name: &str,
+        outer: Option<&str>,
+        found: &mut Vec<(&'a Node, FnKind, Option<String>)>,
+    ) {
+        let name = name.to_string();
         for m in n.inner.iter().filter(|c| c.kind == "CXXConversionDecl") {
             self.conversions.insert(m.id().to_string(), m);
         }
         let user = !headers::is_ours(&n.file) && !is_system_header(&n.file);
-        let name = n.name().unwrap_or("").to_string();
-        let fields: Fields = n
-            .inner
-            .iter()
-            .filter(|c| c.kind == "FieldDecl")
-            .enumerate()
-            .filter_map(|(i, c)| Some((field_name(c, i), c.ty()?.to_string())))
-            .collect();
+        // A derived record's fields: its bases' (a prefix, in order), then its own.
+        let mut fields: Fields = self.base_fields(n);
+        fields.extend(
+            n.inner
+                .iter()
+                .filter(|c| c.kind == "FieldDecl")
+                .enumerate()
+                .filter_map(|(i, c)| Some((field_name(c, i), c.ty()?.to_string()))),
+        );
         let key = match outer {
             Some(o) => format!("{o}::{}", record_key(n, &name)),
             None => record_key(n, &name),
@@ -108,7 +147,11 @@ impl<'a> Unit<'a> {
                 "CXXRecordDecl" | "ClassTemplateSpecializationDecl"
                     if c.flag("completeDefinition") && !c.flag("isImplicit") =>
                 {
-                    self.collect_record(c, Some(&key), found);
+                    match unnamed_field_key(n, c) {
+                        // `struct S { struct { int *p; } s; }`: keyed by clang's spelling.
+                        Some(k) => self.collect_record_as(c, &k, None, found),
+                        None => self.collect_record(c, Some(&key), found),
+                    }
                 }
                 "ClassTemplateDecl" => {
                     for s in c
@@ -126,6 +169,29 @@ impl<'a> Unit<'a> {
                 _ => {}
             }
         }
+    }
+
+    /// The fields of the non-virtual bases of record `n`, in order (`struct t : s {}` has
+    /// `s`'s fields).
+    fn base_fields(&self, n: &Node) -> Fields {
+        let Some(bases) = n.fields.get("bases").and_then(|b| b.as_array()) else {
+            return vec![];
+        };
+        let mut out = vec![];
+        for b in bases {
+            if b.get("isVirtual").and_then(|v| v.as_bool()) == Some(true) {
+                continue;
+            }
+            let ty = b
+                .get("type")
+                .and_then(|t| t.get("desugaredQualType").or_else(|| t.get("qualType")))
+                .and_then(|t| t.as_str())
+                .unwrap_or("");
+            if let Some(f) = self.record(ty) {
+                out.extend(f.iter().cloned());
+            }
+        }
+        out
     }
 
     /// Every lambda of the unit: its closure type as a record whose fields are the captures
@@ -209,6 +275,9 @@ impl<'a> Unit<'a> {
         }
         if t.starts_with('(') && t.contains("lambda at") {
             return self.records.contains_key(t).then(|| t.to_string());
+        }
+        if let Some(k) = unnamed_key(t).filter(|k| self.records.contains_key(k)) {
+            return Some(k);
         }
         if t.contains('*') || t.contains('[') || t.contains('(') {
             return None;
