@@ -133,7 +133,7 @@ fn macros_from_the_command_line_and_user_headers() {
 fn one_unsupported_kernel_does_not_cost_its_neighbours() {
     let src = r#"
 //--blockDim=32 --gridDim=1
-struct Pair { float a; long long b; };
+struct Pair { float a; float* next; };
 __global__ void uses_struct(Pair* p) { p[threadIdx.x].a = 1.0f; }
 __global__ void plain(float* x) { x[threadIdx.x] = 2.0f; }
 __global__ void uses_asm(int* x) { asm volatile("cp.async.wait_all;"); x[threadIdx.x] = 0; }
@@ -334,16 +334,21 @@ __global__ void k(const float* __restrict__ A, float* C, float* ps) {
 }
 
 #[test]
-fn records_with_mixed_fields_in_memory_are_rejected_with_their_span() {
+fn records_with_mixed_fields_in_memory_are_read_and_pointer_fields_rejected_with_their_span() {
     let src = r#"
 struct Mixed { float f; long long i; };
 __global__ void k(Mixed* m) { m[threadIdx.x].f = 1.0f; }
+struct Node { float v; Node* next; };
+__global__ void j(Node* n) { n[threadIdx.x].v = 1.0f; }
 "#;
     let got = clang("mixed_record.cu", src, &Options::default());
+    assert!(got.module.kernel("k").is_some());
+    let names: Vec<&str> = got.rejected.iter().map(|r| r.kernel.as_str()).collect();
+    assert_eq!(names, ["j"]);
     let e = &got.rejected[0].errors[0];
-    assert!(e.message.contains("different types"), "{e:?}");
+    assert!(e.message.contains("pointer field `next`"), "{e:?}");
     assert!(
-        src[e.span.range()].contains("Mixed"),
+        src[e.span.range()].contains("Node"),
         "{:?}",
         &src[e.span.range()]
     );

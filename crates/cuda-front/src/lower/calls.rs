@@ -186,6 +186,21 @@ fn shuffle_kind(name: &str) -> Option<ShuffleKind> {
     })
 }
 
+/// The `_sync` function a pre-CUDA-9 warp function without a mask stands for (`__shfl_up`,
+/// `__any`; `any`/`all`, as old SDK samples declare them without a body).
+fn legacy_warp_call(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "__shfl" => "__shfl_sync",
+        "__shfl_up" => "__shfl_up_sync",
+        "__shfl_down" => "__shfl_down_sync",
+        "__shfl_xor" => "__shfl_xor_sync",
+        "__any" | "any" => "__any_sync",
+        "__all" | "all" => "__all_sync",
+        "__ballot" => "__ballot_sync",
+        _ => return None,
+    })
+}
+
 /// GPUVerify builtins of the annotation language that have no translation: the annotation
 /// using one is reported unchecked rather than dropped or rejected.
 const GPUVERIFY_UNSUPPORTED: &[&str] = &[
@@ -273,6 +288,17 @@ impl Lowerer<'_> {
                 return err(name_span, "helpers cannot be called in the header");
             }
             return self.inline_call(f, args, span, want, out);
+        }
+        if let Some(modern) = legacy_warp_call(name) {
+            // Pre-CUDA-9 warp functions act on the lanes that are active: the `_sync` form
+            // with `__activemask()` as the mask.
+            let mask = ast::Expr {
+                kind: ast::ExprKind::Call("__activemask".into(), name_span, vec![]),
+                span: name_span,
+            };
+            let with_mask: Vec<ast::Expr> =
+                std::iter::once(mask).chain(args.iter().cloned()).collect();
+            return self.call(modern, name_span, &with_mask, span, want, out);
         }
         if self.header && name != "len" && math_fn(name).is_none() && !matches!(name, "min" | "max")
         {
@@ -543,9 +569,6 @@ impl Lowerer<'_> {
             return self.atomic(op, name, args, span, want, out);
         }
         let hint = match name {
-            "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor" => {
-                format!("`{name}` (without a mask) is not supported; use `{name}_sync`")
-            }
             "printf" => "`printf` is not supported".to_string(),
             _ if name.starts_with("__syncthreads_") => format!("`{name}` is not supported"),
             _ if name.starts_with("atomic") => format!("the atomic `{name}` is not supported"),
