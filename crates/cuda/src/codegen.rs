@@ -794,7 +794,7 @@ fn math_name(f: MathFn, ty: ScalarType) -> &'static str {
 }
 
 /// Spells an atomic so that CUDA's overload set accepts it: 64-bit signed operations go
-/// through `unsigned long long` (two's complement makes add/exchange/CAS identical),
+/// through `unsigned long long` (two's complement makes add/exchange/CAS/and/or/xor identical),
 /// subtraction without an overload becomes addition of the negation, and `double`
 /// exchange goes through its bit pattern.
 fn atomic_call(op: AtomicOp, elem: ScalarType, addr: &str, v: &str, cmp: Option<&str>) -> String {
@@ -806,7 +806,10 @@ fn atomic_call(op: AtomicOp, elem: ScalarType, addr: &str, v: &str, cmp: Option<
             let call = format!("atomicAdd({ull_addr}, ({ull})0 - {})", as_ull(v));
             format!("(({}){call})", elem.c_name())
         }
-        (AtomicOp::Add | AtomicOp::Exch, ScalarType::I64) => {
+        (
+            AtomicOp::Add | AtomicOp::Exch | AtomicOp::And | AtomicOp::Or | AtomicOp::Xor,
+            ScalarType::I64,
+        ) => {
             let call = format!("{}({ull_addr}, {})", op.c_name(), as_ull(v));
             format!("((long long){call})")
         }

@@ -2,8 +2,9 @@
 //! sides, each under its path condition, and merges them at the branch's join point, the
 //! immediate post-dominator (`if (s > m) m = s` becomes `m = max(m, s)`).
 //!
-//! Only forward regions free of barriers, warp collectives, atomic exchanges and
-//! compare-and-swaps, assertions and exits are converted (an atomic add, sub, max or min on a
+//! Only forward regions free of barriers, warp collectives, atomic exchanges,
+//! compare-and-swaps and wrapping increments/decrements, assertions and exits are converted (an
+//! atomic add, sub, max, min, and, or or xor on a
 //! side adds `guard ? v : 0`, or keeps the old value, at its cell or cells); what cannot be is "not structured" with the reason. A side that may not run must
 //! not report bugs it would not make: its reads are in bounds and initialised (at an address
 //! computed from input data, shown in bounds under the path's condition), its arithmetic
@@ -77,6 +78,10 @@ fn blocker(inst: &Inst) -> Option<&'static str> {
             op: AtomicOp::Exch | AtomicOp::Cas,
             ..
         } => "an atomic exchange or compare-and-swap",
+        Inst::Atomic {
+            op: AtomicOp::Inc | AtomicOp::Dec,
+            ..
+        } => "an atomic wrapping increment or decrement",
         Inst::Assert { .. } | Inst::Assume { .. } => "an assertion",
         _ => return None,
     })

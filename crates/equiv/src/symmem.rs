@@ -267,11 +267,13 @@ impl BlockRun<'_, '_> {
                 };
                 value::binary(&mut self.store, bop, ty, false, old, part).0
             }
-            _ => {
-                let bop = if op == AtomicOp::Max {
-                    BinaryOp::Max
-                } else {
-                    BinaryOp::Min
+            AtomicOp::Max | AtomicOp::Min | AtomicOp::And | AtomicOp::Or | AtomicOp::Xor => {
+                let bop = match op {
+                    AtomicOp::Max => BinaryOp::Max,
+                    AtomicOp::Min => BinaryOp::Min,
+                    AtomicOp::And => BinaryOp::And,
+                    AtomicOp::Or => BinaryOp::Or,
+                    _ => BinaryOp::Xor,
                 };
                 let ext = value::binary(&mut self.store, bop, ty, false, old, v).0;
                 let et = value::term(&mut self.store, ty, ext);
@@ -279,14 +281,22 @@ impl BlockRun<'_, '_> {
                 let r = self.store.select(hit, et, ot);
                 value::settle(&self.store, ty, r)
             }
+            // `refuse_unordered` turns these away before any cell is updated.
+            AtomicOp::Exch | AtomicOp::Cas | AtomicOp::Inc | AtomicOp::Dec => {
+                unreachable!("{} is refused before a conditional update", op.c_name())
+            }
         }
     }
 }
 
-/// Exchanges and compare-and-swaps have no order-free meaning when they may not happen (or may
-/// hit any of several cells): refused.
+/// Exchanges, compare-and-swaps and wrapping increments/decrements have no order-free meaning
+/// when they may not happen (or may hit any of several cells): refused. (`and`/`or`/`xor`, like
+/// `min`/`max`, give the same cell whatever the order.)
 fn refuse_unordered(op: AtomicOp, where_: &str) -> Result<(), Refusal> {
-    if matches!(op, AtomicOp::Exch | AtomicOp::Cas) {
+    if matches!(
+        op,
+        AtomicOp::Exch | AtomicOp::Cas | AtomicOp::Inc | AtomicOp::Dec
+    ) {
         return Err(format!("{} {where_} is not supported", op.c_name()));
     }
     Ok(())

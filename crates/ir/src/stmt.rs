@@ -241,6 +241,16 @@ pub enum AtomicOp {
     Exch,
     /// `atomicCAS`
     Cas,
+    /// `atomicAnd`: stores `old & v` (integer types)
+    And,
+    /// `atomicOr`: stores `old | v` (integer types)
+    Or,
+    /// `atomicXor`: stores `old ^ v` (integer types)
+    Xor,
+    /// `atomicInc` (`u32` only): stores `(old >= v) ? 0 : old + 1`
+    Inc,
+    /// `atomicDec` (`u32` only): stores `(old == 0 || old > v) ? v : old - 1`
+    Dec,
 }
 
 impl AtomicOp {
@@ -253,6 +263,11 @@ impl AtomicOp {
             AtomicOp::Min => "atomicMin",
             AtomicOp::Exch => "atomicExch",
             AtomicOp::Cas => "atomicCAS",
+            AtomicOp::And => "atomicAnd",
+            AtomicOp::Or => "atomicOr",
+            AtomicOp::Xor => "atomicXor",
+            AtomicOp::Inc => "atomicInc",
+            AtomicOp::Dec => "atomicDec",
         }
     }
 }

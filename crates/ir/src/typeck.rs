@@ -256,7 +256,14 @@ impl Checker<'_> {
         self.expect(value, elem, "the atomic operand");
         let ok = match op {
             AtomicOp::Add | AtomicOp::Exch => elem.is_numeric(),
-            AtomicOp::Sub | AtomicOp::Max | AtomicOp::Min | AtomicOp::Cas => elem.is_int(),
+            AtomicOp::Sub
+            | AtomicOp::Max
+            | AtomicOp::Min
+            | AtomicOp::Cas
+            | AtomicOp::And
+            | AtomicOp::Or
+            | AtomicOp::Xor => elem.is_int(),
+            AtomicOp::Inc | AtomicOp::Dec => elem == ScalarType::U32,
         };
         if !ok {
             self.err(span, format!("{} is not defined on {elem}", op.c_name()));

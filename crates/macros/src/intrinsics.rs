@@ -64,6 +64,11 @@ pub fn atomic(name: &str) -> Option<&'static str> {
         "atomic_max" => "Max",
         "atomic_exch" => "Exch",
         "atomic_cas" => "Cas",
+        "atomic_and" => "And",
+        "atomic_or" => "Or",
+        "atomic_xor" => "Xor",
+        "atomic_inc" => "Inc",
+        "atomic_dec" => "Dec",
         _ => return None,
     })
 }

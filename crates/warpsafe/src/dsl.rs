@@ -180,6 +180,37 @@ pub fn atomic_cas<T: Int>(place: &mut T, compare: T, v: T) -> T {
     rmw(place, new)
 }
 
+/// `atomicAnd`: stores `*place & v`, returns the old value.
+pub fn atomic_and<T: Int + std::ops::BitAnd<Output = T>>(place: &mut T, v: T) -> T {
+    let new = *place & v;
+    rmw(place, new)
+}
+
+/// `atomicOr`: stores `*place | v`, returns the old value.
+pub fn atomic_or<T: Int + std::ops::BitOr<Output = T>>(place: &mut T, v: T) -> T {
+    let new = *place | v;
+    rmw(place, new)
+}
+
+/// `atomicXor`: stores `*place ^ v`, returns the old value.
+pub fn atomic_xor<T: Int + std::ops::BitXor<Output = T>>(place: &mut T, v: T) -> T {
+    let new = *place ^ v;
+    rmw(place, new)
+}
+
+/// `atomicInc`: stores `(old >= v) ? 0 : old + 1` (a counter wrapping after `v`), returns the
+/// old value.
+pub fn atomic_inc(place: &mut u32, v: u32) -> u32 {
+    let old = *place;
+    rmw(place, if old >= v { 0 } else { old + 1 })
+}
+
+/// `atomicDec`: stores `(old == 0 || old > v) ? v : old - 1`, returns the old value.
+pub fn atomic_dec(place: &mut u32, v: u32) -> u32 {
+    let old = *place;
+    rmw(place, if old == 0 || old > v { v } else { old - 1 })
+}
+
 /// A `__shared__` array of `N` elements (`let tile = shared::<f32, 256>();`).
 pub fn shared<T: Scalar, const N: usize>() -> &'static mut [T; N] {
     outside("shared")

@@ -356,6 +356,25 @@ fn drop_atomics(b: &mut Block, cur: &mut Cursor, next: VarId, fresh: &mut Vec<Va
             AtomicOp::Sub => Expr::binary(BinOp::Sub, old(), value.clone()),
             AtomicOp::Max => Expr::binary(BinOp::Max, old(), value.clone()),
             AtomicOp::Min => Expr::binary(BinOp::Min, old(), value.clone()),
+            AtomicOp::And => Expr::binary(BinOp::BitAnd, old(), value.clone()),
+            AtomicOp::Or => Expr::binary(BinOp::BitOr, old(), value.clone()),
+            AtomicOp::Xor => Expr::binary(BinOp::BitXor, old(), value.clone()),
+            // `(old >= v) ? 0 : old + 1` on `unsigned int`.
+            AtomicOp::Inc => Expr::select(
+                Expr::binary(BinOp::Ge, old(), value.clone()),
+                Expr::u32(0),
+                Expr::binary(BinOp::Add, old(), Expr::u32(1)),
+            ),
+            // `(old == 0 || old > v) ? v : old - 1` on `unsigned int`.
+            AtomicOp::Dec => Expr::select(
+                Expr::logical(
+                    warpsafe_ir::LogicOp::Or,
+                    Expr::binary(BinOp::Eq, old(), Expr::u32(0)),
+                    Expr::binary(BinOp::Gt, old(), value.clone()),
+                ),
+                value.clone(),
+                Expr::binary(BinOp::Sub, old(), Expr::u32(1)),
+            ),
             AtomicOp::Exch => value.clone(),
             AtomicOp::Cas => {
                 let expected = compare.clone().unwrap_or_else(old);

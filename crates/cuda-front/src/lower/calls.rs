@@ -138,6 +138,11 @@ fn atomic_op(name: &str) -> Option<AtomicOp> {
         "atomicMin" => AtomicOp::Min,
         "atomicExch" => AtomicOp::Exch,
         "atomicCAS" => AtomicOp::Cas,
+        "atomicAnd" => AtomicOp::And,
+        "atomicOr" => AtomicOp::Or,
+        "atomicXor" => AtomicOp::Xor,
+        "atomicInc" => AtomicOp::Inc,
+        "atomicDec" => AtomicOp::Dec,
         _ => return None,
     })
 }

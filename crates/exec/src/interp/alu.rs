@@ -522,6 +522,18 @@ pub(crate) fn atomic(
                 old
             }
         }
+        A::And => one(BinaryOp::And),
+        A::Or => one(BinaryOp::Or),
+        A::Xor => one(BinaryOp::Xor),
+        // atomicInc/atomicDec are defined on `unsigned int` only (typeck checks), compared unsigned.
+        A::Inc => {
+            let (o, v) = (old as u32, val as u32);
+            (if o >= v { 0 } else { o + 1 }) as u64
+        }
+        A::Dec => {
+            let (o, v) = (old as u32, val as u32);
+            (if o == 0 || o > v { v } else { o - 1 }) as u64
+        }
     }
 }
 

@@ -1458,6 +1458,11 @@ impl Lowerer<'_> {
                     "max" => AtomicOp::Max,
                     "exch" => AtomicOp::Exch,
                     "cas" => AtomicOp::Cas,
+                    "and" => AtomicOp::And,
+                    "or" => AtomicOp::Or,
+                    "xor" => AtomicOp::Xor,
+                    "inc" => AtomicOp::Inc,
+                    "dec" => AtomicOp::Dec,
                     _ => return None,
                 })
             })
@@ -1465,11 +1470,28 @@ impl Lowerer<'_> {
                 LowerError::at(
                     i,
                     format!(
-                        "`{}`: only add, min, max, exch and cas are supported",
+                        "`{}`: only add, min, max, exch, cas, and, or, xor, inc and dec are \
+                         supported",
                         full_name(i, &i.opcode)
                     ),
                 )
             })?;
+        // PTX defines `and/or/xor` on `.b32`/`.b64` and `inc/dec` on `.u32` only.
+        let type_ok = match op {
+            AtomicOp::And | AtomicOp::Or | AtomicOp::Xor => t.is_int(),
+            AtomicOp::Inc | AtomicOp::Dec => t == ScalarType::U32,
+            _ => true,
+        };
+        if !type_ok {
+            return Err(LowerError::at(
+                i,
+                format!(
+                    "`{}`: {} is not defined on {t}",
+                    full_name(i, &i.opcode),
+                    op.c_name()
+                ),
+            ));
+        }
         let red = i.opcode == "red";
         let first_value = if red { 1 } else { 2 };
         let dst = if red { None } else { Some(self.dst(i, 0)?) };
