@@ -140,7 +140,7 @@ impl Lowerer<'_> {
                 let new = match (op, r) {
                     (None, Val::Ptr(p)) => p,
                     (None, Val::Scalar(z)) if super::expr::is_null(&z) => {
-                        PtrVal::null(var.elem, rhs.span)
+                        self.null_const(var.elem, rhs.span)?
                     }
                     (Some(o @ (BinaryOp::Add | BinaryOp::Sub)), Val::Scalar(i)) => {
                         match self.binary(o, Val::Ptr(cur), Val::Scalar(i), span)? {
@@ -158,7 +158,7 @@ impl Lowerer<'_> {
                 let new = match (op, r) {
                     (None, Val::Ptr(p)) => p,
                     (None, Val::Scalar(z)) if super::expr::is_null(&z) => {
-                        PtrVal::null(v.elem, rhs.span)
+                        self.null_const(v.elem, rhs.span)?
                     }
                     (Some(o @ (BinaryOp::Add | BinaryOp::Sub)), Val::Scalar(i)) => {
                         match self.binary(o, Val::Ptr(cur), Val::Scalar(i), span)? {

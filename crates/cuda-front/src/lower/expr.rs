@@ -429,11 +429,11 @@ impl Lowerer<'_> {
                 return self.choose(c, p, q, span).map(Val::Ptr);
             }
             (Val::Ptr(p), Val::Scalar(z)) if xs.is_empty() && ys.is_empty() && is_null(&z) => {
-                let q = PtrVal::null(p.elem, span);
+                let q = self.null_const(p.elem, span)?;
                 return self.choose(c, p, q, span).map(Val::Ptr);
             }
             (Val::Scalar(z), Val::Ptr(q)) if xs.is_empty() && ys.is_empty() && is_null(&z) => {
-                let p = PtrVal::null(q.elem, span);
+                let p = self.null_const(q.elem, span)?;
                 return self.choose(c, p, q, span).map(Val::Ptr);
             }
             (Val::Void, Val::Void) => return err(span, "a `void` value is used"),
@@ -480,7 +480,9 @@ impl Lowerer<'_> {
                 }))
             }
             (_, true, Val::Ptr(_)) => err(span, "reinterpreting pointer casts are not supported"),
-            (Some(ty), true, Val::Scalar(z)) if is_null(&z) => Ok(Val::Ptr(PtrVal::null(ty, span))),
+            (Some(ty), true, Val::Scalar(z)) if is_null(&z) => {
+                self.null_const(ty, span).map(Val::Ptr)
+            }
             (_, true, _) => err(span, "casting a number to a pointer is not supported"),
             (_, false, Val::Ptr(_)) => err(span, "casting a pointer to a number is not supported"),
             (_, false, Val::Void) => err(span, "a `void` value is used"),

@@ -65,7 +65,7 @@ impl Lowerer<'_> {
             if p.ty.ptr {
                 let v = match self.expr(a, out)? {
                     Val::Ptr(v) => v,
-                    Val::Scalar(z) if super::expr::is_null(&z) => super::PtrVal::null(ty, a.span),
+                    Val::Scalar(z) if super::expr::is_null(&z) => self.null_const(ty, a.span)?,
                     _ => {
                         return err(
                             a.span,
@@ -224,7 +224,7 @@ impl Lowerer<'_> {
             };
             let p = match self.expr(e, out)? {
                 Val::Ptr(p) => p,
-                Val::Scalar(z) if super::expr::is_null(&z) => super::PtrVal::null(v.elem, e.span),
+                Val::Scalar(z) if super::expr::is_null(&z) => self.null_const(v.elem, e.span)?,
                 _ => return err(e.span, format!("`{}` returns a pointer", ctx.name)),
             };
             let p = super::PtrVal {

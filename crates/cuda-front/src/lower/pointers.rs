@@ -202,6 +202,22 @@ fn key_of(span: Span) -> PtrKey {
 }
 
 impl Lowerer<'_> {
+    /// A null pointer constant (`0`) used as a pointer to `elem`.
+    ///
+    /// Rejected for now: the clang front end folds `p == NULL`, `p != NULL`, `!p` and `if (p)`
+    /// as if pointers were never null (true of buffers), so a pointer that may be null
+    /// would take the wrong branch there and a bug on the null path could be missed. The
+    /// lowering of null itself is in place ([`PtrVal::null`]; a dereference fails an
+    /// assertion), ready once those comparisons reach this lowering unfolded.
+    pub(crate) fn null_const(&mut self, elem: ScalarType, span: Span) -> Result<PtrVal> {
+        let _ = PtrVal::null(elem, span);
+        err(
+            span,
+            "a null pointer value is not supported: comparisons with null are folded as if \
+             pointers were never null, which would hide the null path",
+        )
+    }
+
     /// `p[i]`: a narrower pointer for a multi-dimensional array, else a load.
     pub(crate) fn index(
         &mut self,

@@ -268,7 +268,7 @@ impl Lowerer<'_> {
                 Some(Init::Expr(init)) => match self.expr(init, out)? {
                     Val::Ptr(p) => Some(p),
                     Val::Scalar(z) if super::expr::is_null(&z) => {
-                        Some(super::PtrVal::null(elem, init.span))
+                        Some(self.null_const(elem, init.span)?)
                     }
                     _ => return err(init.span, "a pointer must be initialised with a pointer"),
                 },
