@@ -41,8 +41,15 @@ fn still_rejected(file: &Path, why: &str) -> Result<(), String> {
     }
 }
 
-#[test]
-fn every_real_idiom_kernel_gets_its_expected_verdicts() {
+/// The corpus is checked in [`PARTS`] tests, so that the test runner spreads its files over
+/// the cores: part `k` takes every `PARTS`-th file (sorted by name) from the `k`-th, so the
+/// parts together check every file once, and a kernel and its buggy twin (neighbours by name,
+/// and alike in cost: the two sgemm_float4 files, the two wmma_gemm ones) fall in different
+/// parts.
+const PARTS: usize = 4;
+
+/// Every `.cu` file of the corpus, sorted by name.
+fn files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir())
         .expect("tests/real")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -50,6 +57,13 @@ fn every_real_idiom_kernel_gets_its_expected_verdicts() {
         .collect();
     files.sort();
     assert!(files.len() >= 30, "the corpus has {} kernels", files.len());
+    files
+}
+
+/// Checks part `k` of the corpus (see [`PARTS`]).
+fn check_part(k: usize) {
+    let files: Vec<PathBuf> = files().into_iter().skip(k).step_by(PARTS).collect();
+    assert!(!files.is_empty(), "part {k} of {PARTS} has no file");
     let failures: Vec<String> = files
         .iter()
         .filter_map(|f| {
@@ -69,4 +83,34 @@ fn every_real_idiom_kernel_gets_its_expected_verdicts() {
         })
         .collect();
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn every_real_idiom_kernel_gets_its_expected_verdicts_part_0() {
+    check_part(0);
+}
+
+#[test]
+fn every_real_idiom_kernel_gets_its_expected_verdicts_part_1() {
+    check_part(1);
+}
+
+#[test]
+fn every_real_idiom_kernel_gets_its_expected_verdicts_part_2() {
+    check_part(2);
+}
+
+#[test]
+fn every_real_idiom_kernel_gets_its_expected_verdicts_part_3() {
+    check_part(3);
+}
+
+#[test]
+fn the_parts_cover_the_corpus_once() {
+    let all = files();
+    let mut seen: Vec<PathBuf> = (0..PARTS)
+        .flat_map(|k| all.iter().skip(k).step_by(PARTS).cloned())
+        .collect();
+    seen.sort();
+    assert_eq!(seen, all);
 }
