@@ -326,6 +326,11 @@ pub struct VerifyArgs {
     /// its accesses is inferred and printed (`needs len(out) >= gridDim.x * blockDim.x`).
     #[arg(long)]
     pub strict_bounds: bool,
+    /// Report two unordered writes of the same value to a cell (`*found = true` by many
+    /// threads) as a race. By default such a benign race is tolerated, as GPUVerify does,
+    /// and the report says so.
+    #[arg(long)]
+    pub strict_races: bool,
     /// Verify the PTX that NVRTC makes of each kernel (through our CUDA codegen) instead of
     /// the source: the code checked is the code that runs. Loops and branches are recovered
     /// from the PTX's control-flow graph; what cannot be recovered is `unknown` with the

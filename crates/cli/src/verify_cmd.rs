@@ -349,6 +349,7 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
             jobs: args.jobs.unwrap_or_else(default_jobs),
             replay: !args.no_replay,
             strict_bounds: args.strict_bounds,
+            strict_races: args.strict_races,
         };
         bar.message(format!("`{}`", kernel.name));
         let report = verified(kernel, &cfg);

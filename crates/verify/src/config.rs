@@ -100,6 +100,9 @@ pub struct Config {
     /// Buffers without a declared length have an arbitrary one (any access may be out of
     /// bounds) instead of an inferred length requirement.
     pub strict_bounds: bool,
+    /// Report two unordered writes of one value to a cell as a race (by default such a
+    /// benign race is tolerated, with a note).
+    pub strict_races: bool,
 }
 
 impl Default for Config {
@@ -115,6 +118,7 @@ impl Default for Config {
             jobs: 2,
             replay: true,
             strict_bounds: false,
+            strict_races: false,
         }
     }
 }

@@ -137,7 +137,8 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         }
         obligations.extend(match p {
             Property::Race => {
-                races::obligations(kernel, &launch, &logs, cfg.lockstep_warps, &small)
+                let strict = cfg.strict_races;
+                races::obligations(kernel, &launch, &logs, cfg.lockstep_warps, strict, &small)
             }
             Property::Divergence => divergence::obligations(kernel, &launch, &logs, &small, false),
             Property::Bounds => bounds::obligations(kernel, &launch, &logs, &small, &inferred),
@@ -186,6 +187,13 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         }
         if p == Property::Race {
             result.assumptions.extend(counter_note.iter().cloned());
+            if !cfg.strict_races && races::tolerates_benign(&logs) {
+                result.assumptions.push(
+                    "two writes of one value to a cell are tolerated as a benign race \
+                     (GPUVerify's default; --strict-races reports them)"
+                        .into(),
+                );
+            }
         }
         let claim = kernel.contract.unchecked.iter().find(|u| !u.hint);
         if let (Property::Assert, Verdict::Verified, Some(u)) = (p, &result.verdict, claim) {

@@ -4,6 +4,10 @@
 //! warp-sync epoch) or from different blocks (global memory) without a grid barrier between
 //! them (same grid epoch)? Race verdicts are about in-bounds accesses (out-of-bounds ones are
 //! the bounds property's findings).
+//!
+//! Two plain writes of one integer or boolean value (`*done = 1` by every thread) are a
+//! benign race, tolerated as GPUVerify does by default (the report says so); `strict` (the
+//! CLI's `--strict-races`) reports them too.
 
 use crate::launch::Launch;
 use crate::obligation::{base, no_hazards, query, CexInfo, Obligation};
@@ -39,12 +43,37 @@ fn kind(a: &Access) -> &'static str {
     }
 }
 
+/// For two plain writes whose values are known, the condition that they write different
+/// values (a race of equal values is benign); `None` where every such race counts.
+fn benign_excluded(a: &Access, b: &Access, strict: bool) -> Option<Term> {
+    if strict || a.atomic || b.atomic || !(a.write && b.write) {
+        return None;
+    }
+    let (x, y) = (a.stored.as_ref()?, b.stored.as_ref()?);
+    Some(x.eq(y).not())
+}
+
+/// True when `logs` hold two plain writes to one memory whose values the race check compares
+/// (see [`benign_excluded`]), so the report must say that equal values are tolerated.
+pub fn tolerates_benign(logs: &[ThreadLog; 2]) -> bool {
+    let writes = |l: &ThreadLog| {
+        l.accesses
+            .iter()
+            .filter(|a| a.write && !a.atomic && a.stored.is_some())
+            .map(|a| a.mem)
+            .collect::<Vec<_>>()
+    };
+    let (w1, w2) = (writes(&logs[0]), writes(&logs[1]));
+    w1.iter().any(|m| w2.contains(m))
+}
+
 /// One obligation per pair of accesses that could race.
 pub fn obligations(
     k: &Kernel,
     l: &Launch,
     logs: &[ThreadLog; 2],
     lockstep: bool,
+    strict: bool,
     small: &Term,
 ) -> Vec<Obligation> {
     let acc1 = &logs[0].accesses;
@@ -70,7 +99,7 @@ pub fn obligations(
             let refine = no_hazards(logs, 2, &[&a.pc, &b.pc, &a.flat, &b.flat]);
             // Races on cells outside the memory are the bounds property's findings: a race
             // counterexample is one the interpreter can show.
-            let core = vec![
+            let mut core = vec![
                 a.pc.clone(),
                 b.pc.clone(),
                 a.inb.clone(),
@@ -78,6 +107,9 @@ pub fn obligations(
                 same,
                 unord,
             ];
+            if let Some(differ) = benign_excluded(a, b, strict) {
+                core.push(differ);
+            }
             asserts.extend(core.iter().cloned());
             let name = k.mem_name(a.mem).to_string();
             let mut q = query(format!("{}_race_{i}_{j}", k.name), asserts, small);

@@ -41,6 +41,9 @@ pub struct Access {
     pub span: Span,
     /// The enclosing loops, outermost first: their numbers and iteration symbols.
     pub iters: Vec<(usize, Term)>,
+    /// For a plain store of an integer or boolean: the value it writes (the race check
+    /// tolerates two such writes of one value, unless `strict_races`).
+    pub stored: Option<Term>,
     /// For a load of an integer or boolean, or an atomic whose result is used: the value it
     /// returned (a fresh symbol), which the equal-reads refinement of the divergence check
     /// and the atomic-counter facts relate across threads.
@@ -406,6 +409,7 @@ impl Exec<'_> {
             span,
             iters: self.frames.iter().map(|f| f.any_iter.clone()).collect(),
             value: None,
+            stored: None,
         });
     }
 
@@ -506,9 +510,15 @@ impl Exec<'_> {
                 value,
             } => {
                 let idx: Vec<SVal> = indices.iter().map(|i| self.ev(i)).collect();
-                self.ev(value);
+                let stored = match self.ev(value) {
+                    SVal::Int { t, .. } | SVal::Bool(t) => Some(t),
+                    SVal::Opaque => None,
+                };
                 let pc = self.pc.clone();
                 self.access(*mem, idx, true, false, &pc, s.span);
+                if let Some(a) = self.log.accesses.last_mut() {
+                    a.stored = stored;
+                }
             }
             StmtKind::Atomic {
                 dst,
