@@ -253,6 +253,7 @@ fn lower(
     });
     // File-scope arrays become buffers of the kernels that use them.
     let mut added: Vec<(String, String, u64)> = vec![];
+    let mut bound_textures: Vec<(String, String)> = vec![];
     for k in &mut kernels {
         let mut reach = vec![];
         collect_calls(k, &ok_helpers, &mut reach);
@@ -263,8 +264,10 @@ fn lower(
                     .any(|h| reach.contains(&h.name) && translate::globals::mentions(h, &g.name));
             if used {
                 k.params.push(g.param.clone());
-                if let Some(extent) = g.extent {
-                    added.push((k.name.clone(), g.name.clone(), extent));
+                match g.extent {
+                    Some(extent) => added.push((k.name.clone(), g.name.clone(), extent)),
+                    None if g.param.ty.ptr => bound_textures.push((k.name.clone(), g.name.clone())),
+                    None => {}
                 }
             }
         }
@@ -280,6 +283,9 @@ fn lower(
             Ok(mut module) => {
                 for (kernel, array, extent) in &added {
                     give_length(&mut module, kernel, array, *extent);
+                }
+                for (kernel, texture) in &bound_textures {
+                    any_length(&mut module, kernel, texture);
                 }
                 for (kernel, param, stride) in unit.record_params.borrow().iter() {
                     scale_length(&mut module, kernel, param, *stride);
@@ -376,6 +382,27 @@ fn give_length(module: &mut Module, kernel: &str, array: &str, extent: u64) {
             param,
             len: warpsafe_ir::Expr::u64(extent),
         });
+    }
+}
+
+/// A texture reference the header gives no length: whatever the host binds. Every fetch
+/// through it stays inside the buffer by construction (clamped, or tested against its
+/// length), so no length requirement is inferred for it.
+fn any_length(module: &mut Module, kernel: &str, texture: &str) {
+    let Some(k) = module.kernels.iter_mut().find(|k| k.name == kernel) else {
+        return;
+    };
+    let Some(param) = k.param_named(texture) else {
+        return;
+    };
+    if k.contract.lengths.iter().all(|l| l.param != param) {
+        let len = warpsafe_ir::Expr::new(
+            warpsafe_ir::ExprKind::BufferLen(param),
+            warpsafe_ir::ScalarType::U64,
+        );
+        k.contract
+            .lengths
+            .push(warpsafe_ir::LengthSpec { param, len });
     }
 }
 

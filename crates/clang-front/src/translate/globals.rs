@@ -89,6 +89,41 @@ impl Unit<'_> {
     }
 }
 
+/// The name of the scalar parameter that holds extent `axis` (0 width, 1 height) of the
+/// texture reference `tex` when no header line gives it (see `texture.rs`).
+pub fn extent_name(tex: &str, axis: usize) -> String {
+    format!("{tex}__extent{axis}")
+}
+
+/// The two scalar parameters that hold the width and height of the texture reference `tex`:
+/// inputs of the kernels whose fetches use them, as the host's binding sets them (every
+/// value is covered by `verify`; `run` takes them as arguments).
+pub fn texture_extents(tex: &GlobalArray) -> Vec<GlobalArray> {
+    (0..2)
+        .map(|axis| {
+            let name = extent_name(&tex.name, axis);
+            let span = tex.param.span;
+            GlobalArray {
+                param: ast::ParamDecl {
+                    name: name.clone(),
+                    ty: ast::Type {
+                        base: Some(warpsafe_ir::ScalarType::U32),
+                        ptr: false,
+                        konst: false,
+                        volatile: false,
+                        span,
+                    },
+                    span,
+                },
+                id: format!("{}#extent{axis}", tex.id),
+                name,
+                extent: None,
+                scalar: false,
+            }
+        })
+        .collect()
+}
+
 /// The texel type of a legacy texture reference type (`texture<float, 1,
 /// cudaReadModeElementType>`); a texel type we do not model gives `u8`, and its fetches
 /// are rejected where they name it.

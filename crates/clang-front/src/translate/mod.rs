@@ -277,6 +277,10 @@ impl<'a> Unit<'a> {
             }
             "VarDecl" if !headers::is_ours(&n.file) && !is_system_header(&n.file) => {
                 if let Some(g) = self.global_array(n) {
+                    if g.extent.is_none() {
+                        // A texture reference: its extents, for fetches no header sizes.
+                        self.globals.extend(globals::texture_extents(&g));
+                    }
                     self.globals.push(g);
                 } else if let Some(item) = self.constant(n) {
                     self.constants.push(item);

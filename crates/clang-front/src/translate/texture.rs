@@ -479,11 +479,26 @@ impl Unit<'_> {
             Op::Sample(dims) => {
                 self.sampling_allowed(name, tex, decl)?;
                 let extents = self.usable_extents(tex, decl, span)?;
-                let (Some(d), Some(extents)) = (decl, extents.filter(|e| e.len() == dims)) else {
-                    let want = if dims == 1 { "width" } else { "width, height" };
-                    return Err(format!(
-                        "`{name}` of `{tex}` needs its extents: `//@ extent({tex}) = {want}`"
-                    ));
+                let plain = TextureDecl {
+                    name: tex.to_string(),
+                    span,
+                    extents: vec![],
+                    address: None,
+                    normalized: false,
+                };
+                let (d, extents, host_bound) = match (decl, extents.filter(|e| e.len() == dims)) {
+                    (Some(d), Some(e)) => (d, e, false),
+                    (d, None)
+                        if d.is_none_or(|d| d.extents.is_empty()) && self.is_reference(tex) =>
+                    {
+                        (d.unwrap_or(&plain), b.reference_extents(tex, dims), true)
+                    }
+                    _ => {
+                        let want = if dims == 1 { "width" } else { "width, height" };
+                        return Err(format!(
+                            "`{name}` of `{tex}` needs its extents: `//@ extent({tex}) = {want}`"
+                        ));
+                    }
                 };
                 if coords.len() != dims {
                     return Err(format!("`{name}` takes {dims} coordinate(s)"));
@@ -507,7 +522,27 @@ impl Unit<'_> {
                         });
                     }
                 }
-                let linear = b.linear(&index, &extents);
+                let mut linear = b.linear(&index, &extents);
+                if host_bound {
+                    // Extents the host binds never exceed the buffer: the texel index is kept
+                    // below its length (one expression, so the bound is evident to every
+                    // engine), and a texture bound to nothing reads 0.
+                    let len = b.cast(
+                        ScalarType::I64,
+                        b.call("__warpsafe_buffer_len", vec![tex_e.clone()]),
+                    );
+                    let last = b.bin(
+                        BinaryOp::Sub,
+                        len.clone(),
+                        b.e(ExprKind::Int(1, ScalarType::I64)),
+                    );
+                    linear = b.call("min", vec![b.linear_wide(&index, &extents), last]);
+                    let bound = b.bin(BinaryOp::Gt, len, b.e(ExprKind::Int(0, ScalarType::I64)));
+                    inside = Some(match inside {
+                        Some(prev) => b.and(prev, bound),
+                        None => bound,
+                    });
+                }
                 let load = b.index(tex_e, linear);
                 let value = match inside {
                     Some(ok) => b.cond(ok, load, b.zero()),
@@ -647,6 +682,13 @@ impl Unit<'_> {
     }
 
     /// Rejects a sampled fetch of `tex` that host code configures beyond what we model.
+    /// True when `tex` is a legacy texture reference (`texture<float, 2> tex;`).
+    fn is_reference(&self, tex: &str) -> bool {
+        self.globals
+            .iter()
+            .any(|g| g.name == tex && g.extent.is_none() && g.param.ty.ptr)
+    }
+
     fn sampling_allowed(
         &self,
         name: &str,
@@ -804,6 +846,26 @@ impl Build {
     fn assign(&self, target: Expr, value: Expr) -> Expr {
         self.e(ExprKind::Assign(None, Box::new(target), Box::new(value)))
     }
+    /// The extents of the texture reference `tex` as the host binds them: the parameters of
+    /// [`super::globals::texture_extents`], each at least 1.
+    fn reference_extents(&self, tex: &str, dims: usize) -> Vec<Expr> {
+        (0..dims)
+            .map(|axis| {
+                let cell = self.ident(&super::globals::extent_name(tex, axis));
+                let at_least_one =
+                    self.call("max", vec![cell, self.e(ExprKind::Int(1, ScalarType::U32))]);
+                // CUDA's extents are far below `INT_MAX`; the cap keeps `int` clamps exact.
+                self.call(
+                    "min",
+                    vec![
+                        at_least_one,
+                        self.e(ExprKind::Int(i32::MAX as u64, ScalarType::U32)),
+                    ],
+                )
+            })
+            .collect()
+    }
+
     /// `min(max(i, 0), n - 1)` in `int`.
     fn clamp_int(&self, i: Expr, n: &Expr) -> Expr {
         let last = self.bin(
@@ -854,6 +916,19 @@ impl Build {
             vec![self.call("fmaxf", vec![f, self.float(0.0)]), last],
         );
         (self.clamp_int(self.cast(ScalarType::I32, held), n), inside)
+    }
+
+    /// Row-major `y * w + x` in `long long`, for extents only known to be below `INT_MAX`.
+    fn linear_wide(&self, index: &[Expr], extents: &[Expr]) -> Expr {
+        let wide = |e: &Expr| self.cast(ScalarType::I64, e.clone());
+        match (index, extents) {
+            ([x, y], [w, _]) => self.bin(
+                BinaryOp::Add,
+                self.bin(BinaryOp::Mul, wide(y), wide(w)),
+                wide(x),
+            ),
+            _ => index.first().map(wide).unwrap_or_else(|| self.int(0)),
+        }
     }
 
     /// Row-major `y * w + x` (or `x`).
