@@ -1,5 +1,5 @@
 //! Pre-CUDA-9 warp functions without a mask (`__shfl_down(v, d)`, `__any(p)`, and `any(p)` as
-//! old SDK samples declare it) are the `_sync` functions over the active lanes.
+//! old SDK samples declare it) are the `_sync` functions over the whole warp.
 
 use warpsafe_cuda_front::compile;
 
@@ -12,23 +12,23 @@ fn ir(body: &str) -> String {
 }
 
 #[test]
-fn legacy_shuffles_and_votes_are_the_sync_forms_over_the_active_lanes() {
+fn legacy_shuffles_and_votes_are_the_sync_forms_over_the_whole_warp() {
     let pairs = [
         (
             "a[threadIdx.x] = __shfl_down(a[threadIdx.x], 1);",
-            "a[threadIdx.x] = __shfl_down_sync(__activemask(), a[threadIdx.x], 1);",
+            "a[threadIdx.x] = __shfl_down_sync(0xffffffffu, a[threadIdx.x], 1);",
         ),
         (
             "a[threadIdx.x] = __shfl_xor(n, 4, 16);",
-            "a[threadIdx.x] = __shfl_xor_sync(__activemask(), n, 4, 16);",
+            "a[threadIdx.x] = __shfl_xor_sync(0xffffffffu, n, 4, 16);",
         ),
         (
             "a[threadIdx.x] = __any(a[threadIdx.x] > n);",
-            "a[threadIdx.x] = __any_sync(__activemask(), a[threadIdx.x] > n);",
+            "a[threadIdx.x] = __any_sync(0xffffffffu, a[threadIdx.x] > n);",
         ),
         (
             "a[threadIdx.x] = all(a[threadIdx.x] > n);",
-            "a[threadIdx.x] = __all_sync(__activemask(), a[threadIdx.x] > n);",
+            "a[threadIdx.x] = __all_sync(0xffffffffu, a[threadIdx.x] > n);",
         ),
     ];
     for (legacy, modern) in pairs {

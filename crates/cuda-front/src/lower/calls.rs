@@ -191,7 +191,8 @@ fn shuffle_kind(name: &str) -> Option<ShuffleKind> {
     })
 }
 
-/// The `_sync` function a pre-CUDA-9 warp function without a mask stands for (`__shfl_up`,
+/// The `_sync` function (over the full warp) a pre-CUDA-9 warp function without a mask
+/// stands for (`__shfl_up`,
 /// `__any`; `any`/`all`, as old SDK samples declare them without a body).
 fn legacy_warp_call(name: &str) -> Option<&'static str> {
     Some(match name {
@@ -295,10 +296,11 @@ impl Lowerer<'_> {
             return self.inline_call(f, args, span, want, out);
         }
         if let Some(modern) = legacy_warp_call(name) {
-            // Pre-CUDA-9 warp functions act on the lanes that are active: the `_sync` form
-            // with `__activemask()` as the mask.
+            // Pre-CUDA-9 warp functions: the `_sync` form over the whole warp, as the CUDA 9
+            // migration writes them (`0xffffffff`); called with lanes of the warp inactive,
+            // that is a finding (since Volta the legacy form is undefined there).
             let mask = ast::Expr {
-                kind: ast::ExprKind::Call("__activemask".into(), name_span, vec![]),
+                kind: ast::ExprKind::Int(u32::MAX as u64, ScalarType::U32),
                 span: name_span,
             };
             let with_mask: Vec<ast::Expr> =
