@@ -235,8 +235,15 @@ fn pointer_held_in_shared_memory() {
     // value, so benign unless races are strict.
     let all = twin(SHARED_PTR, "    if (threadIdx.x == 0)\n", "");
     check("shptr_all", &all);
-    let strict = all.replacen("// verify:", "// verify-args: --strict-races\n// verify:", 1);
-    check("shptr_all_strict", &strict.replace("race=verified", "race=violated"));
+    let strict = all.replacen(
+        "// verify:",
+        "// verify-args: --strict-races\n// verify:",
+        1,
+    );
+    check(
+        "shptr_all_strict",
+        &strict.replace("race=verified", "race=violated"),
+    );
 }
 
 /// Runs `kernel` with the buffers `bufs` (`name=zeros:N`); the words written to `name`.
