@@ -198,6 +198,7 @@ fn lower(
             (FnKind::Device, r) => helpers.push((f.name.clone(), r)),
         }
     }
+    assume_axioms(&mut kernels, &helpers);
     for e in &errors_at {
         let in_function = unit.functions.iter().any(|f| {
             let s = unit.span(f.node, Span::DUMMY);
@@ -382,6 +383,35 @@ fn give_length(module: &mut Module, kernel: &str, array: &str, extent: u64) {
             param,
             len: warpsafe_ir::Expr::u64(extent),
         });
+    }
+}
+
+/// GPUVerify's file-scope `__axiom(e)` (our header makes it a helper `__axiom_N` returning
+/// `e`): an assumption at the start of every kernel.
+fn assume_axioms(
+    kernels: &mut [warpsafe_cuda_front::ast::Function],
+    helpers: &[(
+        String,
+        Result<warpsafe_cuda_front::ast::Function, Vec<FrontError>>,
+    )],
+) {
+    use warpsafe_cuda_front::ast::{Expr, ExprKind, Stmt, StmtKind};
+    let is_axiom = |n: &str| {
+        n.strip_prefix("__axiom_")
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    };
+    for k in kernels.iter_mut() {
+        let span = k.span;
+        let assumptions = helpers.iter().filter(|(n, _)| is_axiom(n)).map(|(n, _)| {
+            let holds = Expr::new(ExprKind::Call(n.clone(), span, vec![]), span);
+            let call = ExprKind::Call("__axiom".into(), span, vec![holds]);
+            Stmt {
+                kind: StmtKind::Expr(Expr::new(call, span)),
+                span,
+            }
+        });
+        let body = std::mem::take(&mut k.body);
+        k.body = assumptions.chain(body).collect();
     }
 }
 

@@ -244,3 +244,26 @@ __global__ void sum(int *a) {
 fn pre_cuda_9_shuffles_are_read() {
     check("shuffle", SHUFFLE);
 }
+
+const AXIOM: &str = r#"//pass
+//--blockDim=64 --gridDim=4
+// verify: race=verified exit=0
+// verify-args: --property race
+//@ len(a) = 65
+__axiom(blockIdx.x == 2);
+__global__ void only_block_two(int *a) {
+    if (blockIdx.x != 2)
+        a[0] = threadIdx.x;
+    a[1 + threadIdx.x] = blockIdx.x;
+}
+"#;
+
+#[test]
+fn a_file_scope_axiom_is_assumed_by_every_kernel() {
+    check("axiom", AXIOM);
+    let bug = twin(AXIOM, "__axiom(blockIdx.x == 2);\n", "");
+    check(
+        "axiom_bug",
+        &bug.replace("race=verified exit=0", "race=violated exit=1"),
+    );
+}
