@@ -326,7 +326,7 @@ pub struct VerifyArgs {
     /// its accesses is inferred and printed (`needs len(out) >= gridDim.x * blockDim.x`).
     #[arg(long)]
     pub strict_bounds: bool,
-    /// Report two unordered writes of the same value to a cell (`*found = true` by many
+    /// Report two unordered writes of the same constant to a cell (`*found = true` by many
     /// threads) as a race. By default such a benign race is tolerated, as GPUVerify does,
     /// and the report says so.
     #[arg(long)]

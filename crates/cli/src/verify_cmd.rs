@@ -36,23 +36,33 @@ fn dim_spec(flag: &Option<String>, header: Option<[u32; 3]>) -> Result<DimSpec, 
     }
 }
 
-/// Fixed dimensions beyond what CUDA launches (more than 1024 threads per block, …) are
-/// verified as given, with a note: the verdicts speak for that launch as if a GPU could run
-/// it (as GPUVerify's test suite writes `--blockDim=[64,64]`); a counterexample on it cannot
-/// be replayed on the interpreter, which keeps CUDA's limits.
-fn note_impossible_dims(block: DimSpec, grid: DimSpec) {
+/// Fixed dimensions must be a launch CUDA accepts (at most 1024 threads per block, …) when
+/// the command line gives them: a typing mistake is a usage error. A header's dimensions
+/// beyond the limits (GPUVerify's test suite writes `--blockDim=[64,64]`) are verified as
+/// given, with a note: the verdicts speak for that launch as if a GPU could run it, and a
+/// counterexample on it cannot be replayed (the interpreter keeps CUDA's limits).
+fn check_dims(block: DimSpec, grid: DimSpec, from_flags: [bool; 2]) -> Result<(), CliError> {
     let fixed = |d: DimSpec| match d {
         DimSpec::Fixed(v) => v,
         _ => [1, 1, 1],
     };
-    let launch = warpsafe_exec::LaunchConfig {
-        grid: fixed(grid),
-        block: fixed(block),
+    let launch = |block, grid| warpsafe_exec::LaunchConfig {
+        grid,
+        block,
         dynamic_shared_bytes: 0,
     };
-    if let Err(e) = launch.validate() {
+    let [block_flag, grid_flag] = from_flags;
+    let as_typed = launch(
+        if block_flag { fixed(block) } else { [1, 1, 1] },
+        if grid_flag { fixed(grid) } else { [1, 1, 1] },
+    );
+    as_typed
+        .validate()
+        .map_err(|e| CliError::usage(format!("not a launch to verify: {e}")))?;
+    if let Err(e) = launch(fixed(block), fixed(grid)).validate() {
         eprintln!("note: {e}; verified as given");
     }
+    Ok(())
 }
 
 /// Exit code of a report: 0 all verified, 1 any violated, 3 otherwise (possible, unknown).
@@ -336,7 +346,7 @@ pub fn run(args: &VerifyArgs) -> Result<u8, CliError> {
             dim_spec(&args.block, kernel.contract.block_dim)?,
             dim_spec(&args.grid, kernel.contract.grid_dim)?,
         );
-        note_impossible_dims(block, grid);
+        check_dims(block, grid, [args.block.is_some(), args.grid.is_some()])?;
         let kernel = &pinned(kernel, &fixed, block, grid)?;
         let cfg = Config {
             block,

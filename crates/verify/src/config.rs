@@ -100,7 +100,7 @@ pub struct Config {
     /// Buffers without a declared length have an arbitrary one (any access may be out of
     /// bounds) instead of an inferred length requirement.
     pub strict_bounds: bool,
-    /// Report two unordered writes of one value to a cell as a race (by default such a
+    /// Report two unordered writes of one constant to a cell as a race (by default such a
     /// benign race is tolerated, with a note).
     pub strict_races: bool,
 }

@@ -187,9 +187,9 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         }
         if p == Property::Race {
             result.assumptions.extend(counter_note.iter().cloned());
-            if !cfg.strict_races && races::tolerates_benign(&logs) {
+            if races::tolerates_benign(&logs, cfg.strict_races) {
                 result.assumptions.push(
-                    "two writes of one value to a cell are tolerated as a benign race \
+                    "two writes of one constant to a cell are tolerated as a benign race \
                      (GPUVerify's default; --strict-races reports them)"
                         .into(),
                 );

@@ -5,7 +5,7 @@
 //! them (same grid epoch)? Race verdicts are about in-bounds accesses (out-of-bounds ones are
 //! the bounds property's findings).
 //!
-//! Two plain writes of one integer or boolean value (`*done = 1` by every thread) are a
+//! Two plain writes of one integer or boolean constant (`*done = 1` by every thread) are a
 //! benign race, tolerated as GPUVerify does by default (the report says so); `strict` (the
 //! CLI's `--strict-races`) reports them too.
 
@@ -43,28 +43,34 @@ fn kind(a: &Access) -> &'static str {
     }
 }
 
-/// For two plain writes whose values are known, the condition that they write different
-/// values (a race of equal values is benign); `None` where every such race counts.
-fn benign_excluded(a: &Access, b: &Access, strict: bool) -> Option<Term> {
+/// Two plain writes of one constant (`*found = true`, `x[0] = 0`): a race between them is
+/// benign, tolerated unless `strict`. (Values that are not constants are not compared: a
+/// value comparison makes every write-write query harder, for the rare same-value store of a
+/// computed value.)
+fn benign(a: &Access, b: &Access, strict: bool) -> bool {
     if strict || a.atomic || b.atomic || !(a.write && b.write) {
-        return None;
+        return false;
     }
-    let (x, y) = (a.stored.as_ref()?, b.stored.as_ref()?);
-    Some(x.eq(y).not())
+    let constant = |t: &Term| {
+        t.as_bv()
+            .map(Some)
+            .or_else(|| t.as_bool().map(|v| Some(v as u128)))
+    };
+    match (a.stored.as_ref(), b.stored.as_ref()) {
+        (Some(x), Some(y)) => matches!((constant(x), constant(y)), (Some(p), Some(q)) if p == q),
+        _ => false,
+    }
 }
 
-/// True when `logs` hold two plain writes to one memory whose values the race check compares
-/// (see [`benign_excluded`]), so the report must say that equal values are tolerated.
-pub fn tolerates_benign(logs: &[ThreadLog; 2]) -> bool {
-    let writes = |l: &ThreadLog| {
-        l.accesses
+/// True when `logs` hold two writes to one memory that [`benign`] tolerates, so the report
+/// must say that equal constants are tolerated.
+pub fn tolerates_benign(logs: &[ThreadLog; 2], strict: bool) -> bool {
+    logs[0].accesses.iter().any(|a| {
+        logs[1]
+            .accesses
             .iter()
-            .filter(|a| a.write && !a.atomic && a.stored.is_some())
-            .map(|a| a.mem)
-            .collect::<Vec<_>>()
-    };
-    let (w1, w2) = (writes(&logs[0]), writes(&logs[1]));
-    w1.iter().any(|m| w2.contains(m))
+            .any(|b| a.mem == b.mem && benign(a, b, strict))
+    })
 }
 
 /// One obligation per pair of accesses that could race.
@@ -84,7 +90,7 @@ pub fn obligations(
             if a.mem != b.mem || matches!(a.mem, MemRef::Local(_)) {
                 continue;
             }
-            if !a.write && !b.write || a.atomic && b.atomic {
+            if !a.write && !b.write || a.atomic && b.atomic || benign(a, b, strict) {
                 continue;
             }
             let same = a.flat.eq(&b.flat);
@@ -99,7 +105,7 @@ pub fn obligations(
             let refine = no_hazards(logs, 2, &[&a.pc, &b.pc, &a.flat, &b.flat]);
             // Races on cells outside the memory are the bounds property's findings: a race
             // counterexample is one the interpreter can show.
-            let mut core = vec![
+            let core = vec![
                 a.pc.clone(),
                 b.pc.clone(),
                 a.inb.clone(),
@@ -107,9 +113,6 @@ pub fn obligations(
                 same,
                 unord,
             ];
-            if let Some(differ) = benign_excluded(a, b, strict) {
-                core.push(differ);
-            }
             asserts.extend(core.iter().cloned());
             let name = k.mem_name(a.mem).to_string();
             let mut q = query(format!("{}_race_{i}_{j}", k.name), asserts, small);

@@ -42,7 +42,7 @@ pub struct Access {
     /// The enclosing loops, outermost first: their numbers and iteration symbols.
     pub iters: Vec<(usize, Term)>,
     /// For a plain store of an integer or boolean: the value it writes (the race check
-    /// tolerates two such writes of one value, unless `strict_races`).
+    /// tolerates two writes of one constant, unless `strict_races`).
     pub stored: Option<Term>,
     /// For a load of an integer or boolean, or an atomic whose result is used: the value it
     /// returned (a fresh symbol), which the equal-reads refinement of the divergence check
