@@ -267,3 +267,22 @@ fn a_file_scope_axiom_is_assumed_by_every_kernel() {
         &bug.replace("race=verified exit=0", "race=violated exit=1"),
     );
 }
+
+const UNSET: &str = r#"//xfail:BOOGIE_ERROR
+//--blockDim=2 --gridDim=1
+// verify: race=violated exit=1
+// verify-args: --property race
+//@ len(out) = 64
+struct Pair { short x, y; };
+__global__ void copy_unset(Pair *out) {
+    Pair fresh;
+    out[42] = fresh;
+}
+"#;
+
+#[test]
+fn a_copy_of_an_unset_local_is_no_benign_race() {
+    // The interpreter reads an unset local as 0 in every thread; real threads may hold
+    // different values, so only constants written as such are benign.
+    check("unset", UNSET);
+}

@@ -41,8 +41,8 @@ pub struct Access {
     pub span: Span,
     /// The enclosing loops, outermost first: their numbers and iteration symbols.
     pub iters: Vec<(usize, Term)>,
-    /// For a plain store of an integer or boolean: the value it writes (the race check
-    /// tolerates two writes of one constant, unless `strict_races`).
+    /// For a plain store of an integer or boolean constant written as such: the value (the
+    /// race check tolerates two writes of one constant, unless `strict_races`).
     pub stored: Option<Term>,
     /// For a load of an integer or boolean, or an atomic whose result is used: the value it
     /// returned (a fresh symbol), which the equal-reads refinement of the divergence check
@@ -510,9 +510,12 @@ impl Exec<'_> {
                 value,
             } => {
                 let idx: Vec<SVal> = indices.iter().map(|i| self.ev(i)).collect();
+                // Only a constant written as such: a variable may hold a value the model fixes
+                // (an uninitialised local reads as 0 here) that differs between real threads.
+                let literal = matches!(value.kind, warpsafe_ir::ExprKind::Const(_));
                 let stored = match self.ev(value) {
-                    SVal::Int { t, .. } | SVal::Bool(t) => Some(t),
-                    SVal::Opaque => None,
+                    SVal::Int { t, .. } | SVal::Bool(t) if literal => Some(t),
+                    _ => None,
                 };
                 let pc = self.pc.clone();
                 self.access(*mem, idx, true, false, &pc, s.span);
