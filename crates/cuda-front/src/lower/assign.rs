@@ -137,37 +137,13 @@ impl Lowerer<'_> {
         match place {
             Place::Ptr { name, var } => {
                 let cur = self.ptr_of_var(&var, span);
-                let new = match (op, r) {
-                    (None, Val::Ptr(p)) => p,
-                    (None, Val::Scalar(z)) if super::expr::is_null(&z) => {
-                        self.null_const(var.elem, rhs.span)?
-                    }
-                    (Some(o @ (BinaryOp::Add | BinaryOp::Sub)), Val::Scalar(i)) => {
-                        match self.binary(o, Val::Ptr(cur), Val::Scalar(i), span)? {
-                            Val::Ptr(p) => p,
-                            _ => return err(span, "unsupported pointer update"),
-                        }
-                    }
-                    _ => return err(span, "unsupported pointer assignment"),
-                };
+                let new = self.pointer_update(op, r, cur, var.elem, rhs.span, span)?;
                 self.assign_pointer(&name, &var, new, span, out)?;
                 Ok(Val::Ptr(self.ptr_of_var(&var, span)))
             }
             Place::Shared(v) => {
                 let cur = self.shared_ptr_value(&v, span);
-                let new = match (op, r) {
-                    (None, Val::Ptr(p)) => p,
-                    (None, Val::Scalar(z)) if super::expr::is_null(&z) => {
-                        self.null_const(v.elem, rhs.span)?
-                    }
-                    (Some(o @ (BinaryOp::Add | BinaryOp::Sub)), Val::Scalar(i)) => {
-                        match self.binary(o, Val::Ptr(cur), Val::Scalar(i), span)? {
-                            Val::Ptr(p) => p,
-                            _ => return err(span, "unsupported pointer update"),
-                        }
-                    }
-                    _ => return err(span, "unsupported pointer assignment"),
-                };
+                let new = self.pointer_update(op, r, cur, v.elem, rhs.span, span)?;
                 self.assign_shared_pointer(&v, new, span, out)?;
                 Ok(Val::Ptr(self.shared_ptr_value(&v, span)))
             }
@@ -227,6 +203,30 @@ impl Lowerer<'_> {
     }
 
     /// A variable for an access's value when the value is used.
+    /// The pointer `p = r` or `p op= r` makes of `cur` (a pointer variable or a `__shared__`
+    /// pointer cell pointing to `elem`).
+    fn pointer_update(
+        &mut self,
+        op: Option<BinaryOp>,
+        r: Val,
+        cur: PtrVal,
+        elem: ScalarType,
+        rhs_span: Span,
+        span: Span,
+    ) -> Result<PtrVal> {
+        match (op, r) {
+            (None, Val::Ptr(p)) => Ok(p),
+            (None, Val::Scalar(z)) if super::expr::is_null(&z) => self.null_const(elem, rhs_span),
+            (Some(o @ (BinaryOp::Add | BinaryOp::Sub)), Val::Scalar(i)) => {
+                match self.binary(o, Val::Ptr(cur), Val::Scalar(i), span)? {
+                    Val::Ptr(p) => Ok(p),
+                    _ => err(span, "unsupported pointer update"),
+                }
+            }
+            _ => err(span, "unsupported pointer assignment"),
+        }
+    }
+
     fn access_result(
         &mut self,
         want: bool,
