@@ -369,6 +369,13 @@ impl Gen<'_> {
                 let text = format!("{} = __activemask();", self.var(*dst));
                 self.line(&text);
             }
+            StmtKind::Arbitrary { dst } => {
+                // Any value refines "arbitrary"; the cycle counter is one that differs between
+                // threads and executions, as the source's clock() or cuRAND call would.
+                let ty = c_type(self.k.var(*dst).ty);
+                let text = format!("{} = ({ty})clock64();", self.var(*dst));
+                self.line(&text);
+            }
             StmtKind::SyncThreadsVote { dst, kind, pred } => {
                 let text = format!(
                     "{} = {}({});",

@@ -74,6 +74,7 @@ fn blocker(inst: &Inst) -> Option<&'static str> {
         Inst::GridBarrier { .. } => "a grid barrier",
         Inst::SyncWarp { .. } | Inst::Shuffle { .. } | Inst::Vote { .. } => "a warp collective",
         Inst::ActiveMask { .. } => "__activemask()",
+        Inst::Arbitrary { .. } => "an arbitrary value",
         Inst::Atomic {
             op: AtomicOp::Exch | AtomicOp::Cas,
             ..

@@ -82,6 +82,13 @@ impl BlockRun<'_, '_> {
                 });
                 return;
             }
+            Inst::Arbitrary { .. } => {
+                let t = base + mask.trailing_zeros() as usize;
+                self.report(Issue::Unsupported, (t as u32, pc), None, true, |_| {
+                    "an arbitrary value (clock(), a function without a body): equivalence is not defined".into()
+                });
+                return;
+            }
             Inst::GridBarrier { .. } => {
                 // One block runs at a time here; a grid barrier orders it against the others.
                 let t = base + mask.trailing_zeros() as usize;
@@ -323,6 +330,7 @@ impl BlockRun<'_, '_> {
             | Inst::Shuffle { .. }
             | Inst::Vote { .. }
             | Inst::ActiveMask { .. }
+            | Inst::Arbitrary { .. }
             | Inst::BarrierVote { .. }
             | Inst::GridBarrier { .. }
             | Inst::Exit => {}

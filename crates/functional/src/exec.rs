@@ -276,6 +276,12 @@ impl Exec<'_> {
             StmtKind::SyncThreadsVote { .. } => {
                 return unsupported(s.span, "a barrier (barrier-phased algorithm)")
             }
+            StmtKind::Arbitrary { .. } => {
+                return unsupported(
+                    s.span,
+                    "an arbitrary value (clock(), a function without a body): a functional spec is not defined",
+                )
+            }
             StmtKind::Atomic { .. } => return unsupported(s.span, "an atomic update"),
             StmtKind::Assume(_) | StmtKind::Assert(_) => {
                 return unsupported(s.span, "an in-kernel assume/assert")
@@ -871,6 +877,7 @@ fn assigned_vars(b: &Block) -> BTreeSet<VarId> {
         StmtKind::Shuffle { dst, .. }
         | StmtKind::Vote { dst, .. }
         | StmtKind::ActiveMask { dst }
+        | StmtKind::Arbitrary { dst }
         | StmtKind::SyncThreadsVote { dst, .. } => {
             out.insert(*dst);
         }

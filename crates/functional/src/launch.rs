@@ -268,7 +268,8 @@ pub fn visit_exprs(b: &[Stmt], f: &mut dyn FnMut(&warpsafe_ir::Expr)) {
             | StmtKind::Return
             | StmtKind::SyncThreads
             | StmtKind::SyncGrid
-            | StmtKind::ActiveMask { .. } => {}
+            | StmtKind::ActiveMask { .. }
+            | StmtKind::Arbitrary { .. } => {}
         }
     }
 }

@@ -388,6 +388,10 @@ impl<'k> Machine<'k> {
             StmtKind::SyncThreadsVote { .. } => {
                 return unsupported("__syncthreads_count/_and/_or", s.span)
             }
+            StmtKind::Arbitrary { .. } => return unsupported(
+                "an arbitrary value (clock(), a function without a body): induction is not defined",
+                s.span,
+            ),
             StmtKind::Atomic { .. } => return unsupported("atomics", s.span),
         }
         Ok(())

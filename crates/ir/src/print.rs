@@ -214,6 +214,7 @@ impl Printer<'_> {
             StmtKind::ActiveMask { dst } => {
                 self.line(&format!("{} = __activemask();", self.var(*dst)))
             }
+            StmtKind::Arbitrary { dst } => self.line(&format!("{} = arbitrary();", self.var(*dst))),
             StmtKind::SyncThreadsVote { dst, kind, pred } => self.line(&format!(
                 "{} = {}({});",
                 self.var(*dst),

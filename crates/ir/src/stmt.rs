@@ -126,6 +126,13 @@ pub enum StmtKind {
         /// Receives the mask.
         dst: VarId,
     },
+    /// `dst = arbitrary()`: `dst` receives a value of its type about which nothing is known,
+    /// a new one in each thread and each execution (`clock()`, a call of a function without a
+    /// body, cuRAND's generators). Engines must treat it as unconstrained, never as a constant.
+    Arbitrary {
+        /// Receives the value.
+        dst: VarId,
+    },
     /// `dst = __syncthreads_count/_and/_or(pred)`: a block-wide barrier that also returns the
     /// count / and / or of `pred` over the block's threads (the same value in every thread).
     SyncThreadsVote {
@@ -344,7 +351,7 @@ impl Stmt {
             } => vec![mask, value, lane, width],
             StmtKind::Vote { mask, pred, .. } => vec![mask, pred],
             StmtKind::SyncThreadsVote { pred, .. } => vec![pred],
-            StmtKind::ActiveMask { .. } => vec![],
+            StmtKind::ActiveMask { .. } | StmtKind::Arbitrary { .. } => vec![],
             StmtKind::Atomic {
                 indices,
                 value,

@@ -211,6 +211,11 @@ impl Checker<'_> {
             StmtKind::ActiveMask { dst } => {
                 self.expect_dst(*dst, ScalarType::U32, "__activemask", s.span);
             }
+            StmtKind::Arbitrary { dst } => {
+                if self.var_ty(*dst, s.span).is_some() {
+                    self.check_declared(*dst, s.span);
+                }
+            }
             StmtKind::SyncThreadsVote { dst, kind, pred } => {
                 self.expect(pred, ScalarType::Bool, "a barrier predicate");
                 self.expect_dst(*dst, ScalarType::I32, kind.c_name(), s.span);

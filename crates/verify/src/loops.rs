@@ -166,6 +166,7 @@ fn writes(s: &Stmt, out: &mut BTreeMap<VarId, u32>) {
         StmtKind::Shuffle { dst, .. }
         | StmtKind::Vote { dst, .. }
         | StmtKind::ActiveMask { dst }
+        | StmtKind::Arbitrary { dst }
         | StmtKind::SyncThreadsVote { dst, .. } => *out.entry(*dst).or_insert(0) += 1,
         StmtKind::Atomic { dst: Some(d), .. } => *out.entry(*d).or_insert(0) += 1,
         _ => {}

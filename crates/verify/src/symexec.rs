@@ -612,6 +612,18 @@ impl Exec<'_> {
                 }
                 self.set(*dst, SVal::int(v, ScalarType::U32));
             }
+            StmtKind::Arbitrary { dst } => {
+                // A value nothing is known about: a fresh havoc symbol, so a finding that
+                // depends on it is only `possible` unless the interpreter replays it.
+                let x = match self.k.var(*dst).ty {
+                    ScalarType::Bool => SVal::Bool(self.sym("arb", Sort::Bool, SymKind::Havoc)),
+                    t if t.is_int() => {
+                        SVal::int(self.sym("arb", Sort::BitVec(t.bits()), SymKind::Havoc), t)
+                    }
+                    _ => SVal::Opaque,
+                };
+                self.set(*dst, x);
+            }
             StmtKind::SyncThreadsVote { dst, kind, pred } => {
                 let p = self.ev_bool(pred);
                 self.sync(SyncKind::Block, s.span);

@@ -180,6 +180,17 @@ pub(crate) fn exec(ctx: &Ctx, w: &mut Worker, warp: usize, pc: u32, mask: u32) {
                 w.regs[d][lane] = mask as u64;
             }
         }
+        Inst::Arbitrary { dst, ty } => {
+            let d = r(dst);
+            let block = (w.block[2] as u64) << 42 | (w.block[1] as u64) << 21 | w.block[0] as u64;
+            for lane in lanes(mask) {
+                let tid = (warp * 32 + lane) as u64;
+                let n = w.draws[warp][lane];
+                w.draws[warp][lane] = n.wrapping_add(1);
+                let seed = splitmix64(splitmix64(block) ^ tid << 32 ^ n);
+                w.regs[d][lane] = arbitrary_bits(ty, seed);
+            }
+        }
         Inst::SyncWarp { mask: m } | Inst::Shuffle { mask: m, .. } | Inst::Vote { mask: m, .. } => {
             let mv = w.regs[r(m)];
             for lane in lanes(mask) {
@@ -314,5 +325,41 @@ fn binary_faults(
                 format!("integer division by zero in `{x} {name} 0`")
             });
         }
+    }
+}
+
+/// SplitMix64's finaliser: a well-mixed 64-bit hash of `x` (the interpreter's arbitrary values
+/// are deterministic, so runs replay).
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The register bits of an arbitrary value of type `ty` drawn from `seed`: any value of the
+/// type, except that floats are kept finite (an infinity or NaN is rebuilt with a smaller
+/// exponent) so that a run's outputs stay readable.
+fn arbitrary_bits(ty: warpsafe_ir::ScalarType, seed: u64) -> u64 {
+    use warpsafe_ir::ScalarType as T;
+    let width = ty.bits();
+    let bits = if width >= 64 {
+        seed
+    } else {
+        seed & ((1u64 << width) - 1)
+    };
+    let exp_mask = match ty {
+        T::Bool => return bits & 1,
+        T::F16 => 0x7c00,
+        T::F32 => 0x7f80_0000,
+        T::F64 => 0x7ff0_0000_0000_0000,
+        _ => return bits,
+    };
+    if bits & exp_mask == exp_mask {
+        // Clear the exponent's top bit: a finite value.
+        let top = exp_mask & !(exp_mask >> 1);
+        bits & !top
+    } else {
+        bits
     }
 }

@@ -40,6 +40,8 @@ pub(crate) struct Worker {
     pub wait_mask: Vec<[u32; 32]>,
     /// Warp vector clock of each thread (indexed by lane of its warp).
     pub vc: Vec<[u32; 32]>,
+    /// Per warp, how many arbitrary values each lane has drawn (seeds the next one).
+    pub draws: Vec<[u64; 32]>,
     pub shared: Vec<u64>,
     pub shared_cells: Vec<Cell>,
     pub local: Vec<u64>,
@@ -94,6 +96,7 @@ impl Worker {
             state: vec![[ABSENT; 32]; warps],
             wait_mask: vec![[0; 32]; warps],
             vc: vec![[0; 32]; warps * 32],
+            draws: vec![[0; 32]; warps],
             shared: vec![0; ctx.shared_cells],
             shared_cells: vec![Cell::default(); ctx.shared_cells],
             local: vec![0; ctx.local_cells * ctx.threads],
@@ -126,6 +129,7 @@ impl Worker {
         self.new_global_phase();
         self.regs.fill([0; 32]);
         self.vc.fill([0; 32]);
+        self.draws.fill([0; 32]);
         self.shared.fill(0);
         self.local.fill(0);
         self.side.clear();

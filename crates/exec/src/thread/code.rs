@@ -346,6 +346,14 @@ pub enum Inst {
         /// Destination (`u32`).
         dst: Reg,
     },
+    /// `dst = arbitrary()`: a value of type `ty` about which nothing is known; the interpreter
+    /// draws a deterministic pseudo-random one per thread and per execution.
+    Arbitrary {
+        /// Destination.
+        dst: Reg,
+        /// Its type.
+        ty: ScalarType,
+    },
     /// `dst = __syncthreads_count/_and/_or(pred)`: a block barrier (site `id`, numbered with
     /// the `Barrier` sites) that also reduces `pred` over the block.
     BarrierVote {
@@ -454,7 +462,7 @@ impl Inst {
                 *mask = f(*mask);
                 *pred = f(*pred);
             }
-            Inst::ActiveMask { dst } => *dst = f(*dst),
+            Inst::ActiveMask { dst } | Inst::Arbitrary { dst, .. } => *dst = f(*dst),
             Inst::BarrierVote { dst, pred, .. } => {
                 *dst = f(*dst);
                 *pred = f(*pred);
@@ -472,6 +480,7 @@ impl Inst {
             | Inst::AllocLen { .. }
             | Inst::Special { .. }
             | Inst::ActiveMask { .. }
+            | Inst::Arbitrary { .. }
             | Inst::Jump { .. }
             | Inst::Barrier { .. }
             | Inst::GridBarrier { .. }

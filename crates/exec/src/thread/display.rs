@@ -131,6 +131,7 @@ pub fn inst_text(inst: &Inst) -> String {
             pred,
         } => format!("r{dst} = {} r{mask}, r{pred}", kind.c_name()),
         Inst::ActiveMask { dst } => format!("r{dst} = __activemask"),
+        Inst::Arbitrary { dst, ty } => format!("r{dst} = arbitrary.{ty}"),
         Inst::BarrierVote {
             id,
             kind,

@@ -497,6 +497,11 @@ impl<'k> Lowerer<'k> {
                 let d = self.var_reg(*dst, span)?;
                 self.emit(Inst::ActiveMask { dst: d }, span);
             }
+            StmtKind::Arbitrary { dst } => {
+                let d = self.var_reg(*dst, span)?;
+                let ty = self.kernel.vars[d as usize].ty;
+                self.emit(Inst::Arbitrary { dst: d, ty }, span);
+            }
             StmtKind::SyncThreadsVote { dst, kind, pred } => {
                 let d = self.var_reg(*dst, span)?;
                 let pred = self.expr(pred)?;

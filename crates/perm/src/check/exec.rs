@@ -126,6 +126,12 @@ impl Checker<'_> {
                 return self
                     .unsupported(s.span, "warp intrinsics and atomics are not supported yet")
             }
+            StmtKind::Arbitrary { .. } => {
+                return self.unsupported(
+                    s.span,
+                    "an arbitrary value (clock(), a function without a body): permission checking is not defined",
+                )
+            }
         }
         Ok(())
     }

@@ -152,6 +152,7 @@ fn writes(stmts: &[Stmt]) -> Vec<VarId> {
             StmtKind::Shuffle { dst, .. }
             | StmtKind::Vote { dst, .. }
             | StmtKind::ActiveMask { dst }
+            | StmtKind::Arbitrary { dst }
             | StmtKind::SyncThreadsVote { dst, .. } => out.push(*dst),
             StmtKind::Atomic { dst: Some(d), .. } => out.push(*d),
             _ => {}

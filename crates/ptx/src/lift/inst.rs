@@ -755,6 +755,14 @@ impl<'a> Lifter<'a> {
                 out.extend(after);
                 self.define(dst, None);
             }
+            Inst::Arbitrary { .. } => {
+                // PTX has no such instruction (only thread code lowered from IR does); the
+                // lifter's dataflow passes do not model it, so refuse rather than guess.
+                return Err(LiftError::new(
+                    "an arbitrary value (clock(), a function without a body): lifting is not defined",
+                    pc,
+                ));
+            }
             Inst::BarrierVote {
                 kind, dst, pred, ..
             } => {
@@ -933,6 +941,7 @@ pub(crate) fn defined(inst: &Inst) -> Option<Reg> {
         | Inst::Shuffle { dst, .. }
         | Inst::Vote { dst, .. }
         | Inst::ActiveMask { dst }
+        | Inst::Arbitrary { dst, .. }
         | Inst::BarrierVote { dst, .. } => Some(dst),
         Inst::Atomic { dst, .. } => dst,
         _ => None,

@@ -26,7 +26,7 @@ fn def_type(
         Inst::Cmp { dst, .. } => (dst, Some(ScalarType::Bool)),
         Inst::Cast { dst, to, .. } => (dst, Some(to)),
         Inst::Select { dst, a, b, .. } => (dst, t(a).or(t(b))),
-        Inst::Math { dst, ty, .. } => (dst, Some(ty)),
+        Inst::Math { dst, ty, .. } | Inst::Arbitrary { dst, ty } => (dst, Some(ty)),
         Inst::Special { dst, .. } | Inst::ActiveMask { dst } => (dst, Some(ScalarType::U32)),
         // A load of a same-sized element holds the element's type (NVRTC moves floats
         // through `.u32` loads and stores).

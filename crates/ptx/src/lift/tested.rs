@@ -122,6 +122,7 @@ pub(super) fn writes(s: &Stmt, v: VarId) -> bool {
             StmtKind::Shuffle { dst, .. }
             | StmtKind::Vote { dst, .. }
             | StmtKind::ActiveMask { dst }
+            | StmtKind::Arbitrary { dst }
             | StmtKind::SyncThreadsVote { dst, .. } => *dst == v,
             StmtKind::Atomic { dst: Some(d), .. } => *d == v,
             _ => false,

@@ -152,6 +152,7 @@ fn signed_on_contents(k: &Kernel) -> bool {
                 StmtKind::Shuffle { dst, .. }
                 | StmtKind::Vote { dst, .. }
                 | StmtKind::ActiveMask { dst }
+                | StmtKind::Arbitrary { dst }
                 | StmtKind::SyncThreadsVote { dst, .. }
                 | StmtKind::Atomic { dst: Some(dst), .. } => {
                     tainted.insert(*dst);
