@@ -46,6 +46,9 @@ pub struct Compiled {
     /// dynamic shared memory), one line each at the place it came from (`len(A) of `add` =
     /// n (cudaMalloc of 4000 bytes; …)`), for the report.
     pub launch_notes: Vec<(warpsafe_ir::Span, String)>,
+    /// Assumptions the translation makes about a kernel's launch, one line each at the
+    /// place they concern (the device functions a function-pointer parameter may name).
+    pub notes: Vec<(warpsafe_ir::Span, String)>,
 }
 
 /// A kernel the frontend could not lower.
@@ -162,6 +165,7 @@ fn lower(
             rejected,
             host_errors: vec![],
             launch_notes: vec![],
+            notes: vec![],
         });
     }
     // Translate every function; a helper that fails costs the kernels that call it.
@@ -297,11 +301,13 @@ fn lower(
                     &unit.record_params.borrow(),
                     source,
                 );
+                let notes = fn_param_preconditions(&mut module, &unit.fn_pointers.params);
                 return Ok(Compiled {
                     module,
                     rejected,
                     host_errors,
                     launch_notes,
+                    notes,
                 });
             }
             Err(errs) => {
@@ -344,6 +350,7 @@ fn lower(
                         rejected,
                         host_errors,
                         launch_notes: vec![],
+                        notes: vec![],
                     });
                 }
             }
@@ -384,6 +391,48 @@ fn give_length(module: &mut Module, kernel: &str, array: &str, extent: u64) {
             len: warpsafe_ir::Expr::u64(extent),
         });
     }
+}
+
+/// A kernel's function-pointer parameter is the number of one of the device functions of
+/// its type (the host passes one's address): a precondition, and a note naming them.
+fn fn_param_preconditions(
+    module: &mut Module,
+    params: &[translate::fn_pointers::KernelFnParam],
+) -> Vec<(Span, String)> {
+    use warpsafe_ir::{BinOp, Expr, ExprKind, LogicOp, ScalarType};
+    let mut notes = vec![];
+    for fp in params {
+        let Some(k) = module.kernels.iter_mut().find(|k| k.name == fp.kernel) else {
+            continue;
+        };
+        let Some(id) = k.param_named(&fp.param) else {
+            continue;
+        };
+        let value = Expr::new(ExprKind::Param(id), ScalarType::I32).with_span(fp.span);
+        let one_of = fp
+            .candidates
+            .iter()
+            .map(|(c, _)| Expr::binary(BinOp::Eq, value.clone(), Expr::i32(*c as i32)))
+            .reduce(|a, b| Expr::logical(LogicOp::Or, a, b));
+        let Some(one_of) = one_of else { continue };
+        k.contract.requires.push(one_of);
+        let names: Vec<String> = fp
+            .candidates
+            .iter()
+            .map(|(c, n)| format!("{n} (--arg {}={c})", fp.param))
+            .collect();
+        notes.push((
+            fp.span,
+            format!(
+                "`{}` of `{}` is taken to point to one of: {}: the device functions of its \
+                 type, one of whose addresses the host passes",
+                fp.param,
+                fp.kernel,
+                names.join(", ")
+            ),
+        ));
+    }
+    notes
 }
 
 /// GPUVerify's file-scope `__axiom(e)` (our header makes it a helper `__axiom_N` returning

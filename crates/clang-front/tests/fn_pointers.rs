@@ -195,10 +195,10 @@ fn one(decls: &str, body: &str) -> String {
 fn pointers_whose_targets_are_unknown_are_rejected_by_name() {
     let cases: [(&str, String, &str); 4] = [
         (
-            "kernel parameter",
-            "#include <cuda_runtime.h>\ntypedef float (*Fn)(float);\n\
+            "kernel parameter of a type no device function has",
+            "#include <cuda_runtime.h>\ntypedef float (*Fn)(float, float);\n\
              __device__ float twice(float a) { return 2.0f * a; }\n\
-             __global__ void k(float* x, Fn f) { x[threadIdx.x] = f(x[threadIdx.x]); }\n"
+             __global__ void k(float* x, Fn f) { x[threadIdx.x] = f(x[threadIdx.x], 1.0f); }\n"
                 .to_string(),
             "function-pointer kernel parameter `f`",
         ),

@@ -103,6 +103,10 @@ pub fn load(path: &Path) -> Result<Loaded, CliError> {
                 // gives the same fact replaces it.
                 eprintln!("{name}:{line}: note: {note}; used where the header and flags give none");
             }
+            for (span, note) in &c.notes {
+                let (line, _) = file.line_col(span.lo);
+                eprintln!("{name}:{line}: note: {note}");
+            }
             for r in &c.rejected {
                 diagnostics::front_errors(&file, &r.errors);
                 eprintln!(

@@ -41,6 +41,9 @@ impl Unit<'_> {
                 "arithmetic on a pointer to records (index it instead: `p[i]`)",
             ));
         }
+        if let Some(e) = self.fn_pointer_expr(n, span) {
+            return e;
+        }
         if let Some(b) = self.null_comparison(n) {
             return Ok(Expr::new(ExprKind::Bool(b), span));
         }
@@ -301,16 +304,19 @@ impl Unit<'_> {
         Ok(Expr::new(kind, span))
     }
 
-    /// `p != nullptr`, `p == NULL`, `!p` and `if (p)` on a pointer: buffers are valid
+    /// `p != nullptr`, `p == NULL`, `!p` and `if (p)` on a data pointer: buffers are valid
     /// allocations in every launch warpsafe checks, so a pointer is never null. `None` for
-    /// other expressions.
+    /// other expressions (a function pointer may be null: `fn_pointers.rs`).
     fn null_comparison(&self, n: &Node) -> Option<bool> {
         let is_null = |e: &Node| {
             let e = strip_implicit(e);
             matches!(e.kind.as_str(), "CXXNullPtrLiteralExpr" | "GNUNullExpr")
                 || e.kind == "IntegerLiteral" && e.str("value") == Some("0")
         };
-        let is_pointer = |e: &Node| strip_implicit(e).ty().is_some_and(|t| t.contains('*'));
+        let is_pointer = |e: &Node| {
+            let t = strip_implicit(e).ty();
+            t.is_some_and(|t| t.contains('*') && self.fn_pointers.resolve(t).is_none())
+        };
         match n.kind.as_str() {
             "BinaryOperator" if matches!(n.str("opcode"), Some("==" | "!=")) => {
                 let (a, b) = (n.inner.first()?, n.inner.get(1)?);

@@ -9,19 +9,28 @@
 //! the targets of the call's type, the pointer and the arguments evaluated once before it:
 //! calling a value that is no function of that type is an assertion failure.
 //!
-//! A pointer from outside the kernel has no known target set and is rejected: a kernel
-//! parameter of function-pointer type (the host passes an address), and a `__device__`
-//! function-pointer variable or table that host or device code may write (named in
-//! `cudaMemcpyToSymbol`, assigned, or its address taken). A table only read is a constant
-//! local of every function that reads it. A call through a template argument (`template
-//! <Fn F> … F(a, b)`) is a direct call of the function it names.
+//! A kernel parameter of function-pointer type is an `int` parameter too. The host can only
+//! pass the address of a device function (read with `cudaMemcpyFromSymbol` from a
+//! `__device__` pointer initialised to one), so the parameter's candidates are every
+//! `__device__` function of the file with the parameter's type, numbered whether or not
+//! device code takes its address, and the kernel's precondition is that the parameter is
+//! one of their numbers ([`KernelFnParam`]); a report names them. A null pointer is 0 (`f =
+//! NULL`, `f == nullptr`, `if (f)`), so calling one is the chain's assertion failure. Casts
+//! of integers or data pointers to function pointers are rejected: such a value's target
+//! is unknown.
+//!
+//! A `__device__` function-pointer variable or table that host or device code may write
+//! (named in `cudaMemcpyToSymbol`, assigned, or its address taken) has no known target set
+//! and is rejected. A table only read is a constant local of every function that reads it.
+//! A call through a template argument (`template <Fn F> … F(a, b)`) is a direct call of
+//! the function it names.
 
 use super::expr::strip_implicit;
 use super::{Callee, Unit};
 use crate::node::Node;
 use std::collections::{HashMap, HashSet};
 use warpsafe_cuda_front::ast::{
-    self, Decl, Declarator, Expr, ExprKind, Init, Stmt, StmtKind, Storage,
+    self, Decl, Declarator, Expr, ExprKind, FnKind, Init, Stmt, StmtKind, Storage,
 };
 use warpsafe_cuda_front::FrontError;
 use warpsafe_ir::{ScalarType, Span};
@@ -46,6 +55,22 @@ pub struct Table {
     pub codes: Option<Vec<u64>>,
 }
 
+/// A kernel parameter of function-pointer type: the device functions the host may pass.
+pub struct KernelFnParam {
+    /// The kernel's unique name.
+    pub kernel: String,
+    /// The parameter's name.
+    pub param: String,
+    /// The candidates' numbers and names, in number order; empty when the file defines no
+    /// device function of the parameter's type.
+    pub candidates: Vec<(u64, String)>,
+    /// Why the candidates cannot be listed (a device function of the type without a body
+    /// in this file), if so.
+    pub unknown: Option<String>,
+    /// The parameter's declaration.
+    pub span: Span,
+}
+
 /// The function-pointer facts of a file.
 #[derive(Default)]
 pub struct FnPointers<'a> {
@@ -57,6 +82,8 @@ pub struct FnPointers<'a> {
     pub tables: HashMap<String, Table>,
     /// `typedef float (*Fn)(float, float);` and `using Fn = …`: unqualified name → type.
     pub aliases: HashMap<String, String>,
+    /// The function-pointer parameters of the file's kernels.
+    pub params: Vec<KernelFnParam>,
 }
 
 impl FnPointers<'_> {
@@ -131,6 +158,33 @@ fn unsupported(span: Span, what: impl std::fmt::Display) -> FrontError {
     FrontError::new(span, format!("unsupported: {what}"))
 }
 
+/// True for a `__device__` function (not a kernel).
+fn is_device(decl: &Node) -> bool {
+    decl.inner.iter().any(|c| c.kind == "CUDADeviceAttr")
+        && !decl.inner.iter().any(|c| c.kind == "CUDAGlobalAttr")
+}
+
+/// Numbers `decl` (called `name`) as a target, unless it has a number.
+fn add_target<'a>(fp: &mut FnPointers<'a>, name: &str, decl: &'a Node, id: Option<&str>) -> u64 {
+    if let Some(c) = fp.codes.get(decl.id()) {
+        return *c;
+    }
+    let code = fp.targets.len() as u64 + 1;
+    fp.codes.insert(decl.id().to_string(), code);
+    if let Some(id) = id {
+        fp.codes.insert(id.to_string(), code);
+    }
+    if let Some(prev) = decl.str("previousDecl") {
+        fp.codes.insert(prev.to_string(), code);
+    }
+    fp.targets.push(Target {
+        name: name.to_string(),
+        signature: signature(decl.ty().unwrap_or("")),
+        decl,
+    });
+    code
+}
+
 impl<'a> Unit<'a> {
     /// Finds the device functions whose address the file takes and its function-pointer
     /// variables and tables.
@@ -157,23 +211,11 @@ impl<'a> Unit<'a> {
             let Some(Callee::User(name, decl)) = self.callee.get(id) else {
                 continue;
             };
-            let is_device = decl.inner.iter().any(|c| c.kind == "CUDADeviceAttr")
-                && !decl.inner.iter().any(|c| c.kind == "CUDAGlobalAttr");
-            if !is_device || fp.codes.contains_key(decl.id()) {
-                continue;
+            if is_device(decl) {
+                add_target(&mut fp, name, decl, Some(id));
             }
-            let code = fp.targets.len() as u64 + 1;
-            fp.codes.insert(decl.id().to_string(), code);
-            fp.codes.insert(id.to_string(), code);
-            if let Some(prev) = decl.str("previousDecl") {
-                fp.codes.insert(prev.to_string(), code);
-            }
-            fp.targets.push(Target {
-                name: name.clone(),
-                signature: signature(decl.ty().unwrap_or("")),
-                decl,
-            });
         }
+        self.kernel_fn_params(&mut fp);
         for g in globals {
             let resolved = g.ty().and_then(|t| fp.resolve(t));
             let Some((dims, _)) = resolved.as_deref().and_then(fn_pointer_dims) else {
@@ -199,6 +241,139 @@ impl<'a> Unit<'a> {
             );
         }
         self.fn_pointers = fp;
+    }
+
+    /// The candidates of the kernels' function-pointer parameters: every device function
+    /// of the parameter's type, each numbered.
+    fn kernel_fn_params(&self, fp: &mut FnPointers<'a>) {
+        for k in self.functions.iter().filter(|f| f.kind == FnKind::Kernel) {
+            let parms = k.node.inner.iter().filter(|c| c.kind == "ParmVarDecl");
+            for (i, p) in parms.enumerate() {
+                let Some(pty) = p.ty().and_then(|t| fp.resolve(t)) else {
+                    continue;
+                };
+                let sig = signature(&pty);
+                let mut candidates = vec![];
+                for f in self.functions.iter().filter(|f| f.kind == FnKind::Device) {
+                    let same = signature(f.node.ty().unwrap_or("")) == sig;
+                    if same && is_device(f.node) {
+                        candidates.push((add_target(fp, &f.name, f.node, None), f.name.clone()));
+                    }
+                }
+                candidates.sort();
+                // A device function of the type defined elsewhere (separate compilation)
+                // is a candidate we cannot call.
+                let unknown = self.prototypes.values().find_map(|d| {
+                    let name = d.name().unwrap_or("");
+                    let same = signature(d.ty().unwrap_or("")) == sig;
+                    let defined = self
+                        .functions
+                        .iter()
+                        .any(|f| f.node.name() == Some(name) && f.kind == FnKind::Device);
+                    (same && !defined && is_device(d)).then(|| {
+                        format!("device function `{name}` of that type has no body in this file")
+                    })
+                });
+                let param = match p.name() {
+                    Some(n) if !n.is_empty() => n.to_string(),
+                    _ => format!("__unnamed{i}"),
+                };
+                fp.params.push(KernelFnParam {
+                    kernel: k.name.clone(),
+                    param,
+                    candidates,
+                    unknown,
+                    span: self.span(p, Span::DUMMY),
+                });
+            }
+        }
+    }
+
+    /// The error for kernel `kernel`'s function-pointer parameter `param` (of type `ty`)
+    /// whose candidates cannot be listed; `None` when they can.
+    pub(super) fn kernel_fn_param_error(
+        &self,
+        kernel: &str,
+        param: &str,
+        ty: &str,
+        span: Span,
+    ) -> Option<FrontError> {
+        let p = self
+            .fn_pointers
+            .params
+            .iter()
+            .find(|p| p.kernel == kernel && p.param == param)?;
+        let why = match &p.unknown {
+            Some(why) => why.clone(),
+            None if p.candidates.is_empty() => {
+                "this file defines no `__device__` function of that type".to_string()
+            }
+            None => return None,
+        };
+        Some(unsupported(
+            span,
+            format!(
+                "function-pointer kernel parameter `{param}` of type `{ty}`: the host passes \
+                 the address of a device function of that type, but {why}, so the functions \
+                 it may call are unknown"
+            ),
+        ))
+    }
+
+    /// Null function pointers, casts to function pointers and comparisons of function
+    /// pointers: the subset expression, an error, or `None` for any other expression.
+    pub(super) fn fn_pointer_expr(&self, n: &Node, span: Span) -> Option<Result<Expr, FrontError>> {
+        let is_fp = |e: &Node| e.ty().and_then(|t| self.fn_pointers.resolve(t)).is_some();
+        let int = |v: u64| Expr::new(ExprKind::Int(v, ScalarType::I32), span);
+        let cast = n.str("castKind");
+        match n.kind.as_str() {
+            _ if cast == Some("NullToPointer") && is_fp(n) => Some(Ok(int(0))),
+            _ if cast == Some("PointerToBoolean") => {
+                let p = n.inner.first()?;
+                if !is_fp(strip_implicit(p)) {
+                    return None;
+                }
+                // `if (f)`, `!f`: a null function pointer is 0.
+                Some(self.expr(p, span).map(|p| {
+                    Expr::new(
+                        ExprKind::Binary(ast::BinaryOp::Ne, Box::new(p), Box::new(int(0))),
+                        span,
+                    )
+                }))
+            }
+            _ if cast.is_some()
+                && (n.kind != "ImplicitCastExpr"
+                    || matches!(cast, Some("BitCast" | "IntegralToPointer"))) =>
+            {
+                // The operand as converted so far (`(Fn)0` is a no-op over `0` made null).
+                let from = n.inner.iter().find(|c| super::expr::is_expr(c))?;
+                // A function type (`add` before its decay) or a function pointer.
+                let from_fn = from.ty().is_some_and(|t| t.trim_end().ends_with(')'));
+                if is_fp(n) == from_fn {
+                    return None;
+                }
+                let from_ty = from.ty().unwrap_or("?");
+                let to_ty = n.ty().unwrap_or("?");
+                Some(Err(unsupported(
+                    span,
+                    format!(
+                        "cast of `{from_ty}` to `{to_ty}`: a function pointer here is one of the \
+                         file's device functions or null, never another address or number"
+                    ),
+                )))
+            }
+            "BinaryOperator" if matches!(n.str("opcode"), Some("<" | "<=" | ">" | ">=")) => {
+                let fp = n.inner.iter().any(|c| is_fp(strip_implicit(c)));
+                fp.then(|| {
+                    Err(unsupported(
+                        span,
+                        "ordering of function pointers (the order of functions' addresses is \
+                         unknown)",
+                    ))
+                })
+            }
+            _ => None,
+        }
     }
 
     /// The value of function `id` used as a pointer.

@@ -405,14 +405,13 @@ impl<'a> Unit<'a> {
             let pspan = self.span(p, span);
             let ty = p.ty().unwrap_or("int");
             if f.kind == FnKind::Kernel && self.fn_pointers.resolve(ty).is_some() {
-                return Err(FrontError::new(
-                    pspan,
-                    format!(
-                        "unsupported: function-pointer kernel parameter `{}`: the host passes \
-                         an address, so the functions it may call are unknown",
-                        p.name().unwrap_or("")
-                    ),
-                ));
+                // The number of a device function the host passes (`fn_pointers.rs`); its
+                // candidates become the kernel's precondition.
+                let name = p.name().filter(|n| !n.is_empty());
+                let name = name.map_or_else(|| format!("__unnamed{i}"), str::to_string);
+                if let Some(e) = self.kernel_fn_param_error(&f.name, &name, ty, pspan) {
+                    return Err(e);
+                }
             }
             if groups::group_of(ty).ok().flatten().is_some() {
                 // A cooperative-groups handle: callers pass nothing (see `Unit::call`).
