@@ -151,6 +151,11 @@ fn a_null_operator_is_called_only_when_set() {
     ] {
         check(name, &twin(OPTIONAL, "op != NULL", test));
     }
+    let casts = twin(OPTIONAL, "op_t op = NULL;", "op_t op = (op_t)0;");
+    check(
+        "optional_casts",
+        &twin(&casts, "op = twice;", "op = (op_t)twice;"),
+    );
     // Calling it when `mode` chose none calls the null pointer.
     let bug = twin(OPTIONAL, "if (i < n && op != NULL)", "if (i < n)");
     check(

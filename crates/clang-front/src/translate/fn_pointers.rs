@@ -347,8 +347,12 @@ impl<'a> Unit<'a> {
             {
                 // The operand as converted so far (`(Fn)0` is a no-op over `0` made null).
                 let from = n.inner.iter().find(|c| super::expr::is_expr(c))?;
-                // A function type (`add` before its decay) or a function pointer.
-                let from_fn = from.ty().is_some_and(|t| t.trim_end().ends_with(')'));
+                // A function pointer, or a function (`add` before its decay).
+                let from_fn = is_fp(from)
+                    || from.str("castKind") == Some("FunctionToPointerDecay")
+                    || strip_implicit(from)
+                        .referenced()
+                        .is_some_and(|(_, kind, _)| kind == "FunctionDecl");
                 if is_fp(n) == from_fn {
                     return None;
                 }
