@@ -545,3 +545,26 @@ __global__ void tile_max(const int* in, int* out) {
 "#;
     same_ir(cpp, c, "tile_max");
 }
+
+#[test]
+fn helpers_read_the_file_scope_arrays_their_kernel_is_given() {
+    let cpp = r#"
+//--blockDim=32 --gridDim=1
+__constant__ int N, M;
+__constant__ float taps[4];
+__device__ float tap(const float* a, int i) { return a[i % N] * taps[i & 3]; }
+__device__ float twice(const float* a, int i) { return tap(a, i) + tap(a, i + M); }
+__global__ void filter(const float* a, float* b) { b[threadIdx.x] = twice(a, threadIdx.x); }
+"#;
+    let got = clang("helper_globals.cu", cpp, &Options::default());
+    assert!(got.rejected.is_empty(), "rejected: {:?}", got.rejected);
+    let k = got.module.kernel("filter").expect("filter");
+    for g in ["N", "M", "taps"] {
+        assert!(k.param_named(g).is_some(), "no buffer for `{g}`:\n{k}");
+    }
+    let ir = k.to_string();
+    assert!(
+        ir.contains("taps["),
+        "the helper's read of `taps` is lost:\n{ir}"
+    );
+}

@@ -161,7 +161,10 @@ impl Lowerer<'_> {
             wrapped,
             done: None,
         };
-        let saved_scopes = std::mem::replace(&mut self.scopes, vec![scope]);
+        // A helper sees file-scope names (which clang resolved) and its own: the kernel's
+        // parameters stand for the former (globals become kernel parameters).
+        let saved_scopes =
+            std::mem::replace(&mut self.scopes, vec![self.kernel_params.clone(), scope]);
         let saved_assigned = std::mem::replace(&mut self.assigned, assigned);
         let saved_addr = std::mem::replace(&mut self.addr_taken, addr_taken);
         let saved_ret = self.ret.replace(ctx);

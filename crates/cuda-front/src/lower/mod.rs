@@ -97,6 +97,9 @@ pub(crate) struct Lowerer<'a> {
     shared_decls: HashMap<(u32, u32), ArrayId>,
     /// The cells of `__shared__` pointers (offset, base tag) by declaration.
     shared_ptrs: HashMap<(u32, u32), (ArrayId, Option<ArrayId>)>,
+    /// The kernel's parameters, visible in inlined helpers too: a file-scope `__constant__`
+    /// or `__device__` array a helper reads reaches the kernel as one of them.
+    kernel_params: HashMap<String, Binding>,
     pub(crate) header: bool,
     /// The kernel's `__ensures` postconditions, as assertions to check where it ends.
     pub(crate) ensures: Vec<Stmt>,
@@ -294,6 +297,7 @@ impl<'a> Lowerer<'a> {
             cands: Candidates::default(),
             shared_decls: HashMap::new(),
             shared_ptrs: HashMap::new(),
+            kernel_params: HashMap::new(),
             header: false,
             ensures: vec![],
         }
@@ -363,6 +367,7 @@ impl<'a> Lowerer<'a> {
             }
             ParamKind::Scalar(ty) => Binding::Param { id, ty },
         };
+        self.kernel_params.insert(p.name.clone(), binding.clone());
         self.bind(&p.name, binding);
         Ok(())
     }
