@@ -269,9 +269,14 @@ __global__ void two_d(float* x) { x[threadIdx.x] = grid2d[threadIdx.x % 4][1]; }
         .expect("plain")
         .param_named("weights")
         .is_none());
-    // Two-dimensional ones are not modelled yet: only their kernel is left out.
-    assert_eq!(got.rejected.len(), 1);
-    assert_eq!(got.rejected[0].kernel, "two_d");
+    // A two-dimensional one is one buffer, row-major: `grid2d[i][1]` reads element 2i + 1.
+    assert!(got.rejected.is_empty(), "{:?}", got.rejected);
+    let k = got.module.kernel("two_d").expect("two_d");
+    let g = k.param_named("grid2d").expect("a buffer for grid2d");
+    let len = k.contract.lengths.iter().find(|l| l.param == g);
+    assert_eq!(len.expect("its length").len, warpsafe_ir::Expr::u64(8));
+    let ir = k.to_string();
+    assert!(ir.contains("* 2") && ir.contains("+ 1"), "{ir}");
 }
 
 #[test]

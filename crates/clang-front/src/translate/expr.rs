@@ -132,6 +132,9 @@ impl Unit<'_> {
                 }
             }
             "ArraySubscriptExpr" => {
+                if let Some(e) = self.global_element(n, span)? {
+                    return Ok(Expr::new(e, span));
+                }
                 let base = self.child(n, 0, span)?;
                 let index = self.child(n, 1, span)?;
                 // `(&a[k])[i]` is `a[k + i]` (an array field of a record in memory).

@@ -8,7 +8,8 @@
 use super::{types, Unit};
 use crate::node::Node;
 use warpsafe_cuda_front::ast::{self, visit_stmt_exprs, visit_subexprs, ExprKind, Function};
-use warpsafe_ir::Span;
+use warpsafe_cuda_front::FrontError;
+use warpsafe_ir::{ScalarType, Span};
 
 /// A file-scope array kernels read (or write) as a buffer.
 #[derive(Debug, Clone)]
@@ -24,6 +25,10 @@ pub struct GlobalArray {
     pub id: String,
     /// True for a scalar (`__constant__ float scale;`), read as element 0 of its buffer.
     pub scalar: bool,
+    /// The extents of each dimension past the first of a multi-dimensional array
+    /// (`float t[4][8][2]` → `[8, 2]`): its buffer holds the elements in C's row-major order
+    /// and `t[i][j][k]` reads element `(i·8 + j)·2 + k`. Empty for one dimension or none.
+    pub inner_dims: Vec<u64>,
 }
 
 impl Unit<'_> {
@@ -53,6 +58,7 @@ impl Unit<'_> {
                 extent: None,
                 id: v.id().to_string(),
                 scalar: false,
+                inner_dims: vec![],
             });
         }
         let explicit = |k: &str| v.inner.iter().any(|c| c.kind == k && !c.flag("implicit"));
@@ -62,12 +68,15 @@ impl Unit<'_> {
         }
         let span = self.span(v, Span::DUMMY);
         let d = types::declared(v.ty()?, span).ok()?;
-        // A scalar, or one dimension: a buffer parameter is indexed once.
-        let (extent, scalar) = match d.dims[..] {
-            [] => (1, true),
-            [Some(extent)] => (extent, false),
-            _ => return None,
-        };
+        // A scalar, or an array of known extents, row-major in one buffer.
+        let dims: Option<Vec<u64>> = d.dims.iter().copied().collect();
+        let dims = dims?;
+        let scalar = dims.is_empty();
+        let extent = dims
+            .iter()
+            .try_fold(1u64, |n, &d| n.checked_mul(d))
+            .filter(|&n| n <= MAX_GLOBAL_ELEMS)?;
+        let inner_dims = dims.get(1..).map(<[u64]>::to_vec).unwrap_or_default();
         if d.ty.ptr {
             return None;
         }
@@ -85,7 +94,74 @@ impl Unit<'_> {
             extent: Some(extent),
             id: v.id().to_string(),
             scalar,
+            inner_dims,
         })
+    }
+}
+
+/// The most elements a file-scope array may have (a larger one is left to the rejection of
+/// its references): the analyses model it as one buffer.
+const MAX_GLOBAL_ELEMS: u64 = 1 << 32;
+
+impl Unit<'_> {
+    /// `g[i][j]…` as one read of `g`'s buffer when `n`, an array subscript, indexes every
+    /// dimension of a multi-dimensional file-scope array `g` (see
+    /// [`GlobalArray::inner_dims`]); `None` for anything else.
+    pub(super) fn global_element(
+        &self,
+        n: &Node,
+        span: Span,
+    ) -> Result<Option<ast::ExprKind>, FrontError> {
+        let mut indices = vec![];
+        let mut at = n;
+        while at.kind == "ArraySubscriptExpr" {
+            let (Some(base), Some(index)) = (at.inner.first(), at.inner.get(1)) else {
+                return Ok(None);
+            };
+            indices.push(index);
+            at = super::expr::strip_implicit(base);
+        }
+        let Some((id, _, _)) = at.referenced() else {
+            return Ok(None);
+        };
+        let Some(g) = self.globals.iter().find(|g| g.id == id) else {
+            return Ok(None);
+        };
+        if g.inner_dims.is_empty() || indices.len() != g.inner_dims.len() + 1 {
+            return Ok(None);
+        }
+        indices.reverse();
+        let wide = |e: ast::Expr| {
+            let t = ast::Type {
+                base: Some(ScalarType::I64),
+                ptr: false,
+                konst: false,
+                volatile: false,
+                span,
+            };
+            ast::Expr::new(ast::ExprKind::Cast(t, Box::new(e)), span)
+        };
+        let mut flat = wide(self.expr(indices[0], span)?);
+        for (index, &d) in indices[1..].iter().zip(&g.inner_dims) {
+            let scaled = ast::Expr::new(
+                ast::ExprKind::Binary(
+                    ast::BinaryOp::Mul,
+                    Box::new(flat),
+                    Box::new(ast::Expr::new(ast::ExprKind::Int(d, ScalarType::I64), span)),
+                ),
+                span,
+            );
+            flat = ast::Expr::new(
+                ast::ExprKind::Binary(
+                    ast::BinaryOp::Add,
+                    Box::new(scaled),
+                    Box::new(wide(self.expr(index, span)?)),
+                ),
+                span,
+            );
+        }
+        let base = ast::Expr::new(ast::ExprKind::Ident(g.name.clone()), span);
+        Ok(Some(ast::ExprKind::Index(Box::new(base), Box::new(flat))))
     }
 }
 
@@ -119,6 +195,7 @@ pub fn texture_extents(tex: &GlobalArray) -> Vec<GlobalArray> {
                 name,
                 extent: None,
                 scalar: false,
+                inner_dims: vec![],
             }
         })
         .collect()
