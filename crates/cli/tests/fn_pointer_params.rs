@@ -2,8 +2,9 @@
 //! writes them: a stencil operator chosen by the host (read with `cudaMemcpyFromSymbol` from
 //! a `__device__` pointer), checked for every device function of its type, with a twin
 //! whose one candidate reads out of bounds; a local operator left null on one path and
-//! called only when set, with a twin that calls it anyway; `run` taking the operator as its
-//! number; and the precise rejections (no candidate, an integer made a function pointer).
+//! called only when set (by `if`, `?:` or `&&`), with twins that call it anyway; `run`
+//! taking the operator as its number; and the precise rejections (no candidate, an integer
+//! made a function pointer).
 
 mod corpus;
 
@@ -170,6 +171,35 @@ fn a_null_operator_is_called_only_when_set() {
     );
     check(
         "optional_zero_bug",
+        &bug.replace("assert=verified", "assert=violated")
+            .replace("exit=0", "exit=1"),
+    );
+}
+
+#[test]
+fn an_optional_operator_is_tested_and_called_in_one_expression() {
+    // `op ? op(v) : v` and `op && op(v)`: the call runs only where the test holds.
+    let cond = twin(
+        OPTIONAL,
+        "if (i < n && op != NULL)\n        x[i] = op(x[i]);",
+        "if (i < n)\n        x[i] = op ? op(x[i]) : x[i];",
+    );
+    check("optional_cond", &cond);
+    let and = twin(
+        OPTIONAL,
+        "if (i < n && op != NULL)\n        x[i] = op(x[i]);",
+        "if (i < n && op && op(x[i]) > 1.0f)\n        x[i] = 1.0f;",
+    );
+    check("optional_and", &and);
+    let bug = twin(&cond, "op ? op(x[i])", "op || mode > 2 ? op(x[i])");
+    check(
+        "optional_cond_bug",
+        &bug.replace("assert=verified", "assert=violated")
+            .replace("exit=0", "exit=1"),
+    );
+    let bug = twin(&and, "op && op(x[i])", "mode > 2 && op(x[i])");
+    check(
+        "optional_and_bug",
         &bug.replace("assert=verified", "assert=violated")
             .replace("exit=0", "exit=1"),
     );

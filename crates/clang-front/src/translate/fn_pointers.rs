@@ -7,7 +7,9 @@
 //! `switch`es choosing one and comparisons need nothing else. A call through a pointer is a
 //! chain `if (p == 1) r = add(a, b); else if (p == 2) r = mul(a, b); else assert(0);` over
 //! the targets of the call's type, the pointer and the arguments evaluated once before it:
-//! calling a value that is no function of that type is an assertion failure.
+//! calling a value that is no function of that type is an assertion failure. Where nothing
+//! may run before the statement (an arm of `?:`, the right of `&&`: `f ? f(x) : x`), the
+//! chain is one expression, `p == 1 ? add(a, b) : … : (assert(0), 0)`.
 //!
 //! A kernel parameter of function-pointer type is an `int` parameter too. The host can only
 //! pass the address of a device function (read with `cudaMemcpyFromSymbol` from a
@@ -544,12 +546,14 @@ impl<'a> Unit<'a> {
         let mut pre = vec![];
         let p = format!("__fp{k}");
         let pv = self.expr(pointer, span)?;
-        pre.push(local(p.clone(), "int", Some(pv))?);
+        pre.push(local(p.clone(), "int", Some(pv.clone()))?);
         let mut args = vec![];
+        let mut values = vec![];
         for (i, a) in n.inner.iter().skip(1).enumerate() {
             let ty = a.ty().unwrap_or("int").to_string();
             let name = format!("__fp{k}_a{i}");
             let v = self.expr(a, span)?;
+            values.push(v.clone());
             pre.push(local(name.clone(), &ty, Some(v))?);
             args.push(ident(&name));
         }
@@ -606,12 +610,77 @@ impl<'a> Unit<'a> {
             };
         }
         pre.push(chain);
-        self.hoist(pre, span)?;
+        if let Err(e) = self.hoist(pre, span) {
+            // Where nothing may run before the statement (an arm of `?:`, the right of
+            // `&&`): the chain as an expression, when it has a value.
+            return self
+                .dispatch_expr(&targets, &pv, &values, &ret, span)
+                .ok_or(e);
+        }
         Ok(match result {
             Some(r) => ExprKind::Ident(r),
             // A `void` call's value is never read: a statement of its own.
             None => ExprKind::Int(0, ScalarType::I32),
         })
+    }
+}
+
+impl Unit<'_> {
+    /// The dispatch of a call through pointer `p` as one expression, `p == 1 ? add(a, b) : p
+    /// == 2 ? mul(a, b) : (assert(0), (float)0)`, which evaluates the arguments once (in the
+    /// arm taken). `None` when the pointer expression has effects or the call's value is no
+    /// scalar.
+    fn dispatch_expr(
+        &self,
+        targets: &[&Target],
+        p: &Expr,
+        args: &[Expr],
+        ret: &str,
+        span: Span,
+    ) -> Option<ExprKind> {
+        if !is_pure(p, 0) {
+            return None;
+        }
+        let ty = super::types::scalar_or_pointer(ret, span).ok()?;
+        if ty.ptr || ty.base.is_none() {
+            return None;
+        }
+        let int = |v: u64| Expr::new(ExprKind::Int(v, ScalarType::I32), span);
+        let assert = ExprKind::Call("assert".into(), span, vec![int(0)]);
+        let zero = Expr::new(ExprKind::Cast(ty, Box::new(int(0))), span);
+        let mut chain = ExprKind::Comma(Box::new(Expr::new(assert, span)), Box::new(zero));
+        for t in targets.iter().rev() {
+            let code = self.fn_pointers.codes.get(t.decl.id()).copied()?;
+            let call = Expr::new(ExprKind::Call(t.name.clone(), span, args.to_vec()), span);
+            let cond =
+                ExprKind::Binary(ast::BinaryOp::Eq, Box::new(p.clone()), Box::new(int(code)));
+            chain = ExprKind::Cond(
+                Box::new(Expr::new(cond, span)),
+                Box::new(call),
+                Box::new(Expr::new(chain, span)),
+            );
+        }
+        Some(chain)
+    }
+}
+
+/// True for an expression without effects (evaluating it again changes nothing).
+fn is_pure(e: &Expr, depth: u32) -> bool {
+    if depth > 64 {
+        return false;
+    }
+    match &e.kind {
+        ExprKind::Int(..) | ExprKind::Float(..) | ExprKind::Bool(_) | ExprKind::Ident(_) => true,
+        ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => {
+            is_pure(a, depth + 1)
+        }
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+            is_pure(a, depth + 1) && is_pure(b, depth + 1)
+        }
+        ExprKind::Cond(c, a, b) => {
+            is_pure(c, depth + 1) && is_pure(a, depth + 1) && is_pure(b, depth + 1)
+        }
+        _ => false,
     }
 }
 
