@@ -57,6 +57,23 @@ void __threadfence_system(void);
 /* ---- time, traps, misc -------------------------------------------------- */
 
 long long int clock64(void);
+
+/* warpsafe: a value of the type about which nothing is known, a new one in each
+ * thread and each call (the IR's `arbitrary`). clock() and clock64() are
+ * such values; the headers use these for what a library computes but the
+ * checks need not know (cuRAND's generators), and a call of a function of the
+ * file declared without a body has one as its value. */
+bool __warpsafe_arbitrary_bool(void);
+signed char __warpsafe_arbitrary_i8(void);
+unsigned char __warpsafe_arbitrary_u8(void);
+short __warpsafe_arbitrary_i16(void);
+unsigned short __warpsafe_arbitrary_u16(void);
+int __warpsafe_arbitrary_i32(void);
+unsigned int __warpsafe_arbitrary_u32(void);
+long long __warpsafe_arbitrary_i64(void);
+unsigned long long __warpsafe_arbitrary_u64(void);
+float __warpsafe_arbitrary_f32(void);
+double __warpsafe_arbitrary_f64(void);
 void __nanosleep(unsigned int ns);
 void __trap(void);
 void __brkpt(void);

@@ -1121,7 +1121,25 @@ impl Unit<'_> {
             let key = self
                 .record_key_of(base_ty.rsplit_once('*').map_or(base_ty, |p| p.0))
                 .unwrap_or_default();
-            return Ok(self.elements(s, &key, span)?.into_iter().nth(index));
+            let e = self.elements(s, &key, span)?.into_iter().nth(index);
+            if super::place::array_extent(&fields[index].1).is_some() {
+                // `p->a` of an array field `a`: a pointer to its first element, which `p->a[i]`
+                // indexes, when the elements are the memory's own units (not decoded from
+                // units of another type).
+                return match e {
+                    Some(
+                        e @ Expr {
+                            kind: ExprKind::Index(..),
+                            ..
+                        },
+                    ) => Ok(Some(super::expr::address_of(e))),
+                    _ => Err(unsupported(
+                        span,
+                        format!("array field `{field}` of a record whose leaves have other types"),
+                    )),
+                };
+            }
+            return Ok(e);
         }
         Ok(self.record_fields(base, span)?.into_iter().nth(leaf))
     }

@@ -550,7 +550,11 @@ impl Unit<'_> {
             return g;
         }
         if let (None, Some(proto)) = (decl, self.prototypes.get(id)) {
-            return self.bodiless_call(&name, proto, n, span);
+            if !is_legacy_warp_function(&name) {
+                return self.bodiless_call(&name, proto, n, span);
+            }
+            // `__device__ unsigned int any(unsigned int);` (CUDA SDK's simpleVoteIntrinsics):
+            // the file declares a pre-CUDA-9 warp function, which the lowering knows.
         }
         let name = if name == "__global_assert" {
             // GPUVerify's assertion over all threads: each thread's check is the same.
@@ -597,7 +601,22 @@ impl Unit<'_> {
                     .get(i)
                     .and_then(|p| p.ty())
                     .is_some_and(|t| types::strip_reference(t).1);
-                let arg = self.expr(a, span)?;
+                let sa = strip_implicit(a);
+                let record_ptr = !by_ref
+                    && sa.kind == "UnaryOperator"
+                    && sa.str("opcode") == Some("&")
+                    && sa
+                        .inner
+                        .first()
+                        .is_some_and(|x| strip_implicit(x).kind == "ArraySubscriptExpr")
+                    && self.record_pointer(a.ty().unwrap_or(""), span)?.is_some();
+                // `&states[id]` into a helper's record pointer: the offset of record `id` in
+                // the memory of its scalars (a whole record per step, not a scalar).
+                let arg = if record_ptr {
+                    self.record_pointer_init(a, span)?
+                } else {
+                    self.expr(a, span)?
+                };
                 args.push(if by_ref { address_of(arg) } else { arg });
             }
         }
@@ -614,8 +633,9 @@ impl Unit<'_> {
     /// A call of the file's own `__device__` function `name` declared without a body
     /// (`proto`): it touches no memory the caller can see only when no pointer or reference
     /// reaches it, so its arguments are evaluated (a record argument's copy reads every leaf)
-    /// and nothing else happens; a pointer or reference argument, or a value returned, is
-    /// rejected (what it would write, or return, is unknown).
+    /// and its value, if used, is arbitrary (`__warpsafe_arbitrary_<type>()`: GPUVerify's
+    /// `int x = nondet();`). A pointer or reference argument, or a record or pointer
+    /// returned, is rejected (what it would write, or return, is unknown).
     fn bodiless_call(
         &self,
         name: &str,
@@ -627,14 +647,18 @@ impl Unit<'_> {
             .ty()
             .and_then(|t| t.split_once('('))
             .map_or("void", |(r, _)| r.trim());
-        if ret != "void" {
-            return Err(unsupported(
-                span,
-                format!(
-                    "a call of `{name}`, declared without a body, whose value (`{ret}`) is used                      (its value is unknown)"
-                ),
-            ));
-        }
+        let ret_ty = match types::scalar(ret) {
+            Ok(t) => t,
+            Err(_) => {
+                return Err(unsupported(
+                    span,
+                    format!(
+                        "a call of `{name}`, declared without a body, that returns a `{ret}` (a \
+                         value of that type that nothing is known about is not modelled)"
+                    ),
+                ))
+            }
+        };
         let mut reads = vec![];
         for a in n.inner.iter().skip(1) {
             let ty = a.ty().unwrap_or("");
@@ -643,7 +667,8 @@ impl Unit<'_> {
                 return Err(unsupported(
                     span,
                     format!(
-                        "a call of `{name}`, declared without a body, given the pointer or                          reference `{ty}` (what it does with that memory is unknown)"
+                        "a call of `{name}`, declared without a body, given the pointer or \
+                         reference `{ty}` (what it does with that memory is unknown)"
                     ),
                 ));
             }
@@ -652,7 +677,8 @@ impl Unit<'_> {
                     unsupported(
                         span,
                         format!(
-                            "a call of `{name}`, declared without a body, given a `{key}` that                              may hold a pointer (what it does with that memory is unknown)"
+                            "a call of `{name}`, declared without a body, given a `{key}` that \
+                             may hold a pointer (what it does with that memory is unknown)"
                         ),
                     )
                 })?;
@@ -664,6 +690,11 @@ impl Unit<'_> {
                 reads.push(self.expr(a, span)?);
             }
         }
+        if let Some(t) = ret_ty {
+            // Its value is one nothing is known about, drawn after the arguments are read.
+            let callee = format!("__warpsafe_arbitrary_{}", t.name());
+            reads.push(Expr::new(ExprKind::Call(callee, span, vec![]), span));
+        }
         let mut all = reads.into_iter();
         let Some(first) = all.next() else {
             return Ok(ExprKind::Int(0, ScalarType::I32));
@@ -674,6 +705,24 @@ impl Unit<'_> {
             })
             .kind)
     }
+}
+
+/// The pre-CUDA-9 warp functions without a mask that cuda-front's lowering rewrites to their
+/// `_sync` form (`legacy_warp_call` in its `lower/calls.rs`): a file that declares one
+/// without a body (as CUDA's SDK samples do) still means the warp function.
+fn is_legacy_warp_function(name: &str) -> bool {
+    matches!(
+        name,
+        "__shfl"
+            | "__shfl_up"
+            | "__shfl_down"
+            | "__shfl_xor"
+            | "__any"
+            | "any"
+            | "__all"
+            | "all"
+            | "__ballot"
+    )
 }
 
 /// The expression of an inlined call's value (a scalar; a record or nothing is an error).

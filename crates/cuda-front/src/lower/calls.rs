@@ -207,6 +207,17 @@ fn legacy_warp_call(name: &str) -> Option<&'static str> {
     })
 }
 
+/// The type of the value of a call that yields an arbitrary value: the cycle counters
+/// (`clock()` is a `long` on our targets, `clock64()` a `long long`) and the headers' way to
+/// ask for one (`__warpsafe_arbitrary_u32()`, …, written by clang-front for a call of a
+/// function without a body and by our `<curand_kernel.h>`).
+fn arbitrary_builtin(name: &str) -> Option<ScalarType> {
+    Some(match name {
+        "clock" | "clock64" => ScalarType::I64,
+        _ => ScalarType::from_name(name.strip_prefix("__warpsafe_arbitrary_")?)?,
+    })
+}
+
 /// GPUVerify builtins of the annotation language that have no translation: the annotation
 /// using one is reported unchecked rather than dropped or rejected.
 const GPUVERIFY_UNSUPPORTED: &[&str] = &[
@@ -551,6 +562,12 @@ impl Lowerer<'_> {
         }
         if let Some(op) = warp_collective(name) {
             return self.warp_collective(op, name, args, span, out);
+        }
+        if let Some(ty) = arbitrary_builtin(name) {
+            arity(name, args, 0..=0, span)?;
+            let dst = self.result_var("arb", ty, span, out)?;
+            out.push(Stmt::new(StmtKind::Arbitrary { dst }).with_span(span));
+            return Ok(Val::Scalar(self.var_expr(dst, span)));
         }
         if name == "__activemask" {
             arity(name, args, 0..=0, span)?;
