@@ -6,7 +6,7 @@
 //! threads without a barrier) as nothing. Float intrinsics with a rounding mode or a fast
 //! approximation (`__fadd_rz`, `__fdividef`, `__saturatef`) are the operation they round.
 
-use warpsafe_cuda_front::ast::{BinaryOp, Expr, ExprKind};
+use warpsafe_cuda_front::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
 use warpsafe_ir::{ScalarType, Span};
 
 struct B {
@@ -100,8 +100,11 @@ impl B {
 /// True for an argument that may be copied into the expansion (no effects, small).
 fn simple(e: &Expr) -> bool {
     match &e.kind {
-        ExprKind::Int(..) | ExprKind::Ident(_) => true,
+        ExprKind::Int(..) | ExprKind::Float(..) | ExprKind::Bool(_) | ExprKind::Ident(_) => true,
         ExprKind::Member(b, _) | ExprKind::Cast(_, b) => simple(b),
+        ExprKind::Unary(UnaryOp::Neg | UnaryOp::Plus | UnaryOp::Not | UnaryOp::BitNot, b) => {
+            simple(b)
+        }
         ExprKind::Index(a, i) => simple(a) && simple(i),
         ExprKind::Binary(_, a, b) => simple(a) && simple(b),
         _ => false,
@@ -268,4 +271,27 @@ fn call(to: &str, args: &[Expr], name: &str, arity: usize, span: Span) -> Result
         return Err(format!("`{name}` takes {arity} argument(s)"));
     }
     Ok(ExprKind::Call(to.into(), span, args.to_vec()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ident(n: &str) -> Expr {
+        Expr::new(ExprKind::Ident(n.into()), Span::DUMMY)
+    }
+
+    #[test]
+    fn arguments_without_effects_are_expanded_and_calls_are_not() {
+        // Sobol's `__ffs(~((i - stride) | mask))`: operators over names, no effects.
+        let or = Expr::new(
+            ExprKind::Binary(BinaryOp::BitOr, Box::new(ident("i")), Box::new(ident("m"))),
+            Span::DUMMY,
+        );
+        let not = Expr::new(ExprKind::Unary(UnaryOp::BitNot, Box::new(or)), Span::DUMMY);
+        assert!(matches!(expand("__ffs", &[not], Span::DUMMY), Some(Ok(_))));
+        let call = Expr::new(ExprKind::Call("f".into(), Span::DUMMY, vec![]), Span::DUMMY);
+        let neg = Expr::new(ExprKind::Unary(UnaryOp::Neg, Box::new(call)), Span::DUMMY);
+        assert!(matches!(expand("__ffs", &[neg], Span::DUMMY), Some(Err(_))));
+    }
 }
