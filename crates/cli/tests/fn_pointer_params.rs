@@ -1,7 +1,8 @@
 //! Function pointers the host passes, and null function pointers, written as real code
 //! writes them: a stencil operator chosen by the host (read with `cudaMemcpyFromSymbol` from
 //! a `__device__` pointer), checked for every device function of its type, with a twin
-//! whose one candidate reads out of bounds; a local operator left null on one path and
+//! whose one candidate reads out of bounds (also for candidates taking a record by
+//! reference); a local operator left null on one path and
 //! called only when set (by `if`, `?:` or `&&`), with twins that call it anyway; `run`
 //! taking the operator as its number; and the precise rejections (no candidate, an integer
 //! made a function pointer).
@@ -201,6 +202,33 @@ fn an_optional_operator_is_tested_and_called_in_one_expression() {
     check(
         "optional_and_bug",
         &bug.replace("assert=verified", "assert=violated")
+            .replace("exit=0", "exit=1"),
+    );
+}
+
+const FOLD: &str = r#"//--blockDim=32 --gridDim=1
+// verify: race=verified bounds=verified assert=verified exit=0
+//@ len(x) = 32
+//@ len(out) = 32
+#include <cuda_runtime.h>
+struct acc { float sum; int count; };
+typedef void (*fold_t)(acc &, const float *, int);
+__device__ void plain(acc &a, const float *x, int i) { a.sum += x[i]; a.count += 1; }
+__device__ void squared(acc &a, const float *x, int i) { a.sum += x[i] * x[i]; a.count += 1; }
+__global__ void fold(const float *x, float *out, fold_t f) {
+    acc a = {0.0f, 0};
+    f(a, x, threadIdx.x);
+    out[threadIdx.x] = a.sum / a.count;
+}
+"#;
+
+#[test]
+fn candidates_taking_a_record_by_reference_are_inlined() {
+    check("fold", FOLD);
+    let bug = twin(FOLD, "a.sum += x[i] * x[i];", "a.sum += x[i] * x[i + 1];");
+    check(
+        "fold_bug",
+        &bug.replace("bounds=verified", "bounds=violated")
             .replace("exit=0", "exit=1"),
     );
 }

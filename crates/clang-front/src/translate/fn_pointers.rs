@@ -9,7 +9,8 @@
 //! the targets of the call's type, the pointer and the arguments evaluated once before it:
 //! calling a value that is no function of that type is an assertion failure. Where nothing
 //! may run before the statement (an arm of `?:`, the right of `&&`: `f ? f(x) : x`), the
-//! chain is one expression, `p == 1 ? add(a, b) : … : (assert(0), 0)`.
+//! chain is one expression, `p == 1 ? add(a, b) : … : (assert(0), 0)`. When a target takes
+//! a record or a reference, each arm inlines its target with the call's arguments.
 //!
 //! A kernel parameter of function-pointer type is an `int` parameter too. The host can only
 //! pass the address of a device function (read with `cudaMemcpyFromSymbol` from a
@@ -523,21 +524,15 @@ impl<'a> Unit<'a> {
                 ),
             ));
         }
-        for t in &targets {
-            let params = t.decl.inner.iter().filter(|c| c.kind == "ParmVarDecl");
-            for p in params {
+        let inlined = targets.iter().any(|t| {
+            let mut params = t.decl.inner.iter().filter(|c| c.kind == "ParmVarDecl");
+            params.any(|p| {
                 let ty = p.ty().unwrap_or("");
-                if super::types::strip_reference(ty).1 || self.record(ty).is_some() {
-                    return Err(unsupported(
-                        span,
-                        format!(
-                            "call through a function pointer to `{}`, which takes a reference \
-                             or a record (only scalars and pointers are passed)",
-                            t.name
-                        ),
-                    ));
-                }
-            }
+                super::types::strip_reference(ty).1 || self.record(ty).is_some()
+            })
+        });
+        if inlined {
+            return self.inlined_dispatch(n, pointer, &targets, span);
         }
         let k = self.fresh();
         let local =
@@ -626,6 +621,74 @@ impl<'a> Unit<'a> {
 }
 
 impl Unit<'_> {
+    /// The dispatch of a call through `pointer` to targets of which some take a record or a
+    /// reference: each arm inlines its target with the call's arguments (evaluated in the
+    /// arm, after the pointer), hoisted before the statement; the call's value.
+    fn inlined_dispatch(
+        &self,
+        n: &Node,
+        pointer: &Node,
+        targets: &[&Target],
+        span: Span,
+    ) -> Result<ExprKind, FrontError> {
+        let k = self.fresh();
+        let ident = |name: &str| Expr::new(ExprKind::Ident(name.to_string()), span);
+        let int = |v: u64| Expr::new(ExprKind::Int(v, ScalarType::I32), span);
+        let stmt = |kind: StmtKind| Stmt { kind, span };
+        let p = format!("__fp{k}");
+        let pv = self.expr(pointer, span)?;
+        let mut pre = vec![self.local_decl(&p, "int", Some(pv), span)?];
+        let ret = n.ty().unwrap_or("void").to_string();
+        let result = (ret != "void").then(|| format!("__fp{k}_r"));
+        if let Some(r) = &result {
+            pre.push(self.local_decl(r, &ret, None, span)?);
+        }
+        let args: Vec<&Node> = n.inner.iter().skip(1).collect();
+        let assert = ExprKind::Call("assert".into(), span, vec![int(0)]);
+        let mut chain = stmt(StmtKind::Expr(Expr::new(assert, span)));
+        for t in targets.iter().rev() {
+            let code = self
+                .fn_pointers
+                .codes
+                .get(t.decl.id())
+                .copied()
+                .unwrap_or(0);
+            let (value, mut body) =
+                self.with_pending(|| self.inline_fn(t.decl, None, &args, vec![], span));
+            let value = value?;
+            if let Some(r) = &result {
+                let v = match value {
+                    super::inline::Value::Scalar(e) => e,
+                    _ => {
+                        return Err(unsupported(
+                            span,
+                            format!(
+                                "call through a function pointer to `{}`, whose value is no \
+                                 scalar",
+                                t.name
+                            ),
+                        ))
+                    }
+                };
+                let set = ExprKind::Assign(None, Box::new(ident(r)), Box::new(v));
+                body.push(stmt(StmtKind::Expr(Expr::new(set, span))));
+            }
+            let cond =
+                ExprKind::Binary(ast::BinaryOp::Eq, Box::new(ident(&p)), Box::new(int(code)));
+            chain = stmt(StmtKind::If(
+                Expr::new(cond, span),
+                Box::new(stmt(StmtKind::Block(body))),
+                Some(Box::new(chain)),
+            ));
+        }
+        pre.push(chain);
+        self.hoist(pre, span)?;
+        Ok(match result {
+            Some(r) => ExprKind::Ident(r),
+            None => ExprKind::Int(0, ScalarType::I32),
+        })
+    }
+
     /// The dispatch of a call through pointer `p` as one expression, `p == 1 ? add(a, b) : p
     /// == 2 ? mul(a, b) : (assert(0), (float)0)`, which evaluates the arguments once (in the
     /// arm taken). `None` when the pointer expression has effects or the call's value is no
