@@ -277,6 +277,18 @@ __global__ void k(float *x, op2_t f) { x[threadIdx.x] = f(x[threadIdx.x], 1.0f);
             && stderr.contains("defines no `__device__` function of that type"),
         "{stderr}"
     );
+    // The host may pass a library function's address the file reads into a pointer.
+    let library = r#"//--blockDim=32 --gridDim=1
+#include <cuda_runtime.h>
+typedef float (*op_t)(float);
+__device__ float twice(float v) { return 2.0f * v; }
+__device__ op_t d_sin = sinf;
+__global__ void k(float *x, op_t f) { x[threadIdx.x] = f(x[threadIdx.x]); }
+"#;
+    let out = warpsafe("verify", "library", library, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("takes the address of `sinf`"), "{stderr}");
     let made_up = twin(OPTIONAL, "op_t op = NULL;", "op_t op = (op_t)5;");
     let out = warpsafe("verify", "made_up", &made_up, &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -87,6 +87,9 @@ pub struct FnPointers<'a> {
     pub aliases: HashMap<String, String>,
     /// The function-pointer parameters of the file's kernels.
     pub params: Vec<KernelFnParam>,
+    /// Functions without a body here whose address the file takes (`sinf`, a prototype):
+    /// name and normalised type.
+    pub foreign: Vec<(String, String)>,
 }
 
 impl FnPointers<'_> {
@@ -212,6 +215,9 @@ impl<'a> Unit<'a> {
                 continue;
             };
             let Some(Callee::User(name, decl)) = self.callee.get(id) else {
+                // A library function (`sinf`) or one without a body here, made a pointer.
+                let name = r.referenced().map_or("", |(_, _, n)| n).to_string();
+                fp.foreign.push((name, signature(r.ty().unwrap_or(""))));
                 continue;
             };
             if is_device(decl) {
@@ -266,17 +272,31 @@ impl<'a> Unit<'a> {
                 candidates.sort();
                 // A device function of the type defined elsewhere (separate compilation)
                 // is a candidate we cannot call.
-                let unknown = self.prototypes.values().find_map(|d| {
-                    let name = d.name().unwrap_or("");
-                    let same = signature(d.ty().unwrap_or("")) == sig;
-                    let defined = self
-                        .functions
-                        .iter()
-                        .any(|f| f.node.name() == Some(name) && f.kind == FnKind::Device);
-                    (same && !defined && is_device(d)).then(|| {
-                        format!("device function `{name}` of that type has no body in this file")
+                let mut bodiless: Vec<&str> = self
+                    .prototypes
+                    .values()
+                    .filter(|d| {
+                        let name = d.name();
+                        let defined = self
+                            .functions
+                            .iter()
+                            .any(|f| f.node.name() == name && f.kind == FnKind::Device);
+                        signature(d.ty().unwrap_or("")) == sig && !defined && is_device(d)
                     })
-                });
+                    .filter_map(|d| d.name())
+                    .collect();
+                bodiless.sort();
+                let foreign = fp.foreign.iter().find(|(_, s)| *s == sig);
+                let unknown = match (bodiless.first(), foreign) {
+                    (Some(name), _) => Some(format!(
+                        "device function `{name}` of that type has no body in this file"
+                    )),
+                    (None, Some((name, _))) => Some(format!(
+                        "the file takes the address of `{name}`, a function of that type \
+                         without a body here"
+                    )),
+                    (None, None) => None,
+                };
                 let param = match p.name() {
                     Some(n) if !n.is_empty() => n.to_string(),
                     _ => format!("__unnamed{i}"),
