@@ -286,3 +286,29 @@ fn a_copy_of_an_unset_local_is_no_benign_race() {
     // different values, so only constants written as such are benign.
     check("unset", UNSET);
 }
+
+const ENABLED: &str = r#"//pass
+//--blockDim=64 --gridDim=4
+// verify: assert=verified exit=0
+__device__ void step(int x) {
+    __requires(__implies(__enabled(), x > 0 & x <= 64));
+}
+__global__ void doubling() {
+    int d = 1;
+    while (__invariant(d >= 1 & d <= 64), d < 64) {
+        step(d);
+        d <<= 1;
+    }
+}
+"#;
+
+#[test]
+fn enabled_holds_for_the_thread_evaluating_an_annotation() {
+    check("enabled", ENABLED);
+    // One less, the helper's precondition fails at the first call.
+    let bug = twin(ENABLED, "step(d);", "step(d - 1);");
+    check(
+        "enabled_bug",
+        &bug.replace("assert=verified exit=0", "assert=violated exit=1"),
+    );
+}

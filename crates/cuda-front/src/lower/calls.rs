@@ -239,7 +239,6 @@ const GPUVERIFY_UNSUPPORTED: &[&str] = &[
     "__all",
     "__exclusive",
     "__at_most_one",
-    "__enabled",
     "__same_group",
     "__dominator_enabled",
     "__return_val_int",
@@ -425,6 +424,12 @@ impl Lowerer<'_> {
                     _ => push(out, StmtKind::Assert(c)),
                 }
                 return Ok(Val::Void);
+            }
+            "__enabled" => {
+                // GPUVerify's "this thread is not masked off by a branch it did not take": a
+                // thread evaluating an annotation is executing it, so it holds there.
+                arity(name, args, 0..=0, span)?;
+                return Ok(Val::Scalar(Expr::bool(true).with_span(span)));
             }
             "__implies" => {
                 arity(name, args, 2..=2, span)?;
