@@ -177,19 +177,21 @@ inline uint4 curand4(curandStatePhilox4_32_10_t *state) {
 
 /* ---- uniform: any float in (0, 1] ----------------------------------------- */
 
-/* Any float of (0, 1] from the bits `r`: the bits themselves when they are
- * such a float, else the 24-bit grid ((r >> 8) + 1) * 2^-24 (what cuRAND's
- * own conversion yields); so every float of (0, 1] is a possible output. */
+/* Any float of (0, 1] from the bits `r`: the 24-bit grid ((r >> 8) + 1) *
+ * 2^-24 (what cuRAND's own conversion yields), or, on an arbitrary choice, the
+ * bits themselves when they are such a float; so every float of (0, 1] is a
+ * possible output. (The choice is an arbitrary word being 0, so the
+ * interpreter's runs draw from the grid, a uniform distribution.) */
 inline float __warpsafe_uniform_of(unsigned int r) {
   float f = __uint_as_float(r);
-  if (f > 0.0f && f <= 1.0f)
+  if (__warpsafe_arbitrary_u32() == 0u && f > 0.0f && f <= 1.0f)
     return f;
   return (float)((r >> 8) + 1u) * (1.0f / 16777216.0f);
 }
 /* Any double of (0, 1] from the bits `r`, as above with a 53-bit grid. */
 inline double __warpsafe_uniform_double_of(unsigned long long r) {
   double f = __longlong_as_double((long long)r);
-  if (f > 0.0 && f <= 1.0)
+  if (__warpsafe_arbitrary_u32() == 0u && f > 0.0 && f <= 1.0)
     return f;
   return (double)((r >> 11) + 1ull) * (1.0 / 9007199254740992.0);
 }
