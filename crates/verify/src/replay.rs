@@ -65,6 +65,13 @@ fn arguments(k: &Kernel, cx: &Counterexample, seed: u64) -> Vec<Arg> {
     args
 }
 
+/// The work one replay may do, per block and in all (about 5 s and 20 s of the interpreter on
+/// one core): a counterexample's launch is small, and a kernel that loops forever after its
+/// finding (an assertion failed before a loop that no longer ends) must not hold the verdict
+/// for the interpreter's default 2^32 per block (78 s seen).
+const MAX_BLOCK_INSTRUCTIONS: u64 = 1 << 28;
+const MAX_TOTAL_INSTRUCTIONS: u64 = 1 << 30;
+
 /// Runs the counterexample's launch and reports whether the interpreter finds the same kind
 /// of bug.
 pub fn replay(k: &Kernel, cx: &Counterexample, dyn_shared: u64, lockstep: bool) -> Replay {
@@ -97,6 +104,8 @@ pub fn replay(k: &Kernel, cx: &Counterexample, dyn_shared: u64, lockstep: bool) 
     };
     let opts = Options {
         lockstep_warps: lockstep,
+        max_block_instructions: MAX_BLOCK_INSTRUCTIONS,
+        max_total_instructions: MAX_TOTAL_INSTRUCTIONS,
         ..Options::default()
     };
     // Data-dependent findings (overflow of products of inputs, say) may need a few data sets.
