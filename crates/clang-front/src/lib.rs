@@ -119,6 +119,7 @@ fn lower(
     clang_errors: &[driver::Diagnostic],
 ) -> Result<Compiled, Vec<FrontError>> {
     let mut unit = Unit::collect(root, source.len());
+    unit.collect_record_globals(root);
     unit.textures = translate::texture::Textures::read(root, source);
     unit.source = source.to_string();
     let mut host_errors = vec![];
@@ -262,13 +263,19 @@ fn lower(
     for k in &mut kernels {
         let mut reach = vec![];
         collect_calls(k, &ok_helpers, &mut reach);
-        for g in &unit.globals {
+        for g in unit.globals.iter().filter(|g| g.unmodelled.is_none()) {
             let used = translate::globals::mentions(k, &g.name)
                 || ok_helpers
                     .iter()
                     .any(|h| reach.contains(&h.name) && translate::globals::mentions(h, &g.name));
             if used {
                 k.params.push(g.param.clone());
+                if let Some(stride) = g.record_stride {
+                    // Records: the length below counts them, scaled to scalar units.
+                    unit.record_params
+                        .borrow_mut()
+                        .push((k.name.clone(), g.name.clone(), stride));
+                }
                 match g.extent {
                     Some(extent) => added.push((k.name.clone(), g.name.clone(), extent)),
                     None if g.param.ty.ptr => bound_textures.push((k.name.clone(), g.name.clone())),

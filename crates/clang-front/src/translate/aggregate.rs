@@ -572,6 +572,25 @@ impl Unit<'_> {
                     .ok_or_else(|| unsupported(span, "empty expression"))?;
                 self.record_place(inner, span)
             }
+            "DeclRefExpr" => {
+                // A `__constant__`/`__device__` record: record 0 of its buffer.
+                let g = n
+                    .referenced()
+                    .and_then(|(id, _, _)| self.record_global_of(id))
+                    .ok_or_else(|| unsupported(span, "a record in memory from `DeclRefExpr`"))?;
+                self.check_record_global(&g.id, span)?;
+                let layout = self
+                    .layout_of(n.ty().unwrap_or(""), span)?
+                    .ok_or_else(|| unsupported(span, format!("record global `{}`", g.name)))?;
+                Ok(Scalars {
+                    base: Expr::new(ExprKind::Ident(g.name.clone()), span),
+                    offset: zero(span),
+                    view: layout.view.map(|leaves| View {
+                        mem: layout.scalar,
+                        leaves,
+                    }),
+                })
+            }
             other => Err(unsupported(
                 span,
                 format!("a record in memory from `{other}`"),
@@ -686,6 +705,7 @@ impl Unit<'_> {
                 let (id, _, name) = n
                     .referenced()
                     .ok_or_else(|| unsupported(span, "reference"))?;
+                self.check_record_global(id, span)?;
                 let base = match self.alias(id) {
                     Some(super::place::Slot::Expr(e)) => e,
                     _ => Expr::new(ExprKind::Ident(self.var_name(id, name)), span),

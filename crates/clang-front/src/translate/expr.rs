@@ -410,6 +410,7 @@ impl Unit<'_> {
             })?;
             return Ok(self.expr(init, span)?.kind);
         }
+        self.check_record_global(id, span)?;
         let renamed = self.var_name(id, name);
         let name = renamed.as_str();
         let is_ref = n

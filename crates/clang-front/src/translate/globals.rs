@@ -29,6 +29,14 @@ pub struct GlobalArray {
     /// (`float t[4][8][2]` → `[8, 2]`): its buffer holds the elements in C's row-major order
     /// and `t[i][j][k]` reads element `(i·8 + j)·2 + k`. Empty for one dimension or none.
     pub inner_dims: Vec<u64>,
+    /// For a record or a one-dimensional array of records (`__constant__ Params p;`,
+    /// `__device__ Body b[256];`): the scalar units per record. Its buffer is that of a
+    /// pointer-to-record parameter pointing at `extent` records (see `layout.rs`), and its
+    /// length, `extent` records, is scaled by this stride like a header length.
+    pub record_stride: Option<u64>,
+    /// Why a record global cannot be modelled (a pointer field, a union, several
+    /// dimensions): every reference to it is rejected with this reason.
+    pub unmodelled: Option<String>,
 }
 
 impl Unit<'_> {
@@ -59,6 +67,8 @@ impl Unit<'_> {
                 id: v.id().to_string(),
                 scalar: false,
                 inner_dims: vec![],
+                record_stride: None,
+                unmodelled: None,
             });
         }
         let explicit = |k: &str| v.inner.iter().any(|c| c.kind == k && !c.flag("implicit"));
@@ -95,8 +105,166 @@ impl Unit<'_> {
             id: v.id().to_string(),
             scalar,
             inner_dims,
+            record_stride: None,
+            unmodelled: None,
         })
     }
+}
+
+impl Unit<'_> {
+    /// Adds the file's `__constant__` and `__device__` records and arrays of records (at file
+    /// or namespace scope) to [`Unit::globals`]: each is a buffer of its records' scalar units,
+    /// as if the kernels using it were given a pointer to them (read-only for `__constant__`).
+    /// Run after [`Unit::collect`], when every record and alias is known. An initialiser is
+    /// not read: the contents are inputs, which the host may overwrite (`cudaMemcpyToSymbol`),
+    /// as for scalar globals.
+    pub fn collect_record_globals(&mut self, n: &Node) {
+        match n.kind.as_str() {
+            "TranslationUnitDecl" | "NamespaceDecl" | "LinkageSpecDecl" => {
+                for c in &n.inner {
+                    self.collect_record_globals(c);
+                }
+            }
+            "VarDecl"
+                if !crate::headers::is_ours(&n.file)
+                    && !super::is_system_header(&n.file)
+                    && !self.globals.iter().any(|g| g.id == n.id()) =>
+            {
+                if let Some(g) = self.record_global(n) {
+                    self.globals.push(g);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The global `v` declares when it is a `__constant__` or `__device__` record or array of
+    /// records; one we cannot model carries the reason ([`GlobalArray::unmodelled`]).
+    fn record_global(&self, v: &Node) -> Option<GlobalArray> {
+        let explicit = |k: &str| v.inner.iter().any(|c| c.kind == k && !c.flag("implicit"));
+        let constant = explicit("CUDAConstantAttr");
+        if !constant && !explicit("CUDADeviceAttr") {
+            return None;
+        }
+        let ty = v.ty()?;
+        let (elem, dims) = match ty.split_once('[') {
+            Some((e, d)) => (e.trim(), Some(d)),
+            None => (ty.trim(), None),
+        };
+        let key = self.record_key_of(elem)?;
+        let name = v.name()?.to_string();
+        let span = self.span(v, Span::DUMMY);
+        let mut g = GlobalArray {
+            param: ast::ParamDecl {
+                name: name.clone(),
+                ty: ast::Type {
+                    base: Some(ScalarType::U8),
+                    ptr: true,
+                    konst: true,
+                    volatile: false,
+                    span,
+                },
+                span,
+            },
+            name: name.clone(),
+            extent: None,
+            id: v.id().to_string(),
+            scalar: false,
+            inner_dims: vec![],
+            record_stride: None,
+            unmodelled: None,
+        };
+        let what = if constant {
+            "__constant__"
+        } else {
+            "__device__"
+        };
+        let extent = match dims.map(record_extents) {
+            None => Ok(1),
+            Some(Some(d)) if d.len() == 1 && d[0] <= MAX_GLOBAL_ELEMS => Ok(d[0]),
+            Some(Some(d)) if d.len() == 1 => Err("it is too large to be one buffer".to_string()),
+            Some(Some(_)) => Err("multi-dimensional arrays of records are not modelled \
+                                  (a one-dimensional array is)"
+                .to_string()),
+            Some(None) => Err("its extent is not a known constant".to_string()),
+        };
+        let layout = extent.and_then(|extent| {
+            if let Some(u) = self.union_in(&key, 0) {
+                return Err(format!("the union `{u}` in it is not modelled in memory"));
+            }
+            let layout = self.layout(&key, span).map_err(|e| {
+                let why = e
+                    .message
+                    .strip_prefix("unsupported: ")
+                    .unwrap_or(&e.message);
+                format!("its record `{key}` cannot be laid out in memory ({why})")
+            })?;
+            extent
+                .checked_mul(layout.leaves)
+                .filter(|&n| n <= MAX_GLOBAL_ELEMS)
+                .ok_or_else(|| "it is too large to be one buffer".to_string())?;
+            Ok((extent, layout))
+        });
+        match layout {
+            Ok((extent, layout)) => {
+                g.param.ty.base = Some(layout.scalar);
+                g.param.ty.konst = constant || elem.starts_with("const ");
+                g.param.ty.volatile = elem.contains("volatile ");
+                g.extent = Some(extent);
+                g.record_stride = Some(layout.leaves);
+            }
+            Err(why) => {
+                g.unmodelled = Some(format!(
+                    "unsupported: the {what} global `{name}` of type `{ty}`: {why}"
+                ));
+            }
+        }
+        Some(g)
+    }
+
+    /// The first union among record `key` and its record fields (`depth` bounds the walk).
+    fn union_in(&self, key: &str, depth: u32) -> Option<String> {
+        let decl = self.record_decls.get(key)?;
+        if decl.str("tagUsed") == Some("union") {
+            return Some(key.to_string());
+        }
+        if depth > 16 {
+            return None;
+        }
+        let fields = self.records.get(key)?;
+        fields.iter().find_map(|(_, t)| {
+            let elem = t.split_once('[').map_or(t.as_str(), |p| p.0);
+            let inner = self.record_key_of(elem)?;
+            self.union_in(&inner, depth + 1)
+        })
+    }
+
+    /// The record global declared by `id`, when the declaration is one.
+    pub(super) fn record_global_of(&self, id: &str) -> Option<&GlobalArray> {
+        self.globals
+            .iter()
+            .find(|g| g.id == id && (g.record_stride.is_some() || g.unmodelled.is_some()))
+    }
+
+    /// The rejection of a reference (at `span`) to a record global we cannot model; `Ok`
+    /// for every other declaration.
+    pub(super) fn check_record_global(&self, id: &str, span: Span) -> Result<(), FrontError> {
+        match self
+            .record_global_of(id)
+            .and_then(|g| g.unmodelled.as_ref())
+        {
+            Some(why) => Err(FrontError::new(span, why.clone())),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The extents of `64][2]` (the text after a declared type's first `[`); `None` when one
+/// is not a number.
+fn record_extents(dims: &str) -> Option<Vec<u64>> {
+    dims.split('[')
+        .map(|d| d.trim().strip_suffix(']')?.trim().parse().ok())
+        .collect()
 }
 
 /// The most elements a file-scope array may have (a larger one is left to the rejection of
@@ -196,6 +364,8 @@ pub fn texture_extents(tex: &GlobalArray) -> Vec<GlobalArray> {
                 extent: None,
                 scalar: false,
                 inner_dims: vec![],
+                record_stride: None,
+                unmodelled: None,
             }
         })
         .collect()

@@ -183,6 +183,11 @@ impl Unit<'_> {
                 if let Some(p) = self.record_var(id) {
                     return Ok(p);
                 }
+                if self.record_global_of(id).is_some() {
+                    // A `__constant__`/`__device__` record: record 0 of its buffer.
+                    self.check_record_global(id, span)?;
+                    return self.memory_place(n, &key, span);
+                }
                 self.local_place(&key, &self.var_name(id, name), span)
             }
             "UnaryOperator" if n.str("opcode") == Some("*") => {
