@@ -130,6 +130,23 @@ fn decide(
     if good.is_empty() {
         return None;
     }
+    // At a launch fixed by the header every candidate is a number, and the one sufficient may
+    // be a type's bound (2^31, from a loop counter's guard) far above the largest index: the
+    // least sufficient number, by bisection below it, is the requirement.
+    let tightest = good
+        .iter()
+        .all(|c| c.term.as_bv().is_some())
+        .then(|| good.iter().filter_map(|c| c.term.as_bv()).min())
+        .flatten()
+        .map(|hi| least_sufficient(hi, &|n| sufficient(&number(n))));
+    let tight_candidate;
+    let good: Vec<&Candidate> = match tightest {
+        Some(n) if good.iter().all(|c| c.term.as_bv() != Some(n)) => {
+            tight_candidate = number(n);
+            vec![&tight_candidate]
+        }
+        _ => good,
+    };
     // `le[i][j]`: candidate i is at most candidate j in every launch.
     let pairs: Vec<(usize, usize)> = (0..good.len())
         .flat_map(|i| {
@@ -170,6 +187,30 @@ fn decide(
         format!("min({})", parts.join(", "))
     };
     Some(Need::Length { term, text })
+}
+
+/// The length `n` as a candidate.
+fn number(n: u128) -> Candidate {
+    Candidate {
+        term: Term::bv(64, n),
+        text: n.to_string(),
+    }
+}
+
+/// The least `n` in `1..=hi` with `sufficient(n)`, given `sufficient(hi)` and that every
+/// number above a sufficient one is sufficient too.
+fn least_sufficient(hi: u128, sufficient: &dyn Fn(u128) -> bool) -> u128 {
+    let (mut lo, mut hi) = (0u128, hi);
+    // Invariant: `lo` is not sufficient (or 0), `hi` is.
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if sufficient(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
 }
 
 /// Source names of the launch-wide symbols.

@@ -18,6 +18,9 @@ fn check(src: &str, props: Vec<Property>) -> Vec<Verdict> {
         grid: DimSpec::Fixed([2, 1, 1]),
         properties: props,
         replay: false,
+        // Verdicts, not speed: the ballot-rank race query takes 3.4 s alone and timed out at
+        // the default 10 s under a loaded parallel test run.
+        timeout: std::time::Duration::from_secs(60),
         ..Config::default()
     };
     verify(&kernel(src), &cfg)
