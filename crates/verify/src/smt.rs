@@ -407,7 +407,7 @@ fn factor_symbols(q: &Query) -> Vec<String> {
 const INT_SLICE: Duration = Duration::from_millis(2000);
 
 /// The bit-vector refutation attempt between two integer ones (see [`INT_SLICE`]).
-const BV_SLICE: Duration = Duration::from_millis(2000);
+const BV_SLICE: Duration = Duration::from_millis(1000);
 
 /// The longest a [cheap](Query::cheap) query may take in the exact integer translation.
 const CHEAP_TIMEOUT: Duration = Duration::from_millis(700);
