@@ -749,10 +749,13 @@ impl Unit<'_> {
                     .ok_or_else(|| unsupported(span, "malformed `&`"))?;
                 Ok((self.record_place(inner, span)?, stride))
             }
-            other => Err(unsupported(
-                span,
-                format!("a pointer to records from `{other}`"),
-            )),
+            other => {
+                self.check_global_under(n, span)?;
+                Err(unsupported(
+                    span,
+                    format!("a pointer to records from `{other}`"),
+                ))
+            }
         }
     }
 

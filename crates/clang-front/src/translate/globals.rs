@@ -259,6 +259,30 @@ impl Unit<'_> {
     }
 }
 
+impl Unit<'_> {
+    /// [`Unit::check_record_global`] of the variable at the root of the subscripts `n`
+    /// (`g[1][i]` is `g`'s).
+    pub(super) fn check_global_under(&self, n: &Node, span: Span) -> Result<(), FrontError> {
+        let mut at = n;
+        for _ in 0..64 {
+            match at.kind.as_str() {
+                "ArraySubscriptExpr" | "ImplicitCastExpr" | "ParenExpr" => match at.inner.first() {
+                    Some(c) => at = c,
+                    None => return Ok(()),
+                },
+                "DeclRefExpr" => {
+                    return match at.referenced() {
+                        Some((id, _, _)) => self.check_record_global(id, span),
+                        None => Ok(()),
+                    }
+                }
+                _ => return Ok(()),
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The extents of `64][2]` (the text after a declared type's first `[`); `None` when one
 /// is not a number.
 fn record_extents(dims: &str) -> Option<Vec<u64>> {
