@@ -448,6 +448,15 @@ impl Lowerer<'_> {
                     self.e.emit(Inst::Special { dst: d, which });
                 }
             }
+            // The cycle counters and the global timer: values nothing is known about.
+            Some(Operand::Reg(r))
+                if matches!(
+                    r.as_str(),
+                    "%clock" | "%clock_hi" | "%clock64" | "%globaltimer"
+                ) =>
+            {
+                self.e.emit(Inst::Arbitrary { dst: d, ty: t })
+            }
             Some(Operand::Vector(_)) => return self.pack(i),
             _ => {
                 let s = self.src(i, 1, t)?;
