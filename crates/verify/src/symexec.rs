@@ -8,6 +8,7 @@ use crate::launch::Launch;
 use crate::loops::{self, closed_form, no_wrap, IvKind};
 use crate::term::{Sort, SymKind, Term};
 use crate::Property;
+use std::collections::{HashMap, HashSet};
 use warpsafe_ir::{
     Block, BlockVoteKind, Builtin, Category, Expr, Kernel, MemRef, ScalarType, Span, Stmt,
     StmtKind, VarId, VoteKind,
@@ -183,6 +184,11 @@ struct Exec<'a> {
     loops: usize,
     /// Exact values of affine induction variables at symbolic iterations (see `exact`).
     exact_cache: Vec<((VarId, Term), Term)>,
+    /// What this thread last stored in cells of its local arrays at constant indices (a
+    /// local whose address is taken, `int r; coords(&r, &c);`, is a one-element array): a
+    /// local array is private to the thread, so a load of such a cell reads that value.
+    /// Kept like `vars`: merged after an `if`, forgotten around loops that store to it.
+    cells: HashMap<(u32, Vec<u128>), SVal>,
 }
 
 /// Executes the kernel body as thread `t` (0 or 1) of the launch.
@@ -202,9 +208,23 @@ pub fn execute(kernel: &Kernel, launch: &Launch, t: usize) -> ThreadLog {
         pure: false,
         loops: 0,
         exact_cache: vec![],
+        cells: HashMap::new(),
     };
     e.block(&kernel.body);
     e.log
+}
+
+/// The cell a local-array access at constant indices names (`None` for other memory or a
+/// computed index).
+fn cell_key(mem: MemRef, idx: &[SVal]) -> Option<(u32, Vec<u128>)> {
+    let MemRef::Local(a) = mem else {
+        return None;
+    };
+    let at: Option<Vec<u128>> = idx
+        .iter()
+        .map(|i| i.term().and_then(|t| t.as_bv()))
+        .collect();
+    Some((a.0, at?))
 }
 
 fn has_exit(b: &Block) -> bool {
@@ -245,10 +265,14 @@ impl Hooks for Exec<'_> {
 
     fn load(&mut self, mem: MemRef, idx: Vec<SVal>, ty: ScalarType, pc: &Term, span: Span) -> SVal {
         let logged = self.log.accesses.len();
+        let known = cell_key(mem, &idx).and_then(|key| self.cells.get(&key).cloned());
         if !self.pure {
             self.access(mem, idx, false, false, pc, span);
         }
-        let v = opaque_of(self, ty);
+        let v = match known {
+            Some(v) => v,
+            None => opaque_of(self, ty),
+        };
         if self.log.accesses.len() > logged {
             if let Some(a) = self.log.accesses.last_mut() {
                 a.value = match &v {
@@ -513,11 +537,20 @@ impl Exec<'_> {
                 // Only a constant written as such: a variable may hold a value the model fixes
                 // (an uninitialised local reads as 0 here) that differs between real threads.
                 let literal = matches!(value.kind, warpsafe_ir::ExprKind::Const(_));
-                let stored = match self.ev(value) {
-                    SVal::Int { t, .. } | SVal::Bool(t) if literal => Some(t),
+                let v = self.ev(value);
+                let stored = match &v {
+                    SVal::Int { t, .. } | SVal::Bool(t) if literal => Some(t.clone()),
                     _ => None,
                 };
                 let pc = self.pc.clone();
+                if let MemRef::Local(a) = mem {
+                    match cell_key(*mem, &idx) {
+                        Some(key) => {
+                            self.cells.insert(key, v);
+                        }
+                        None => self.forget_cells(&HashSet::from([a.0])),
+                    }
+                }
                 self.access(*mem, idx, true, false, &pc, s.span);
                 if let Some(a) = self.log.accesses.last_mut() {
                     a.stored = stored;
@@ -535,6 +568,9 @@ impl Exec<'_> {
                 self.ev(value);
                 if let Some(c) = compare {
                     self.ev(c);
+                }
+                if let MemRef::Local(a) = mem {
+                    self.forget_cells(&HashSet::from([a.0]));
                 }
                 let pc = self.pc.clone();
                 self.access(*mem, idx, true, true, &pc, s.span);
@@ -705,8 +741,10 @@ impl Exec<'_> {
             self.wepoch.clone(),
         );
         let g0 = self.gepoch.clone();
+        let cells0 = self.cells.clone();
         self.pc = pc0.and(&c);
         self.block(then_body);
+        let then_cells = std::mem::replace(&mut self.cells, cells0);
         let then_vars = std::mem::replace(&mut self.vars, vars0);
         let then_pc = std::mem::replace(&mut self.pc, pc0.and(&c.not()));
         let then_e = std::mem::replace(&mut self.epoch, e0);
@@ -721,6 +759,15 @@ impl Exec<'_> {
             };
             self.vars[i] = merged;
         }
+        // A cell known on one side only was stored there and unknown before: unknown after.
+        let else_cells = std::mem::take(&mut self.cells);
+        self.cells = then_cells
+            .into_iter()
+            .filter_map(|(key, a)| {
+                let b = else_cells.get(&key)?;
+                Some((key, if a.same(b) { a } else { SVal::merge(&c, &a, b) }))
+            })
+            .collect();
         // What a branch learnt on the way (a loop's exit facts, its assumptions) holds after
         // the `if` on that branch's side: keep it, unless neither branch learnt anything.
         let learnt = exits || !then_pc.same(&pc0.and(&c)) || !self.pc.same(&pc0.and(&c.not()));
@@ -762,6 +809,7 @@ impl Exec<'_> {
             return Term::tt();
         }
         let saved = self.vars.clone();
+        let saved_cells = self.cells.clone();
         let was = std::mem::replace(&mut self.pure, true);
         self.set_state(ivs, others, j);
         let r = match head {
@@ -774,6 +822,7 @@ impl Exec<'_> {
         };
         self.pure = was;
         self.vars = saved;
+        self.cells = saved_cells;
         r
     }
 
@@ -981,6 +1030,45 @@ impl Exec<'_> {
         span: Span,
     ) {
         self.block(init);
+        // Cells the loop stores to hold a value of some earlier iteration at any point of it,
+        // and of some iteration after it.
+        let mut stored = HashSet::new();
+        for s in body.iter().chain(update) {
+            s.walk(&mut |s| {
+                if let StmtKind::Store {
+                    mem: MemRef::Local(a),
+                    ..
+                }
+                | StmtKind::Atomic {
+                    mem: MemRef::Local(a),
+                    ..
+                } = &s.kind
+                {
+                    stored.insert(a.0);
+                }
+            });
+        }
+        self.forget_cells(&stored);
+        self.loop_after_init(cond, update, body, do_while, span);
+        self.forget_cells(&stored);
+    }
+
+    /// Forgets what the cells of the local arrays `arrays` hold.
+    fn forget_cells(&mut self, arrays: &HashSet<u32>) {
+        if !arrays.is_empty() {
+            self.cells.retain(|(a, _), _| !arrays.contains(a));
+        }
+    }
+
+    /// [`Self::loop_`] once `init` has run.
+    fn loop_after_init(
+        &mut self,
+        cond: Option<&Expr>,
+        update: &[Stmt],
+        body: &[Stmt],
+        do_while: bool,
+        span: Span,
+    ) {
         if self.pc.as_bool() == Some(false) {
             return;
         }
