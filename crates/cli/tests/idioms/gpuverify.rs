@@ -4,39 +4,7 @@
 //! write-write races, texture references the host binds, pre-CUDA-9 warp functions. Each
 //! beside a buggy twin where the idiom has one.
 
-mod corpus;
-
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn file(name: &str, text: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("warpsafe-gv-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    let f = d.join(format!("{name}.cu"));
-    std::fs::write(&f, text).expect("kernel written");
-    f
-}
-
-/// Writes `text` as `name.cu` and checks its `// verify:` lines.
-fn check(name: &str, text: &str) {
-    if let Err(e) = corpus::check(&file(name, text), &["--frontend", "clang"]) {
-        panic!("{name}: {e}");
-    }
-}
-
-fn twin(good: &str, from: &str, to: &str) -> String {
-    assert!(good.contains(from), "`{from}` is not in the kernel");
-    good.replace(from, to)
-}
-
-fn verify(name: &str, text: &str, extra: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_warpsafe"))
-        .args(["verify", "--frontend", "clang"])
-        .arg(file(name, text))
-        .args(extra)
-        .output()
-        .expect("warpsafe runs")
-}
+use crate::common::*;
 
 const MACRO: &str = r#"//pass
 //--blockDim=64 --gridDim=4 -DWIDTH=256 --no-inline

@@ -4,30 +4,7 @@
 //! writes the state it is given). Kernels written the way real code is, each beside a buggy
 //! twin; and the interpreter runs a cuRAND kernel whose outputs must lie in their ranges.
 
-mod corpus;
-
-use std::path::PathBuf;
-use std::process::Command;
-
-fn file(name: &str, text: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("warpsafe-arb-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    let f = d.join(format!("{name}.cu"));
-    std::fs::write(&f, text).expect("kernel written");
-    f
-}
-
-/// Writes `text` as `name.cu` and checks its `// verify:` lines.
-fn check(name: &str, text: &str) {
-    if let Err(e) = corpus::check(&file(name, text), &["--frontend", "clang"]) {
-        panic!("{name}: {e}");
-    }
-}
-
-fn twin(good: &str, from: &str, to: &str) -> String {
-    assert!(good.contains(from), "`{from}` is not in the kernel");
-    good.replace(from, to)
-}
+use crate::common::*;
 
 /// A Monte-Carlo estimate of pi with one generator state per thread, as cuRAND's guide
 /// writes it (the states set up by an earlier kernel).

@@ -7,39 +7,7 @@
 //! taking the operator as its number; and the precise rejections (no candidate, an integer
 //! made a function pointer).
 
-mod corpus;
-
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn file(name: &str, text: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("warpsafe-fnp-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    let f = d.join(format!("{name}.cu"));
-    std::fs::write(&f, text).expect("kernel written");
-    f
-}
-
-/// Writes `text` as `name.cu` and checks its `// verify:` lines.
-fn check(name: &str, text: &str) {
-    if let Err(e) = corpus::check(&file(name, text), &["--frontend", "clang"]) {
-        panic!("{name}: {e}");
-    }
-}
-
-fn twin(good: &str, from: &str, to: &str) -> String {
-    assert!(good.contains(from), "`{from}` is not in the kernel");
-    good.replace(from, to)
-}
-
-fn warpsafe(command: &str, name: &str, text: &str, extra: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_warpsafe"))
-        .args([command, "--frontend", "clang"])
-        .arg(file(name, text))
-        .args(extra)
-        .output()
-        .expect("warpsafe runs")
-}
+use crate::common::*;
 
 const STENCIL: &str = r#"//--blockDim=64 --gridDim=4
 // verify: race=verified bounds=verified assert=verified exit=0

@@ -4,9 +4,7 @@
 //! struct copies passed to a `__device__` function declared without a body. Each correct kernel has a buggy twin; verdicts are stated in the
 //! corpus format (`corpus/mod.rs`) and checked by `warpsafe verify --frontend clang`.
 
-mod corpus;
-
-use std::path::PathBuf;
+use crate::common::*;
 
 /// (file name, source) of every kernel.
 const KERNELS: &[(&str, &str)] = &[

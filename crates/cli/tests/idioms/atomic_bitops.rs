@@ -7,9 +7,7 @@
 //! Each kernel is read by both front ends: `subset` (the C-subset parser) and `auto` (clang when
 //! it is installed).
 
-mod corpus;
-
-use std::path::PathBuf;
+use crate::common::*;
 
 fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("warpsafe-bitops-{name}-{}", std::process::id()));
@@ -26,12 +24,6 @@ fn check(name: &str, text: &str) {
             panic!("{name} ({frontend}): {e}");
         }
     }
-}
-
-/// The body of a twin: `good` with `from` replaced by `to` (which must occur).
-fn twin(good: &str, from: &str, to: &str) -> String {
-    assert!(good.contains(from), "`{from}` is not in the kernel");
-    good.replace(from, to)
 }
 
 const BITMAP: &str = r#"//--blockDim=128 --gridDim=4

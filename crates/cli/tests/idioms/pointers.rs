@@ -4,32 +4,7 @@
 //! `__shared__` variable; a null pointer is rejected. Each kernel beside a buggy twin; plus
 //! an interpreter run that checks writes through aliasing pointers land where C++ says.
 
-mod corpus;
-
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("warpsafe-ptr-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-/// Writes `text` as `name.cu` and checks its `// verify:` lines.
-fn check(name: &str, text: &str) {
-    let d = dir(name);
-    let f = d.join(format!("{name}.cu"));
-    std::fs::write(&f, text).expect("kernel written");
-    if let Err(e) = corpus::check(&f, &["--frontend", "clang"]) {
-        panic!("{name}: {e}");
-    }
-}
-
-/// The body of a twin: `good` with `from` replaced by `to` (which must occur).
-fn twin(good: &str, from: &str, to: &str) -> String {
-    assert!(good.contains(from), "`{from}` is not in the kernel");
-    good.replace(from, to)
-}
+use crate::common::*;
 
 const BRANCH: &str = r#"//--blockDim=64 --gridDim=1
 //@ len(even) = 32

@@ -1,0 +1,13 @@
+//! Kernels written the way real projects and GPUVerify's corpora write them (our own kernels
+//! in their idioms), each beside a buggy twin: one test binary, so the suite links it once.
+
+#[path = "../corpus/mod.rs"]
+mod corpus;
+
+mod arbitrary;
+mod atomic_bitops;
+mod common;
+mod fn_pointers;
+mod gpuverify;
+mod pointers;
+mod records;
