@@ -1,11 +1,12 @@
 //! `__constant__` and `__device__` globals of record type, read through clang: a record
 //! (`__constant__ Params c_params;`), an array of a vector type read in a helper
 //! (`__constant__ float4 atoms[64];`), an array of structs read and written per thread
-//! (`__device__ Body bodies[256];`). Each is a buffer of the kernels using it, as if they were
-//! given a pointer to its records. Each correct kernel has a buggy twin; verdicts are stated
-//! in the corpus format (`corpus/mod.rs`) and checked by `warpsafe verify --frontend clang`.
-//! A record global we cannot model is rejected where it is used, naming it and why; `run`
-//! executes a kernel updating a `__device__` array of structs.
+//! (`__device__ Body bodies[256];`), a two-dimensional array of structs. Each is a buffer of
+//! the kernels using it, as if they were given a pointer to its records. Each correct kernel
+//! has a buggy twin; verdicts are stated in the corpus format (`corpus/mod.rs`) and checked
+//! by `warpsafe verify --frontend clang`. A record global we cannot model is rejected where
+//! it is used, naming it and why; `run` executes a kernel updating a `__device__` array of
+//! structs.
 
 mod corpus;
 
@@ -147,6 +148,38 @@ __global__ void update(float *out) {
 }
 "#,
     ),
+    // A two-dimensional `__device__` array of structs lies flat, row-major: rows 1 and 2
+    // are different records; a 3-D `__constant__` array of `float4` read beside it.
+    (
+        "device_grid_rows.cu",
+        r#"//--blockDim=16 --gridDim=1
+// verify: race=verified bounds=verified
+struct Cell { float v; int tag; };
+__device__ Cell grid[4][8];
+__constant__ float4 cube[2][3][4];
+__global__ void rows(float *out) {
+  unsigned t = threadIdx.x;
+  if (t < 8) {
+    grid[1][t].tag = 3;
+    out[t] = grid[2][t].v + cube[1][2][t % 4].w;
+  }
+}
+"#,
+    ),
+    (
+        "device_grid_rows_bug_past_the_last_row.cu",
+        r#"//--blockDim=16 --gridDim=1
+// verify: race=verified bounds=violated
+struct Cell { float v; int tag; };
+__device__ Cell grid[4][8];
+__constant__ float4 cube[2][3][4];
+__global__ void rows(float *out) {
+  unsigned t = threadIdx.x;
+  if (t < 8) grid[1][t].tag = 3;
+  out[t] = grid[3][t].v + cube[1][2][t % 4].w;
+}
+"#,
+    ),
 ];
 
 fn dir(tag: &str) -> PathBuf {
@@ -197,7 +230,7 @@ fn writing_a_constant_record_is_rejected() {
     assert!(text.contains("`c_params` is read-only"), "{text}");
 }
 
-/// Record globals we do not model (a pointer field, a union, two dimensions) reject the
+/// Record globals we do not model (a pointer field, a union, no extent) reject the
 /// kernels using them at the reference, naming the global and why; the others are checked.
 #[test]
 fn unmodelled_record_globals_are_rejected_by_name() {
@@ -210,10 +243,10 @@ __constant__ Span c_span;
 union Bits { int i; float f; };
 __device__ Bits bits[4];
 struct Cell { float v; int tag; };
-__device__ Cell grid[4][8];
+extern __device__ Cell cells[];
 __global__ void a(float *out) { out[threadIdx.x] = c_span.n; }
 __global__ void b(float *out) { out[threadIdx.x] = bits[threadIdx.x % 4].f; }
-__global__ void c(float *out) { out[threadIdx.x] = grid[1][threadIdx.x % 8].v; }
+__global__ void c(float *out) { out[threadIdx.x] = cells[threadIdx.x].v; }
 __global__ void ok(float *out) { out[threadIdx.x] = 1.0f; }
 "#,
     )
@@ -233,7 +266,7 @@ __global__ void ok(float *out) { out[threadIdx.x] = 1.0f; }
     for why in [
         "global `c_span` of type `Span`: its record `Span` cannot be laid out in memory (pointer field `data`",
         "global `bits` of type `Bits[4]`: the union `Bits` in it is not modelled",
-        "global `grid` of type `Cell[4][8]`: multi-dimensional arrays of records are not modelled",
+        "global `cells` of type `Cell[]`: its extent is not a known constant",
     ] {
         assert!(text.contains(why), "missing `{why}`:\n{text}");
     }

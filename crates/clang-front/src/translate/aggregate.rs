@@ -719,6 +719,40 @@ impl Unit<'_> {
                     stride,
                 ))
             }
+            "ArraySubscriptExpr" if ty.contains('[') && !ty.contains('*') => {
+                // A row of a multi-dimensional array of records, which lies flat in memory
+                // (`g[i]` of `Cell g[4][8]` is the 8 records from record 8·i).
+                let (Some(base), Some(index)) = (n.inner.first(), n.inner.get(1)) else {
+                    return Err(unsupported(span, "malformed subscript"));
+                };
+                let rows = strip_implicit(base);
+                let records: Option<u64> = ty.split_once('[').and_then(|(_, d)| {
+                    d.split('[')
+                        .map(|e| e.trim().strip_suffix(']')?.trim().parse::<u64>().ok())
+                        .try_fold(1u64, |n, e| n.checked_mul(e?))
+                });
+                let (Some(records), true) = (
+                    records,
+                    rows.ty()
+                        .is_some_and(|t| t.contains('[') && !t.contains('*')),
+                ) else {
+                    self.check_global_under(n, span)?;
+                    return Err(unsupported(span, format!("a row `{ty}` of records")));
+                };
+                let row = records
+                    .checked_mul(stride)
+                    .ok_or_else(|| unsupported(span, format!("array `{ty}` too large")))?;
+                let (s, _) = self.record_scalars(rows, span)?;
+                let i = self.expr(index, span)?;
+                Ok((
+                    Scalars {
+                        offset: add(s.offset, times(i, row, span), span),
+                        base: s.base,
+                        view: s.view,
+                    },
+                    stride,
+                ))
+            }
             "BinaryOperator" if matches!(n.str("opcode"), Some("+" | "-")) => {
                 let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
                     return Err(unsupported(span, "malformed pointer arithmetic"));
@@ -893,6 +927,9 @@ impl Unit<'_> {
         key: &str,
         span: Span,
     ) -> Result<super::place::Place, FrontError> {
+        if let Some(place) = self.local_record_pointee(p) {
+            return Ok(place);
+        }
         let (at, _) = self.record_scalars(p, span)?;
         self.memory_place_at(key, at, span)
     }

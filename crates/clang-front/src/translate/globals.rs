@@ -29,13 +29,13 @@ pub struct GlobalArray {
     /// (`float t[4][8][2]` → `[8, 2]`): its buffer holds the elements in C's row-major order
     /// and `t[i][j][k]` reads element `(i·8 + j)·2 + k`. Empty for one dimension or none.
     pub inner_dims: Vec<u64>,
-    /// For a record or a one-dimensional array of records (`__constant__ Params p;`,
-    /// `__device__ Body b[256];`): the scalar units per record. Its buffer is that of a
+    /// For a record or an array of records (`__constant__ Params p;`, `__device__ Body
+    /// b[256];`, `Cell g[4][8]` row-major): the scalar units per record. Its buffer is that of a
     /// pointer-to-record parameter pointing at `extent` records (see `layout.rs`), and its
     /// length, `extent` records, is scaled by this stride like a header length.
     pub record_stride: Option<u64>,
-    /// Why a record global cannot be modelled (a pointer field, a union, several
-    /// dimensions): every reference to it is rejected with this reason.
+    /// Why a record global cannot be modelled (a pointer field, a union, an unknown
+    /// extent): every reference to it is rejected with this reason.
     pub unmodelled: Option<String>,
 }
 
@@ -181,11 +181,13 @@ impl Unit<'_> {
         };
         let extent = match dims.map(record_extents) {
             None => Ok(1),
-            Some(Some(d)) if d.len() == 1 && d[0] <= MAX_GLOBAL_ELEMS => Ok(d[0]),
-            Some(Some(d)) if d.len() == 1 => Err("it is too large to be one buffer".to_string()),
-            Some(Some(_)) => Err("multi-dimensional arrays of records are not modelled \
-                                  (a one-dimensional array is)"
-                .to_string()),
+            // Several dimensions lie flat, row-major: `g[i][j]` is record `i·8 + j` of
+            // `Cell g[4][8]`.
+            Some(Some(d)) => d
+                .iter()
+                .try_fold(1u64, |n, &e| n.checked_mul(e))
+                .filter(|&n| n <= MAX_GLOBAL_ELEMS)
+                .ok_or_else(|| "it is too large to be one buffer".to_string()),
             Some(None) => Err("its extent is not a known constant".to_string()),
         };
         let layout = extent.and_then(|extent| {
