@@ -1132,19 +1132,25 @@ impl Unit<'_> {
         };
         let field = n.name().unwrap_or("");
         let b = strip_implicit(base);
-        let by_place = matches!(
-            b.kind.as_str(),
-            "CXXThisExpr"
-                | "DeclRefExpr"
-                | "MemberExpr"
-                | "CXXMemberCallExpr"
-                | "CXXOperatorCallExpr"
-                | "CXXConstructExpr"
-                | "CXXTemporaryObjectExpr"
-                | "MaterializeTemporaryExpr"
-        ) || b.kind == "CallExpr" && self.is_user_call(b);
-        if by_place && !(n.flag("isArrow") && b.kind != "CXXThisExpr") {
-            if self.record(b.ty().unwrap_or("")).is_none() && b.kind != "CXXThisExpr" {
+        let to_variable = n.flag("isArrow") && self.local_record_pointee(base).is_some();
+        let by_place = to_variable
+            || matches!(
+                b.kind.as_str(),
+                "CXXThisExpr"
+                    | "DeclRefExpr"
+                    | "MemberExpr"
+                    | "CXXMemberCallExpr"
+                    | "CXXOperatorCallExpr"
+                    | "CXXConstructExpr"
+                    | "CXXTemporaryObjectExpr"
+                    | "MaterializeTemporaryExpr"
+            )
+            || b.kind == "CallExpr" && self.is_user_call(b);
+        if to_variable || by_place && !(n.flag("isArrow") && b.kind != "CXXThisExpr") {
+            if !to_variable
+                && self.record(b.ty().unwrap_or("")).is_none()
+                && b.kind != "CXXThisExpr"
+            {
                 return Ok(None);
             }
             return match self.member_slot(n, span)? {

@@ -200,6 +200,40 @@ impl Unit<'_> {
             .and_then(|f| f.aliases.get(id).cloned())
     }
 
+    /// The place of the record a record-pointer expression `p` points at when that is a
+    /// record variable: `&r` of a local record `r` (or `&r.f` of a record field), or a
+    /// parameter bound to such a pointer. `None` for the rest (pointers into buffers, which
+    /// the pointer translation handles, and arithmetic on them).
+    pub fn local_record_pointee(&self, p: &Node) -> Option<Place> {
+        let p = strip_implicit(p);
+        match p.kind.as_str() {
+            "DeclRefExpr" => {
+                let (id, _, _) = p.referenced()?;
+                let pointer = p.ty().is_some_and(|t| t.trim_end().ends_with('*'));
+                match self.alias(id) {
+                    Some(Slot::Record(place)) if pointer => Some(place),
+                    _ => None,
+                }
+            }
+            "UnaryOperator" if p.str("opcode") == Some("&") => {
+                let r = strip_implicit(p.inner.first()?);
+                let local = match r.kind.as_str() {
+                    "DeclRefExpr" => {
+                        let (id, kind, _) = r.referenced()?;
+                        kind == "VarDecl" && self.record_global_of(id).is_none()
+                    }
+                    "MemberExpr" => !r.flag("isArrow"),
+                    _ => false,
+                };
+                if !local {
+                    return None;
+                }
+                self.place_of(r, Span::DUMMY).ok()
+            }
+            _ => None,
+        }
+    }
+
     /// The registered place of record variable `id` in the current body.
     pub fn record_var(&self, id: &str) -> Option<Place> {
         let key = (self.frame_id(), id.to_string());
@@ -356,10 +390,13 @@ impl Unit<'_> {
                     return Ok(None);
                 };
                 let decl = self.definition(decl);
-                if !self.takes_records(decl) {
+                let args: Vec<&Node> = n.inner.iter().skip(1).collect();
+                // A pointer to a record variable has no buffer to pass: the call is inlined
+                // here, the parameter standing for the record (see `bind_params`).
+                let local_pointer = || args.iter().any(|a| self.local_record_pointee(a).is_some());
+                if !self.takes_records(decl) && !local_pointer() {
                     return Ok(None);
                 }
-                let args: Vec<&Node> = n.inner.iter().skip(1).collect();
                 self.inline_fn(decl, None, &args, vec![], span).map(Some)
             }
             _ => Ok(None),
@@ -620,6 +657,15 @@ impl Unit<'_> {
                 continue;
             }
             let record_ptr = self.record_pointer(inner, span)?.is_some();
+            if record_ptr {
+                // A pointer to a local record (`curandState s = states[id]; curand(&s);`, an
+                // out-parameter `Pt q; where(&q);`) stands for that record's place: `p->f`
+                // is its field, and passing `p` on passes the place.
+                if let Some(place) = self.local_record_pointee(a) {
+                    aliases.insert(p.id().to_string(), Slot::Record(place));
+                    continue;
+                }
+            }
             let e = if record_ptr {
                 self.record_pointer_init(a, span)?
             } else {

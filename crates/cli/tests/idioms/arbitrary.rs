@@ -254,3 +254,33 @@ __global__ void draw(curandState *states, float *u, double *d, float *g, unsigne
     assert!((0.3..0.7).contains(&mean), "mean {mean}");
     assert!(words.len() > n / 2, "{} distinct words", words.len());
 }
+
+/// cuRAND's guide: copy the state to a local, draw from the copy, store it back.
+const LOCAL_STATE: &str = r#"//--blockDim=256 --gridDim=16
+//@ len(states) = 4096
+//@ len(out) = 4096
+// verify: race=verified bounds=verified exit=0
+#include <curand_kernel.h>
+__global__ void draw(curandState *states, float *out) {
+    int id = blockIdx.x * blockDim.x + threadIdx.x;
+    curandState s = states[id];
+    float x = curand_uniform(&s);
+    float y = curand_normal(&s);
+    states[id] = s;
+    out[id] = x + y;
+}
+"#;
+
+#[test]
+fn curand_on_a_local_copy_of_the_state() {
+    check("local_state", LOCAL_STATE);
+    // Eight threads store their copies back to one state.
+    let bug = twin(LOCAL_STATE, "states[id] = s;", "states[id % 8] = s;");
+    check(
+        "local_state_bug",
+        &bug.replace(
+            "race=verified bounds=verified exit=0",
+            "race=violated exit=1",
+        ),
+    );
+}

@@ -388,3 +388,28 @@ fn a_local_a_loop_stores_to_is_not_known_after_it() {
     let bad = race_line("cell_in_loop_bug", &bug);
     assert!(!bad.contains("verified"), "{bad}");
 }
+
+const RECORD_OUT_PARAM: &str = r#"//--blockDim=64 --gridDim=4
+//@ len(a) = 256
+// verify: race=verified bounds=verified
+struct Pt { int x, y; };
+__device__ void where(Pt *p) { p->x = blockIdx.x; p->y = threadIdx.x; }
+__device__ int flat(const Pt *p) { return p->x * 64 + p->y; }
+__global__ void fill(float *a) {
+    Pt q;
+    where(&q);
+    a[flat(&q)] = 1.0f;
+}
+"#;
+
+#[test]
+fn a_pointer_to_a_local_record_is_that_record() {
+    // `&q` of a local struct handed to helpers (an out-parameter, a const view): rejected as
+    // "unknown identifier `q`" before.
+    check("record_out_param", RECORD_OUT_PARAM);
+    let bug = twin(RECORD_OUT_PARAM, "p->x = blockIdx.x;", "p->x = 0;");
+    check(
+        "record_out_param_bug",
+        &bug.replace("race=verified", "race=violated"),
+    );
+}
