@@ -10,4 +10,5 @@ mod common;
 mod fn_pointers;
 mod gpuverify;
 mod pointers;
+mod record_globals;
 mod records;

@@ -8,10 +8,7 @@
 //! it is used, naming it and why; `run` executes a kernel updating a `__device__` array of
 //! structs.
 
-mod corpus;
-
-use std::path::PathBuf;
-use std::process::Command;
+use crate::common::*;
 
 /// (file name, source) of every kernel.
 const KERNELS: &[(&str, &str)] = &[
@@ -181,15 +178,6 @@ __global__ void rows(float *out) {
 "#,
     ),
 ];
-
-fn dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "warpsafe-record-globals-{tag}-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
 
 #[test]
 fn record_globals_get_their_expected_verdicts() {
