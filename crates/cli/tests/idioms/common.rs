@@ -49,3 +49,22 @@ pub fn warpsafe(command: &str, name: &str, text: &str, extra: &[&str]) -> Output
 pub fn verify(name: &str, text: &str, extra: &[&str]) -> Output {
     warpsafe("verify", name, text, extra)
 }
+
+/// Writes each `(file name, source)` of `kernels` into one fresh directory and checks their
+/// `// verify:` lines through clang (a generous query limit: verdicts, not speed); panics
+/// listing every kernel that missed.
+pub fn check_all(group: &str, kernels: &[(&str, &str)]) {
+    let d = dir(group);
+    let failures: Vec<String> = kernels
+        .iter()
+        .filter_map(|(name, src)| {
+            let f = d.join(name);
+            std::fs::write(&f, src).expect("write kernel");
+            corpus::check(&f, &["--frontend", "clang", "--query-timeout", "120"])
+                .err()
+                .map(|e| format!("{name}: {e}"))
+        })
+        .collect();
+    let _ = std::fs::remove_dir_all(&d);
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}

@@ -181,19 +181,7 @@ __global__ void rows(float *out) {
 
 #[test]
 fn record_globals_get_their_expected_verdicts() {
-    let d = dir("verify");
-    let failures: Vec<String> = KERNELS
-        .iter()
-        .filter_map(|(name, src)| {
-            let f = d.join(name);
-            std::fs::write(&f, src).expect("write kernel");
-            corpus::check(&f, &["--frontend", "clang", "--query-timeout", "120"])
-                .err()
-                .map(|e| format!("{name}: {e}"))
-        })
-        .collect();
-    let _ = std::fs::remove_dir_all(&d);
-    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    check_all("record_globals", KERNELS);
 }
 
 /// A `__constant__` record is read-only: a write is rejected, as through a pointer to const.

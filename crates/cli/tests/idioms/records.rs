@@ -155,25 +155,7 @@ __global__ void scale(Args a) {
     ),
 ];
 
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("warpsafe-record-idioms-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
 #[test]
 fn record_idioms_get_their_expected_verdicts() {
-    let d = dir();
-    let failures: Vec<String> = KERNELS
-        .iter()
-        .filter_map(|(name, src)| {
-            let f = d.join(name);
-            std::fs::write(&f, src).expect("write kernel");
-            corpus::check(&f, &["--frontend", "clang", "--query-timeout", "120"])
-                .err()
-                .map(|e| format!("{name}: {e}"))
-        })
-        .collect();
-    let _ = std::fs::remove_dir_all(&d);
-    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    check_all("records", KERNELS);
 }
