@@ -548,7 +548,7 @@ impl Exec<'_> {
                         Some(key) => {
                             self.cells.insert(key, v);
                         }
-                        None => self.forget_cells(&HashSet::from([a.0])),
+                        None => self.forget_array(a.0),
                     }
                 }
                 self.access(*mem, idx, true, false, &pc, s.span);
@@ -570,7 +570,7 @@ impl Exec<'_> {
                     self.ev(c);
                 }
                 if let MemRef::Local(a) = mem {
-                    self.forget_cells(&HashSet::from([a.0]));
+                    self.forget_array(a.0);
                 }
                 let pc = self.pc.clone();
                 self.access(*mem, idx, true, true, &pc, s.span);
@@ -1051,6 +1051,11 @@ impl Exec<'_> {
         self.forget_cells(&stored);
         self.loop_after_init(cond, update, body, do_while, span);
         self.forget_cells(&stored);
+    }
+
+    /// Forgets what the cells of the local array `a` hold.
+    fn forget_array(&mut self, a: u32) {
+        self.cells.retain(|(x, _), _| *x != a);
     }
 
     /// Forgets what the cells of the local arrays `arrays` hold.
