@@ -188,7 +188,10 @@ impl<'a> Session<'a> {
         if !matches!(first, Answer::Unknown(_)) {
             return Ok(first);
         }
-        if let Answer::Unsat = self.with_timeout(BV_SLICE, |s| s.scoped(bv, Some("qfbv"), start))? {
+        // The try is a shortcut: a solver that died in it (seen once in a loaded test run)
+        // is restarted below like one that gave up.
+        let tried = self.with_timeout(BV_SLICE, |s| s.scoped(bv, Some("qfbv"), start));
+        if let Ok(Answer::Unsat) = tried {
             return Ok(Answer::Unsat);
         }
         self.proc.restart()?;
