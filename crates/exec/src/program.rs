@@ -13,7 +13,9 @@ pub struct Program {
 }
 
 impl Program {
-    /// The kernel this program was compiled from.
+    /// The kernel this program's code was lowered from: for [`compile`], the optimised kernel
+    /// (the source kernel's parameters, shared arrays and contract; its variables, followed by
+    /// any the optimiser added; the local arrays that kept their memory).
     pub fn kernel(&self) -> &Kernel {
         &self.kernel
     }
@@ -31,8 +33,23 @@ impl Program {
     }
 }
 
-/// Lowers `kernel` to thread code.
+/// Optimises `kernel` ([`warpsafe_ir::opt::optimize`]: same outputs, same findings) and
+/// lowers it to thread code. Should the optimised kernel not lower, the kernel is lowered as
+/// written, so errors are the source kernel's.
 pub fn compile(kernel: &Kernel) -> Result<Program, ExecError> {
+    let optimized = warpsafe_ir::opt::optimize(kernel);
+    match lower::lower_kernel(&optimized) {
+        Ok(code) => Ok(Program {
+            kernel: optimized,
+            code,
+        }),
+        Err(_) => compile_as_written(kernel),
+    }
+}
+
+/// Lowers `kernel` to thread code as written, statement by statement (what
+/// `Program::from_parts(k.clone(), thread::lower::lower_kernel(&k)?)` builds from outside).
+fn compile_as_written(kernel: &Kernel) -> Result<Program, ExecError> {
     let code = lower::lower_kernel(kernel)?;
     Ok(Program {
         kernel: kernel.clone(),

@@ -33,6 +33,7 @@ mod expr;
 mod half;
 mod init;
 mod kernel;
+pub mod opt;
 mod print;
 mod span;
 mod stmt;
