@@ -10,7 +10,7 @@ use crate::{ArrayId, Block, Expr, ExprKind, Kernel, MemRef, Stmt, StmtKind, VarD
 use std::collections::{HashMap, HashSet};
 
 /// Arrays with more elements stay in memory.
-const MAX_ELEMENTS: u64 = 4096;
+const MAX_ELEMENTS: u64 = 256;
 
 /// One element of a local array: the array and its row-major position.
 type Cell = (u32, u64);

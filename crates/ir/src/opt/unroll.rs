@@ -11,7 +11,7 @@
 use super::fold::fold;
 use super::propagate::propagate;
 use super::visit::{blocks_mut, for_each_expr_mut, size, substitute, writes};
-use crate::{Block, Expr, Stmt, StmtKind, Value, VarDecl, VarId};
+use crate::{Block, Expr, ExprKind, Stmt, StmtKind, Value, VarDecl, VarId};
 
 /// How far unrolling may grow the code.
 #[derive(Clone, Copy, Debug)]
@@ -148,8 +148,34 @@ fn eval(e: &Expr, counter: VarId, at: Value) -> Option<Value> {
 
 /// True when copies of `body`, one per iteration, run exactly as the loop would.
 fn body_unrollable(body: &[Stmt], counter: VarId) -> bool {
-    body.iter()
-        .all(|s| !writes(s, counter) && !synchronises(s) && !leaves_iteration(s))
+    body.iter().all(|s| {
+        !writes(s, counter) && !synchronises(s) && !leaves_iteration(s) && !has_dummy_site(s)
+    })
+}
+
+/// True when `s` has a statement or an operation without a source span. The interpreter
+/// merges repeated findings by span, or by instruction where there is none: copies of a
+/// span-less site would be reported apart.
+fn has_dummy_site(s: &Stmt) -> bool {
+    let mut found = false;
+    s.walk(&mut |t| {
+        found |= t.span.is_dummy();
+        for e in t.exprs() {
+            e.walk(&mut |x| {
+                let leaf = matches!(
+                    x.kind,
+                    ExprKind::Const(_)
+                        | ExprKind::Var(_)
+                        | ExprKind::Param(_)
+                        | ExprKind::Builtin(_)
+                        | ExprKind::BufferLen(_)
+                        | ExprKind::Cast(_)
+                );
+                found |= !leaf && x.span.is_dummy();
+            });
+        }
+    });
+    found
 }
 
 /// True when `s` or a nested statement returns or takes part in a barrier or collective.
