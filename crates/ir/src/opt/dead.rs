@@ -23,7 +23,7 @@ fn sweep(b: &mut Block, read: &[bool]) {
 
 fn is_dead(s: &Stmt, read: &[bool]) -> bool {
     let constant = match &s.kind {
-        StmtKind::Let { init, .. } => init.as_ref().map_or(true, |e| e.as_const().is_some()),
+        StmtKind::Let { init, .. } => init.as_ref().is_none_or(|e| e.as_const().is_some()),
         StmtKind::Assign { value, .. } => value.as_const().is_some(),
         _ => false,
     };
