@@ -71,7 +71,7 @@ impl Unit<'_> {
                     return Err(unsupported(span, "malformed `while`"));
                 };
                 let cond = self.guarded("in a loop condition", || self.expr(cond, span))?;
-                StmtKind::While(cond, Box::new(self.stmt(body, span)?))
+                StmtKind::While(cond, Box::new(self.loop_body(body, span)?))
             }
             "DoStmt" => {
                 let parts: Vec<&Node> = n.inner.iter().collect();
@@ -79,7 +79,7 @@ impl Unit<'_> {
                     return Err(unsupported(span, "malformed `do`"));
                 };
                 let cond = self.guarded("in a loop condition", || self.expr(cond, span))?;
-                StmtKind::DoWhile(Box::new(self.stmt(body, span)?), cond)
+                StmtKind::DoWhile(Box::new(self.loop_body(body, span)?), cond)
             }
             "AttributedStmt" => {
                 // `#pragma unroll` and `[[likely]]`: the statement is the last child.
@@ -90,11 +90,27 @@ impl Unit<'_> {
                 return self.stmt(body, span);
             }
             "SwitchStmt" => return self.switch_stmt(n, span),
-            "GotoStmt" | "LabelStmt" => return Err(unsupported(span, "`goto`")),
+            "GotoStmt" => return self.goto_stmt(n, span),
+            "LabelStmt" => {
+                // A label no `goto` reaches from outside this statement (the enclosing
+                // block's `goto_list` checked the ones that do).
+                let inner = n
+                    .inner
+                    .first()
+                    .ok_or_else(|| unsupported(span, "empty labelled statement"))?;
+                return self.stmt(inner, span);
+            }
+            "IndirectGotoStmt" => {
+                return Err(unsupported(
+                    span,
+                    "computed `goto *p` (write the jump as a `switch`)",
+                ))
+            }
             "GCCAsmStmt" => return self.asm_stmt(n, span),
-            _ if is_expr(n) => match self.void_call(n, span)? {
-                true => StmtKind::Empty,
-                false => StmtKind::Expr(self.expr(n, span)?),
+            _ if is_expr(n) => match self.memop_stmt(n, span)? {
+                Some(s) => return Ok(s),
+                None if self.void_call(n, span)? => StmtKind::Empty,
+                None => StmtKind::Expr(self.expr(n, span)?),
             },
             other => return Err(unsupported(span, describe(other))),
         };
@@ -245,16 +261,25 @@ impl Unit<'_> {
 
     /// The statements of a block; what each hoists comes right before it, in the block.
     pub(super) fn stmts(&self, nodes: &[Node], span: Span) -> Result<Vec<Stmt>, FrontError> {
+        if nodes.iter().any(super::goto::has_goto) {
+            let items: Vec<&Node> = nodes.iter().collect();
+            return self.goto_list(&items, span);
+        }
         let mut out = vec![];
         for c in nodes {
-            let (r, hoisted) = self.with_pending(|| match self.record_stmts(c, span)? {
-                Some(many) => Ok(many),
-                None => Ok(vec![self.stmt_here(c, span)?]),
-            });
-            let r = r?;
-            out.extend(hoisted);
-            out.extend(r);
+            out.extend(self.list_item(c, span)?);
         }
+        Ok(out)
+    }
+
+    /// One statement of a block, with what it hoists before it.
+    pub(super) fn list_item(&self, c: &Node, span: Span) -> Result<Vec<Stmt>, FrontError> {
+        let (r, hoisted) = self.with_pending(|| match self.record_stmts(c, span)? {
+            Some(many) => Ok(many),
+            None => Ok(vec![self.stmt_here(c, span)?]),
+        });
+        let mut out = hoisted;
+        out.extend(r?);
         Ok(out)
     }
 
@@ -444,7 +469,7 @@ impl Unit<'_> {
                 init,
                 cond: opt(cond)?,
                 update: opt(inc)?,
-                body: Box::new(self.stmt(body, span)?),
+                body: Box::new(self.loop_body(body, span)?),
             },
             span,
         })

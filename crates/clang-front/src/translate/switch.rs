@@ -104,10 +104,9 @@ impl Unit<'_> {
         let mut arms: Vec<Arm> = vec![];
         for (i, g) in groups.iter().enumerate() {
             let mut body = g.body.clone();
-            let ends = body
-                .last()
-                .map(|s| s.kind.as_str())
-                .is_some_and(|k| matches!(k, "BreakStmt" | "ReturnStmt" | "ContinueStmt"));
+            let ends = body.last().map(|s| s.kind.as_str()).is_some_and(|k| {
+                matches!(k, "BreakStmt" | "ReturnStmt" | "ContinueStmt" | "GotoStmt")
+            });
             if body.last().is_some_and(|s| s.kind == "BreakStmt") {
                 body.pop();
             }
@@ -120,10 +119,13 @@ impl Unit<'_> {
             if !ends && i != last {
                 return Err(unsupported(g.span, "fall-through between `case` groups"));
             }
-            let stmts = body
-                .iter()
-                .map(|s| self.stmt(s, g.span))
-                .collect::<Result<Vec<_>, _>>()?;
+            let stmts = if body.iter().any(|s| super::goto::has_goto(s)) {
+                self.goto_list(&body, g.span)?
+            } else {
+                body.iter()
+                    .map(|s| self.stmt(s, g.span))
+                    .collect::<Result<Vec<_>, _>>()?
+            };
             arms.push((g.labels.clone(), stmts, g.span));
         }
         let name = format!("__switch{}", self.fresh());
