@@ -302,27 +302,27 @@ __global__ void k(const float* __restrict__ A, float* C, P* ps) {
 //@ len(ps) = 64 * 2
 __global__ void k(const float* __restrict__ A, float* C, float* ps) {
     __shared__ float t[256];
-    float a__x = A[4 + threadIdx.x * 4];
-    float a__y = A[4 + threadIdx.x * 4 + 1];
-    float a__z = A[4 + threadIdx.x * 4 + 2];
-    float a__w = A[4 + threadIdx.x * 4 + 3];
+    float a__x = A[4LL + (long long)threadIdx.x * 4LL];
+    float a__y = A[4LL + (long long)threadIdx.x * 4LL + 1LL];
+    float a__z = A[4LL + (long long)threadIdx.x * 4LL + 2LL];
+    float a__w = A[4LL + (long long)threadIdx.x * 4LL + 3LL];
     float b__x = 1.f;
     float b__y = 2.f;
     float b__z = 3.f;
     float b__w = 4.f;
-    t[threadIdx.x * 4] = a__x;
-    t[threadIdx.x * 4 + 1] = a__y;
-    t[threadIdx.x * 4 + 2] = a__z;
-    t[threadIdx.x * 4 + 3] = a__w;
-    C[threadIdx.x * 4] = b__x;
-    C[threadIdx.x * 4 + 1] = b__y;
-    C[threadIdx.x * 4 + 2] = b__z;
-    C[threadIdx.x * 4 + 3] = b__w;
+    t[(long long)threadIdx.x * 4LL] = a__x;
+    t[(long long)threadIdx.x * 4LL + 1LL] = a__y;
+    t[(long long)threadIdx.x * 4LL + 2LL] = a__z;
+    t[(long long)threadIdx.x * 4LL + 3LL] = a__w;
+    C[(long long)threadIdx.x * 4LL] = b__x;
+    C[(long long)threadIdx.x * 4LL + 1LL] = b__y;
+    C[(long long)threadIdx.x * 4LL + 2LL] = b__z;
+    C[(long long)threadIdx.x * 4LL + 3LL] = b__w;
     __syncthreads();
-    ps[threadIdx.x * 2 + 1] = a__x + t[(63 - threadIdx.x) * 4 + 3];
-    float q__x = ps[threadIdx.x * 2];
-    float q__y = ps[threadIdx.x * 2 + 1];
-    ps[threadIdx.x * 2] = q__y;
+    ps[(long long)threadIdx.x * 2LL + 1LL] = a__x + t[(long long)(63 - threadIdx.x) * 4LL + 3LL];
+    float q__x = ps[(long long)threadIdx.x * 2LL];
+    float q__y = ps[(long long)threadIdx.x * 2LL + 1LL];
+    ps[(long long)threadIdx.x * 2LL] = q__y;
 }
 "#;
     let got = clang("records.cu", cpp, &Options::default());
@@ -459,10 +459,10 @@ __global__ void lib(const float* __restrict__ in, float* out, int n) {
 __global__ void lib(const float* __restrict__ in, float* out, int n, const float* scale) {
     if (false || !true) return;
     const float* in4 = in;
-    float v__x = in4[threadIdx.x * 4];
-    float v__y = in4[threadIdx.x * 4 + 1];
-    float v__z = in4[threadIdx.x * 4 + 2];
-    float v__w = in4[threadIdx.x * 4 + 3];
+    float v__x = in4[(long long)threadIdx.x * 4LL];
+    float v__y = in4[(long long)threadIdx.x * 4LL + 1LL];
+    float v__z = in4[(long long)threadIdx.x * 4LL + 2LL];
+    float v__w = in4[(long long)threadIdx.x * 4LL + 3LL];
     int last = min((int)threadIdx.x, n - 1);
     out[last] = fminf(fmaxf(v__y * scale[0], 0.0f), 1.0f) + v__x / 2.0f;
 }

@@ -104,8 +104,8 @@ __global__ void g(P *p) {
     let c = r#"
 //--blockDim=32 --gridDim=1
 __global__ void g(float *p) {
-    p[threadIdx.x * 2] *= 2.0f;
-    p[threadIdx.x * 2 + 1] = p[threadIdx.x * 2] + p[threadIdx.x * 2 + 1];
+    p[(long long)threadIdx.x * 2LL] *= 2.0f;
+    p[(long long)threadIdx.x * 2LL + 1LL] = p[(long long)threadIdx.x * 2LL] + p[(long long)threadIdx.x * 2LL + 1LL];
     p[64] *= 3.0f;
     p[64 + 1] = p[64] + p[64 + 1];
 }

@@ -126,7 +126,7 @@ fn a_mixed_record_parameter_is_memory_of_u32_read_and_written_by_field() {
     assert!(text.contains("p: &mut [u32]"), "{text}");
     // `p[i].mass += dt` reads, reinterprets, adds and writes back leaf 3 of element i.
     assert!(
-        text.contains("bits.u32(bits.f32(p[(i_0 * 5) + 3]) + dt)"),
+        text.contains("bits.u32(bits.f32(p[(((i64)i_0) * 5ll) + 3ll]) + dt)"),
         "{text}"
     );
     let ps = particles();

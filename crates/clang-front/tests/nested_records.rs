@@ -127,14 +127,14 @@ fn a_sub_record_copy_stores_every_leaf_of_the_field() {
     let text = kernel(&c, "integrate").to_string();
     // `b[i].pos = me.pos` is three stores at leaves 0, 1, 2 of element i.
     for leaf in [
-        "b[i_0 * 6] = ",
-        "b[(i_0 * 6) + 1] = ",
-        "b[(i_0 * 6) + 2] = ",
+        "b[((i64)i_0) * 6ll] = ",
+        "b[(((i64)i_0) * 6ll) + 1ll] = ",
+        "b[(((i64)i_0) * 6ll) + 2ll] = ",
     ] {
         assert!(text.contains(leaf), "{leaf} in\n{text}");
     }
     // `vel.z` is leaf 3 + 2: the offsets are folded.
-    assert!(text.contains("b[(i_0 * 6) + 5] = "), "{text}");
+    assert!(text.contains("b[(((i64)i_0) * 6ll) + 5ll] = "), "{text}");
 }
 
 #[test]
@@ -244,13 +244,22 @@ __global__ void packed(Packed* p) { p[threadIdx.x].c.w = 1.0f; }
     let got = clang("padded.cu", src);
     // float4 then float: 20 bytes padded to 32 (the record's alignment is 16): leaf 4 of 8.
     let k = kernel(&got, "tail").to_string();
-    assert!(k.contains("t[(threadIdx.x * 8u) + 4u] = 1.0f"), "{k}");
+    assert!(
+        k.contains("t[(((i64)threadIdx.x) * 8ll) + 4ll] = 1.0f"),
+        "{k}"
+    );
     // float, 4 bytes of padding, float2 at byte 8: `v.y` is float 3 of 4.
     let k = kernel(&got, "gap").to_string();
-    assert!(k.contains("raw[(threadIdx.x * 4u) + 3u] = 1.0f"), "{k}");
+    assert!(
+        k.contains("raw[(((i64)threadIdx.x) * 4ll) + 3ll] = 1.0f"),
+        "{k}"
+    );
     // float2, float2, float4: 8 + 8 + 16 bytes, no padding: `c.w` is leaf 7 of 8.
     let k = kernel(&got, "packed").to_string();
-    assert!(k.contains("(threadIdx.x * 8u) + 7u] = 1.0f"), "{k}");
+    assert!(
+        k.contains("(((i64)threadIdx.x) * 8ll) + 7ll] = 1.0f"),
+        "{k}"
+    );
 }
 
 #[test]

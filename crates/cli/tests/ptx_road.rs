@@ -25,7 +25,7 @@ fn verdicts(file: &Path, extra: &[&str]) -> Vec<(String, String, String)> {
         .arg("verify")
         .arg(file)
         .args(["--format", "json", "--property", "race,divergence"])
-        .args(["--timeout", "120"])
+        .args(["--timeout", "120", "--query-timeout", "60"])
         .args(extra)
         .output()
         .expect("runs");

@@ -69,6 +69,11 @@ fn times(a: Expr, k: u64, span: Span) -> Expr {
     }
     if let ExprKind::Int(v, t) = a.kind {
         if let Some(p) = v.checked_mul(k) {
+            let t = if p > i32::MAX as u64 {
+                ScalarType::I64
+            } else {
+                t
+            };
             return Expr::new(ExprKind::Int(p, t), span);
         }
     }
@@ -76,7 +81,7 @@ fn times(a: Expr, k: u64, span: Span) -> Expr {
         ExprKind::Binary(
             BinaryOp::Mul,
             Box::new(a),
-            Box::new(Expr::new(ExprKind::Int(k, ScalarType::I32), span)),
+            Box::new(Expr::new(ExprKind::Int(k, ScalarType::I64), span)),
         ),
         span,
     )
