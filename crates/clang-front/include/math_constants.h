@@ -1,5 +1,8 @@
 /* warpsafe device headers: <math_constants.h>, the CUDART_* constants (values
- * are the mathematical constants, written out here). */
+ * are the mathematical constants, written out here; the double-double halves
+ * CUDART_*_HI / CUDART_*_LO are left out). gpuverify.h includes this header,
+ * as GPUVerify's CUDA preamble does: the CUDA samples' kernel files in its
+ * benchmarks use the constants without including it themselves. */
 #ifndef WARPSAFE_MATH_CONSTANTS_H
 #define WARPSAFE_MATH_CONSTANTS_H
 #pragma clang system_header
@@ -29,6 +32,15 @@
 #define CUDART_LNPI_F 1.144729886f
 #define CUDART_TWO_TO_126_F 8.50705917e+37f
 #define CUDART_TWO_TO_M126_F 1.17549435e-38f
+#define CUDART_SQRT_2_OVER_PI_F 0.797884561f
+#define CUDART_NORM_HUGE_F 3.402823466e38f
+#define CUDART_TWO_TO_23_F 8388608.0f
+#define CUDART_TWO_TO_24_F 16777216.0f
+#define CUDART_TWO_TO_31_F 2147483648.0f
+#define CUDART_TWO_TO_32_F 4294967296.0f
+#define CUDART_REMQUO_BITS_F 3
+#define CUDART_REMQUO_MASK_F (~((~0) << CUDART_REMQUO_BITS_F))
+#define CUDART_TRIG_PLOSS_F 105615.0f
 
 /* double precision */
 #define CUDART_INF __builtin_huge_val()
@@ -55,5 +67,21 @@
 #define CUDART_LN2 6.9314718055994529e-1
 #define CUDART_LNT 2.3025850929940459e+0
 #define CUDART_LNPI 1.1447298858494002e+0
+#define CUDART_2_OVER_PI 6.3661977236758138e-1
+#define CUDART_SQRT_PIO2 1.2533141373155003e+0
+#define CUDART_SQRT_2OPI 7.9788456080286536e-1
+#define CUDART_LN2_X_1024 7.0978271289338400e+2
+#define CUDART_LN2_X_1025 7.1047586007394398e+2
+#define CUDART_LN2_X_1075 7.4513321910194122e+2
+#define CUDART_LG2_X_1024 3.0825471555991675e+2
+#define CUDART_LG2_X_1075 3.2360724533877976e+2
+#define CUDART_TWO_TO_23 8388608.0
+#define CUDART_TWO_TO_52 4503599627370496.0
+#define CUDART_TWO_TO_53 9007199254740992.0
+#define CUDART_TWO_TO_54 18014398509481984.0
+#define CUDART_TWO_TO_M54 5.5511151231257827e-17
+#define CUDART_TWO_TO_M1022 2.2250738585072014e-308
+#define CUDART_TRIG_PLOSS 2147483648.0
+#define CUDART_DBL2INT_CVT 6755399441055744.0
 
 #endif /* WARPSAFE_MATH_CONSTANTS_H */

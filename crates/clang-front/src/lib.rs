@@ -98,8 +98,9 @@ pub fn compile_file(
     std::thread::Builder::new()
         .stack_size(1 << 30)
         .spawn(move || {
-            let root =
+            let mut root =
                 node::parse(&json, &main).map_err(|e| vec![FrontError::new(Span::DUMMY, e)])?;
+            translate::types::desugar_members(&mut root);
             lower(&root, &source, &main, &errors)
         })
         .map_err(|e| {

@@ -95,4 +95,9 @@ bool __same_group(void);
 #define __is_pow2(x) ((((x) & ((x)-1)) == 0))
 #define __mod_pow2(x, y) (((y)-1) & (x))
 
+/* GPUVerify's CUDA preamble defines the CUDART_* constants: the CUDA samples'
+ * kernel files in its benchmarks (oceanFFT's generateSpectrumKernel.cu) use
+ * CUDART_PI_F, reached in the sample through the file that includes them. */
+#include <math_constants.h>
+
 #endif /* WARPSAFE_GPUVERIFY_H */

@@ -320,6 +320,10 @@ impl Unit<'_> {
             let t = strip_implicit(e).ty();
             t.is_some_and(|t| t.contains('*') && self.fn_pointers.resolve(t).is_none())
         };
+        if !super::memops::repeatable(n) {
+            // The pointer is computed with an effect (a call, an assignment): it must run.
+            return None;
+        }
         match n.kind.as_str() {
             "BinaryOperator" if matches!(n.str("opcode"), Some("==" | "!=")) => {
                 let (a, b) = (n.inner.first()?, n.inner.get(1)?);
@@ -510,6 +514,12 @@ impl Unit<'_> {
             .first()
             .map(strip_implicit)
             .ok_or_else(|| unsupported(span, "call without a callee"))?;
+        if let Some(name) = super::memops::memop_name(n) {
+            return Err(unsupported(
+                span,
+                format!("`{name}` whose value is used (call it as a statement)"),
+            ));
+        }
         if callee_node.kind == "MemberExpr" {
             // A static member function (`tile.size()` of a `thread_block_tile`).
             return self.group_call(n, span).map(|e| e.kind);

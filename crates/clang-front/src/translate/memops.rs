@@ -27,7 +27,7 @@ enum Elem {
 }
 
 /// A `memcpy`/`memset` call: its name and arguments.
-fn memop_call(n: &Node) -> Option<(&str, Vec<&Node>)> {
+fn memop_call(n: &Node) -> Option<(&'static str, Vec<&Node>)> {
     let mut n = n;
     while matches!(
         n.kind.as_str(),
@@ -50,6 +50,11 @@ fn memop_call(n: &Node) -> Option<(&str, Vec<&Node>)> {
     Some((name, n.inner.iter().skip(1).collect()))
 }
 
+/// `memcpy` or `memset` when `n` calls one of them (in any spelling).
+pub(super) fn memop_name(n: &Node) -> Option<&'static str> {
+    memop_call(n).map(|(name, _)| name)
+}
+
 /// True for a null pointer constant (`0`, `NULL`, `nullptr`) as a pointer argument.
 fn is_null(n: &Node) -> bool {
     let mut n = n;
@@ -67,7 +72,7 @@ fn is_null(n: &Node) -> bool {
 }
 
 /// True when evaluating `n` twice is the same as once (no assignment, increment or call).
-fn repeatable(n: &Node) -> bool {
+pub(super) fn repeatable(n: &Node) -> bool {
     let effect = match n.kind.as_str() {
         "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" | "CompoundAssignOperator" => true,
         "BinaryOperator" => n.str("opcode") == Some("="),
@@ -451,6 +456,13 @@ impl Unit<'_> {
 
     /// `sizeof(ty)` for a scalar, pointer or record type.
     fn size_of(&self, ty: &str) -> Option<u64> {
+        if let Some((base, dims)) = ty.split_once('[') {
+            let mut n: u64 = 1;
+            for d in dims.split('[') {
+                n = n.checked_mul(d.trim().trim_end_matches(']').trim().parse().ok()?)?;
+            }
+            return self.size_of(base.trim())?.checked_mul(n);
+        }
         if let Some(key) = self.record_key_of(ty) {
             return self
                 .record_bytes(&key, &key, Span::default())

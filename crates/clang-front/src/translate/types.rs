@@ -1,6 +1,8 @@
 //! clang's type spellings (`const float *__restrict`, `float[32][33]`, `unsigned long`) read
 //! into the subset syntax tree's types.
 
+use crate::node::Node;
+use serde_json::Value;
 use warpsafe_cuda_front::ast::Type;
 use warpsafe_ir::{ScalarType, Span};
 
@@ -186,6 +188,74 @@ pub fn add_alias(name: &str, target: &str) {
             e.borrow_mut().entry(last).or_insert(t);
         });
     }
+}
+
+/// Writes every type spelled through a template's member typedef (`typename
+/// vec4<float>::Type *`, a function type returning `typename X<T>::type`) in terms of what
+/// the member stands for (`float4 *`), as its `desugaredQualType`. clang writes the
+/// desugared form only where the member type stands alone; those pairs are read first.
+pub fn desugar_members(root: &mut Node) {
+    let mut pairs = std::collections::BTreeMap::new();
+    collect_members(root, &mut pairs);
+    if pairs.is_empty() {
+        return;
+    }
+    let mut pairs: Vec<(String, String)> = pairs.into_iter().collect();
+    pairs.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
+    rewrite_members(root, &pairs);
+}
+
+fn member_sugar(s: &str) -> bool {
+    s.contains(">::")
+}
+
+fn collect_members(n: &Node, pairs: &mut std::collections::BTreeMap<String, String>) {
+    fn walk(v: &Value, pairs: &mut std::collections::BTreeMap<String, String>) {
+        match v {
+            Value::Object(m) => {
+                let q = m.get("qualType").and_then(Value::as_str);
+                let d = m.get("desugaredQualType").and_then(Value::as_str);
+                if let (Some(q), Some(d)) = (q, d) {
+                    if member_sugar(q) && !member_sugar(d) {
+                        pairs.insert(q.to_string(), d.to_string());
+                    }
+                }
+                m.values().for_each(|c| walk(c, pairs));
+            }
+            Value::Array(a) => a.iter().for_each(|c| walk(c, pairs)),
+            _ => {}
+        }
+    }
+    n.fields.values().for_each(|v| walk(v, pairs));
+    n.inner.iter().for_each(|c| collect_members(c, pairs));
+}
+
+fn rewrite_members(n: &mut Node, pairs: &[(String, String)]) {
+    fn walk(v: &mut Value, pairs: &[(String, String)]) {
+        match v {
+            Value::Object(m) => {
+                let spelled = m
+                    .get("desugaredQualType")
+                    .or_else(|| m.get("qualType"))
+                    .and_then(Value::as_str)
+                    .filter(|s| member_sugar(s))
+                    .map(str::to_string);
+                if let Some(mut s) = spelled {
+                    for (k, d) in pairs {
+                        if s.contains(k.as_str()) {
+                            s = s.replace(k.as_str(), d);
+                        }
+                    }
+                    m.insert("desugaredQualType".into(), Value::String(s));
+                }
+                m.values_mut().for_each(|c| walk(c, pairs));
+            }
+            Value::Array(a) => a.iter_mut().for_each(|c| walk(c, pairs)),
+            _ => {}
+        }
+    }
+    n.fields.values_mut().for_each(|v| walk(v, pairs));
+    n.inner.iter_mut().for_each(|c| rewrite_members(c, pairs));
 }
 
 #[cfg(test)]
