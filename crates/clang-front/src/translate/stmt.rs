@@ -155,8 +155,13 @@ impl Unit<'_> {
         }
         let vspan = self.span(v, span);
         let name = self.var_name(v.id(), v.name().unwrap_or(""));
-        let ty = types::scalar_or_pointer(v.ty().unwrap_or(""), vspan)
-            .map_err(|e| unsupported(vspan, format!("declaration of `{name}`: {e}")))?;
+        let spelled = v.ty().unwrap_or("");
+        let ty = match self.record_pointer(spelled, vspan)? {
+            // `float4 *p = SharedMemory<float4>()`: memory of the records' scalars.
+            Some((ty, _)) => ty,
+            None => types::scalar_or_pointer(spelled, vspan)
+                .map_err(|e| unsupported(vspan, format!("declaration of `{name}`: {e}")))?,
+        };
         if !ty.ptr {
             return Ok(None);
         }

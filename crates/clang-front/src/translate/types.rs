@@ -266,6 +266,39 @@ mod tests {
         declared(s, Span::DUMMY).unwrap()
     }
 
+    fn typed(q: &str, d: Option<&str>, inner: Vec<Node>) -> Node {
+        let mut ty = serde_json::Map::new();
+        ty.insert("qualType".into(), Value::String(q.into()));
+        if let Some(d) = d {
+            ty.insert("desugaredQualType".into(), Value::String(d.into()));
+        }
+        let mut n = Node {
+            kind: "ParmVarDecl".into(),
+            inner,
+            ..Node::default()
+        };
+        n.fields.insert("type".into(), Value::Object(ty));
+        n
+    }
+
+    #[test]
+    fn member_typedefs_are_spelled_by_what_they_stand_for() {
+        let mut root = typed(
+            "typename vec4<float>::Type",
+            Some("float4"),
+            vec![
+                typed("typename vec4<float>::Type *", None, vec![]),
+                typed("const typename vec3<float>::Type *", None, vec![]),
+                typed("typename vec3<float>::Type", Some("float3"), vec![]),
+                typed("float *", None, vec![]),
+            ],
+        );
+        desugar_members(&mut root);
+        let tys: Vec<&str> = root.inner.iter().filter_map(Node::ty).collect();
+        assert_eq!(tys, ["float4 *", "const float3 *", "float3", "float *"]);
+        assert_eq!(root.ty(), Some("float4"));
+    }
+
     #[test]
     fn reads_clang_spellings() {
         let p = d("const float *__restrict");

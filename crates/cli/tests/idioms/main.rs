@@ -8,6 +8,7 @@ mod arbitrary;
 mod atomic_bitops;
 mod common;
 mod fn_pointers;
+mod gotos_memops;
 mod gpuverify;
 mod pointers;
 mod record_globals;
