@@ -49,6 +49,44 @@ __global__ void copy_items(const Item *from, Item *to) {
 }
 
 #[test]
+fn a_byte_count_in_a_local_that_is_only_read_may_end_at_a_field_boundary() {
+    // `struct { short x; short y; char z; }` is 6 bytes; 4 bytes are the fields `x` and `y`,
+    // and `len` is never written after its initialiser.
+    let src = r#"
+struct Rec { short x; short y; char z; };
+__global__ void head(const Rec *from, Rec *to) {
+  size_t len = 4;
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  memcpy(&to[t], &from[t], len);
+}
+__global__ void moved(const Rec *from, Rec *to) {
+  size_t len = 4;
+  len += 2;
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  memcpy(&to[t], &from[t], len);
+}
+"#;
+    let got = clang("head.cu", src);
+    let (msg, at) = common::rejection(&got, src, "moved");
+    assert!(msg.contains("not a compile-time constant"), "{msg}");
+    assert_eq!(at, "len", "{msg}");
+    let k = common::kernel(&got, "head");
+    let from: Vec<u8> = (0..THREADS * 6).map(|i| (i * 5 + 1) as u8).collect();
+    let bufs = common::run_buffers(
+        k,
+        vec![
+            Arg::Buffer(Buffer::from_u8(&from)),
+            Arg::Buffer(Buffer::from_u8(&vec![0xee; THREADS * 6])),
+        ],
+    );
+    let to = bufs[1].to_u8();
+    for (i, &b) in to.iter().enumerate() {
+        let want = if i % 6 < 4 { from[i] } else { 0xee };
+        assert_eq!(b, want, "byte {i}");
+    }
+}
+
+#[test]
 fn memcpy_of_a_float_run_and_memset_of_ints_write_exact_values() {
     let src = r#"
 __global__ void stage(const float *in, float *out, int *flags, unsigned short *marks) {
@@ -161,6 +199,10 @@ __global__ void varlen(float *a, const float *b, int n) {
 __global__ void partial(int *a, const int *b) {
   memcpy(a + threadIdx.x * 2, b + threadIdx.x * 2, 5);
 }
+struct Pair { short x; short y; };
+__global__ void cut_field(Pair *a, const Pair *b) {
+  memcpy(a + threadIdx.x, b + threadIdx.x, 5);
+}
 __global__ void mixed(float *a, const int *b) {
   memcpy(a + threadIdx.x, b + threadIdx.x, sizeof(float));
 }
@@ -182,6 +224,7 @@ __global__ void fine(float *a, const float *b) {
     let cases = [
         ("varlen", "not a compile-time constant", "n * sizeof(float)"),
         ("partial", "not a whole number of elements", "memcpy("),
+        ("cut_field", "cut inside a field", "memcpy("),
         ("mixed", "from `const int *` to `float *`", "memcpy("),
         ("float_pattern", "only byte 0", "memset("),
         ("null_dst", "null destination", "__builtin_memcpy("),

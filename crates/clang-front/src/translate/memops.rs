@@ -6,7 +6,8 @@
 //! elements; both sides of a copy must have the same element type.
 
 use super::expr::strip_implicit;
-use super::{types, Unit};
+use super::types::{self, scalar};
+use super::Unit;
 use crate::node::Node;
 use serde_json::{json, Value};
 use warpsafe_cuda_front::ast::{Expr, ExprKind, Stmt, StmtKind};
@@ -146,16 +147,28 @@ impl Unit<'_> {
             .map_err(|_| unsupported(span, format!("`{name}` of {bytes} bytes")))?;
         let to = operand(dst);
         let (elem, size) = self.elem_of(to, name, span)?;
-        if bytes % size != 0 {
-            return Err(unsupported(
-                span,
-                format!(
-                    "`{name}` of {bytes} bytes over elements of {size} bytes (not a whole \
-                     number of elements)"
-                ),
-            ));
-        }
         let count = bytes / size;
+        let tail = match (bytes % size, &elem) {
+            (0, _) => 0,
+            (rest, Elem::Record(key)) => self.leaf_prefix(key, rest, span).ok_or_else(|| {
+                unsupported(
+                    span,
+                    format!(
+                        "`{name}` of {bytes} bytes over records `{key}` of {size} bytes (the \
+                         last record is cut inside a field)"
+                    ),
+                )
+            })?,
+            (_, Elem::Scalar(_)) => {
+                return Err(unsupported(
+                    span,
+                    format!(
+                        "`{name}` of {bytes} bytes over elements of {size} bytes (not a whole \
+                         number of elements)"
+                    ),
+                ))
+            }
+        };
         if count > MAX_COPIES {
             return Err(unsupported(
                 span,
@@ -181,7 +194,7 @@ impl Unit<'_> {
                         ))
                     }
                 }
-                self.copies(to, from, &elem, count, span)?
+                self.copies(to, from, &elem, (count, tail), span)?
             }
             _ => {
                 let byte = self.const_int(second).ok_or_else(|| {
@@ -190,7 +203,7 @@ impl Unit<'_> {
                         "`memset` whose value is not a compile-time constant",
                     )
                 })?;
-                self.fills(to, &elem, (byte & 0xff) as u8, count, span)?
+                self.fills(to, &elem, (byte & 0xff) as u8, (count, tail), span)?
             }
         };
         Ok(Some(Stmt {
@@ -299,19 +312,21 @@ impl Unit<'_> {
         ))
     }
 
+    /// `count` whole elements and the first `tail` leaves of the next record.
     fn copies(
         &self,
         to: &Node,
         from: &Node,
         elem: &Elem,
-        count: u64,
+        (count, tail): (u64, usize),
         span: Span,
     ) -> Result<Vec<Stmt>, FrontError> {
         let mut out = vec![];
-        for k in 0..count {
+        let last = count + u64::from(tail > 0);
+        for k in 0..last {
             let (a, b) = (
-                self.element(to, k, count, span)?,
-                self.element(from, k, count, span)?,
+                self.element(to, k, last, span)?,
+                self.element(from, k, last, span)?,
             );
             match elem {
                 Elem::Scalar(_) => {
@@ -324,7 +339,8 @@ impl Unit<'_> {
                 Elem::Record(_) => {
                     let leaves = self.record_fields(&a, span)?;
                     let values = self.record_fields(&b, span)?;
-                    for (x, y) in leaves.into_iter().zip(values) {
+                    let take = if k < count { leaves.len() } else { tail };
+                    for (x, y) in leaves.into_iter().zip(values).take(take) {
                         out.push(assign(self.leaf_assign(None, x, y, span)?, span));
                     }
                 }
@@ -333,12 +349,28 @@ impl Unit<'_> {
         Ok(out)
     }
 
+    /// How many leading leaves of record `key` lie wholly in its first `bytes` bytes, when no
+    /// leaf is cut there.
+    fn leaf_prefix(&self, key: &str, bytes: u64, span: Span) -> Option<usize> {
+        let layout = self.record_bytes(key, key, span).ok()?;
+        let mut n = 0;
+        for (off, ty) in &layout.leaves {
+            let end = off + ty.size_bytes();
+            if end <= bytes {
+                n += 1;
+            } else if *off < bytes {
+                return None;
+            }
+        }
+        Some(n)
+    }
+
     fn fills(
         &self,
         to: &Node,
         elem: &Elem,
         byte: u8,
-        count: u64,
+        (count, tail): (u64, usize),
         span: Span,
     ) -> Result<Vec<Stmt>, FrontError> {
         let value = |s: ScalarType| -> Result<Expr, FrontError> {
@@ -364,8 +396,9 @@ impl Unit<'_> {
             Ok(Expr::new(kind, span))
         };
         let mut out = vec![];
-        for k in 0..count {
-            let a = self.element(to, k, count, span)?;
+        let last = count + u64::from(tail > 0);
+        for k in 0..last {
+            let a = self.element(to, k, last, span)?;
             match elem {
                 Elem::Scalar(s) => {
                     let a = self.expr(&a, span)?;
@@ -375,7 +408,9 @@ impl Unit<'_> {
                     ));
                 }
                 Elem::Record(_) if byte == 0 => {
-                    for x in self.record_fields(&a, span)? {
+                    let leaves = self.record_fields(&a, span)?;
+                    let take = if k < count { leaves.len() } else { tail };
+                    for x in leaves.into_iter().take(take) {
                         let zero = Expr::new(ExprKind::Int(0, ScalarType::I32), span);
                         out.push(assign(self.leaf_assign(None, x, zero, span)?, span));
                     }
@@ -427,6 +462,7 @@ impl Unit<'_> {
             }
             "DeclRefExpr" => match n.referenced()? {
                 (id, "EnumConstantDecl", _) => self.enumerators.get(id).copied(),
+                (id, "VarDecl", _) => self.read_only_local(id),
                 _ => None,
             },
             "UnaryOperator" => {
@@ -454,6 +490,34 @@ impl Unit<'_> {
         }
     }
 
+    /// The value of the local `id` when its initialiser is a constant and every use of it
+    /// in its function only reads it (`size_t len = 4; memcpy(d, s, len);`).
+    fn read_only_local(&self, id: &str) -> Option<i128> {
+        let bodies = self
+            .functions
+            .iter()
+            .map(|f| f.node)
+            .chain(self.methods.values().copied());
+        for f in bodies {
+            let Some(v) = find_decl(f, id) else {
+                continue;
+            };
+            let local = v.str("storageClass").is_none()
+                && !v.inner.iter().any(|a| a.kind == "CUDASharedAttr");
+            if !local || !only_read(f, id) {
+                return None;
+            }
+            let scalar = v
+                .ty()
+                .and_then(|t| scalar(t.trim_start_matches("const ")).ok().flatten());
+            if !scalar.is_some_and(|t| t.is_int()) {
+                return None;
+            }
+            return self.const_int(v.inner.iter().find(|c| super::expr::is_expr(c))?);
+        }
+        None
+    }
+
     /// `sizeof(ty)` for a scalar, pointer or record type.
     fn size_of(&self, ty: &str) -> Option<u64> {
         if let Some((base, dims)) = ty.split_once('[') {
@@ -476,6 +540,24 @@ impl Unit<'_> {
             (false, None) => None,
         }
     }
+}
+
+/// The declaration `id` in `n`.
+fn find_decl<'n>(n: &'n Node, id: &str) -> Option<&'n Node> {
+    if n.kind == "VarDecl" && n.id() == id {
+        return Some(n);
+    }
+    n.inner.iter().find_map(|c| find_decl(c, id))
+}
+
+/// True when every reference to `id` in `n` is read for its value (under an
+/// lvalue-to-rvalue conversion): no assignment, increment, address or reference binding.
+fn only_read(n: &Node, id: &str) -> bool {
+    n.inner.iter().all(|c| {
+        let names = c.kind == "DeclRefExpr" && c.referenced().is_some_and(|r| r.0 == id);
+        let read = n.kind == "ImplicitCastExpr" && n.str("castKind") == Some("LValueToRValue");
+        (!names || read) && only_read(c, id)
+    })
 }
 
 fn assign(kind: ExprKind, span: Span) -> Stmt {
