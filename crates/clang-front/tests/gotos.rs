@@ -176,6 +176,43 @@ halt:
 }
 
 #[test]
+fn a_helper_with_a_goto_inlined_twice_keeps_one_flag_per_call() {
+    let src = r#"
+__device__ int find(const int *row, int key) {
+  int i;
+  for (i = 0; i < 8; i++)
+    if (row[i] == key)
+      goto hit;
+  return -1;
+hit:
+  return i;
+}
+__global__ void two_lookups(const int *a, int *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  out[t] = find(a + t * 8, 3) * 100 + find(a + t * 8, 7);
+}
+"#;
+    let got = clang("two_lookups.cu", src);
+    let k = common::kernel(&got, "two_lookups");
+    let a: Vec<i32> = (0..THREADS * ROW)
+        .map(|i| ((i * 11 + 5) % 13) as i32)
+        .collect();
+    let bufs = common::run_buffers(
+        k,
+        vec![
+            Arg::Buffer(Buffer::from_i32(&a)),
+            Arg::Buffer(Buffer::from_i32(&[0; THREADS])),
+        ],
+    );
+    let out = bufs[1].to_i32();
+    let find = |row: &[i32], key: i32| row.iter().position(|&v| v == key).map_or(-1, |p| p as i32);
+    for t in 0..THREADS {
+        let row = &a[t * ROW..(t + 1) * ROW];
+        assert_eq!(out[t], find(row, 3) * 100 + find(row, 7), "thread {t}");
+    }
+}
+
+#[test]
 fn a_label_no_goto_reaches_is_its_statement() {
     let src = r#"
 __global__ void plain(int *out) {
