@@ -513,7 +513,11 @@ impl Unit<'_> {
             if !scalar.is_some_and(|t| t.is_int()) {
                 return None;
             }
-            return self.const_int(v.inner.iter().find(|c| super::expr::is_expr(c))?);
+            let init = v.inner.iter().find(|c| super::expr::is_expr(c))?;
+            if names(init, id) {
+                return None; // `int n = n;`
+            }
+            return self.const_int(init);
         }
         None
     }
@@ -548,6 +552,12 @@ fn find_decl<'n>(n: &'n Node, id: &str) -> Option<&'n Node> {
         return Some(n);
     }
     n.inner.iter().find_map(|c| find_decl(c, id))
+}
+
+/// True when `n` refers to the declaration `id`.
+fn names(n: &Node, id: &str) -> bool {
+    n.kind == "DeclRefExpr" && n.referenced().is_some_and(|r| r.0 == id)
+        || n.inner.iter().any(|c| names(c, id))
 }
 
 /// True when every reference to `id` in `n` is read for its value (under an
