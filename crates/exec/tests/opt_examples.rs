@@ -171,6 +171,7 @@ fn optimised_kernels_write_the_same_bits_and_report_the_same_findings() {
             let fast = compile(k).expect("a kernel that lowers compiles");
             if fast.code().insts != plain.code().insts {
                 changed += 1;
+                eprintln!("optimised: `{}` of {}", k.name, file.display());
             }
             compared += 1;
             let want = observe(&plain, &cfg, &args, &opts);
