@@ -297,11 +297,12 @@ fn lower(
                 for (kernel, array, extent) in &added {
                     give_length(&mut module, kernel, array, *extent);
                 }
-                for (kernel, texture) in &bound_textures {
-                    any_length(&mut module, kernel, texture);
-                }
                 for (kernel, param, stride) in unit.record_params.borrow().iter() {
                     scale_length(&mut module, kernel, param, *stride);
+                }
+                // After the scaling: a bound texture's length is its buffer's, already in units.
+                for (kernel, texture) in &bound_textures {
+                    any_length(&mut module, kernel, texture);
                 }
                 let launch_notes = translate::launch_facts::apply(
                     &mut module,

@@ -463,6 +463,14 @@ impl Unit<'_> {
                     };
                     return self.leaf_elements(s, ty, span);
                 }
+                let ours = callee
+                    .and_then(|c| c.referenced())
+                    .is_some_and(|(id, _, _)| {
+                        !matches!(self.callee.get(id), Some(super::Callee::User(..)))
+                    });
+                if let Some(leaves) = self.texture_record(name, n, span).filter(|_| ours) {
+                    return leaves;
+                }
                 Err(unsupported(span, format!("a record returned by `{name}`")))
             }
             "DeclRefExpr" => {

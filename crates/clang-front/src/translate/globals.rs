@@ -47,9 +47,19 @@ impl Unit<'_> {
             // A function-pointer table: `fn_pointers.rs`.
             return None;
         }
-        if let Some(texels) = texture_reference(v.ty()?) {
+        if let Some(mut texels) = texture_reference(v.ty()?) {
             let span = self.span(v, Span::DUMMY);
             let name = v.name()?.to_string();
+            // A vector or record texel (`texture<float2, 1>`): a buffer of its leaves, like
+            // memory of records (`texture.rs`); one of mixed leaf types is rejected at its fetches.
+            let mut record_stride = None;
+            if let Some(l) = texture_texel(v.ty()?)
+                .and_then(|t| self.layout_of(t, span).ok().flatten())
+                .filter(|l| l.view.is_none())
+            {
+                texels = l.scalar;
+                record_stride = Some(l.leaves);
+            }
             return Some(GlobalArray {
                 param: ast::ParamDecl {
                     name: name.clone(),
@@ -67,7 +77,7 @@ impl Unit<'_> {
                 id: v.id().to_string(),
                 scalar: false,
                 inner_dims: vec![],
-                record_stride: None,
+                record_stride,
                 unmodelled: None,
             });
         }
@@ -397,12 +407,21 @@ pub fn texture_extents(tex: &GlobalArray) -> Vec<GlobalArray> {
         .collect()
 }
 
+/// The texel type spelled in a legacy texture reference type (`texture<float2, 1,
+/// cudaReadModeElementType>` → `float2`).
+pub fn texture_texel(ty: &str) -> Option<&str> {
+    let args = ty
+        .trim()
+        .trim_start_matches("const ")
+        .strip_prefix("texture<")?;
+    Some(args.split([',', '>']).next()?.trim())
+}
+
 /// The texel type of a legacy texture reference type (`texture<float, 1,
 /// cudaReadModeElementType>`); a texel type we do not model gives `u8`, and its fetches
 /// are rejected where they name it.
 fn texture_reference(ty: &str) -> Option<warpsafe_ir::ScalarType> {
-    let args = ty.trim().strip_prefix("texture<")?;
-    let texel = args.split([',', '>']).next()?.trim();
+    let texel = texture_texel(ty)?;
     Some(
         types::scalar(texel)
             .ok()

@@ -262,6 +262,28 @@ fn texel(spelling: &str) -> Result<ScalarType, String> {
     }
 }
 
+/// What one texel of a texture is in its buffer: the buffer's scalar, the scalars per texel,
+/// the scalar each leaf starts at, and whether fetches convert it to `float`
+/// (`cudaReadModeNormalizedFloat`).
+struct Texel {
+    elem: ScalarType,
+    stride: u64,
+    starts: Vec<u64>,
+    normalized: bool,
+}
+
+/// What a normalized-float read divides an element of type `t` by, and the least value it
+/// gives (CUDA Programming Guide, "Texture Memory", read mode): 8- and 16-bit integers only.
+fn normalizer(t: ScalarType) -> Option<(f64, f64)> {
+    match t {
+        ScalarType::U8 => Some((255.0, 0.0)),
+        ScalarType::I8 => Some((127.0, -1.0)),
+        ScalarType::U16 => Some((65535.0, 0.0)),
+        ScalarType::I16 => Some((32767.0, -1.0)),
+        _ => None,
+    }
+}
+
 /// The callee name, its clang signature and the arguments of a call to a fetch function.
 fn fetch_call(n: &Node) -> Option<(Op, String, Vec<&Node>)> {
     if n.kind != "CallExpr" {
@@ -386,6 +408,56 @@ impl Unit<'_> {
             Ok(op) => op,
             Err(m) => return Some(Err(FrontError::new(span, format!("unsupported: {m}")))),
         };
+        let args = match self.texture_args(n, span) {
+            Ok(a) => a,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(
+            self.texture_call_of(op, name, n, &args, span)
+                .map_err(|m| FrontError::new(span, format!("unsupported: {m}"))),
+        )
+    }
+
+    /// The leaves of the record a fetch `n` of a vector texel returns (`float2 v =
+    /// tex1Dfetch(t, i)`, a normalized `uchar4` texel read as `float4`), each loaded at the
+    /// texel's index with the addressing of a scalar fetch; `None` when `name` is not a
+    /// texture fetch.
+    pub fn texture_record(
+        &self,
+        name: &str,
+        n: &Node,
+        span: Span,
+    ) -> Option<Result<Vec<Expr>, FrontError>> {
+        let op = match op_of(name)? {
+            Ok(op) => op,
+            Err(m) => return Some(Err(FrontError::new(span, format!("unsupported: {m}")))),
+        };
+        let result = self.texture_args(n, span).and_then(|args| {
+            let fetched = match op {
+                Op::Fetch | Op::Sample(_) => self.fetch_leaves(op, name, n, &args, span),
+                _ => Err(format!(
+                    "`{name}` of a vector or record texel (surfaces hold scalar texels)"
+                )),
+            };
+            let (leaves, at) =
+                fetched.map_err(|m| FrontError::new(span, format!("unsupported: {m}")))?;
+            if at != 0 {
+                return Err(FrontError::new(
+                    span,
+                    format!(
+                        "unsupported: the pointer form of `{name}` with a vector texel (use the \
+                         value it returns: `v = {name}<T>(…)`)"
+                    ),
+                ));
+            }
+            Ok(leaves)
+        });
+        Some(result)
+    }
+
+    /// The translated arguments of the texture call `n`; a texture reference is named, not
+    /// copied.
+    fn texture_args(&self, n: &Node, span: Span) -> Result<Vec<Expr>, FrontError> {
         let mut args = vec![];
         for a in n.inner.iter().skip(1) {
             if a.kind == "CXXDefaultArgExpr" {
@@ -399,15 +471,77 @@ impl Unit<'_> {
                 ));
                 continue;
             }
-            match self.expr(a, span) {
-                Ok(e) => args.push(e),
-                Err(e) => return Some(Err(e)),
-            }
+            args.push(self.expr(a, span)?);
         }
-        Some(
-            self.texture_call_of(op, name, n, &args, span)
-                .map_err(|m| FrontError::new(span, format!("unsupported: {m}"))),
-        )
+        Ok(args)
+    }
+
+    /// The texel of the texture `tex` a call reads: from the reference's type `source_ty`
+    /// (its element type and read mode), else the type the call names (`spelling`).
+    fn texel_of(
+        &self,
+        tex: &str,
+        source_ty: Option<&str>,
+        spelling: &str,
+        span: Span,
+    ) -> Result<Texel, String> {
+        let reference = source_ty.and_then(super::globals::texture_texel);
+        let normalized = source_ty.is_some_and(|t| t.contains("cudaReadModeNormalizedFloat"));
+        let s = reference.unwrap_or(spelling);
+        let s = s.trim().trim_start_matches("const ").trim();
+        let mut t = match texel(s) {
+            Ok(elem) => Texel {
+                elem,
+                stride: 1,
+                starts: vec![0],
+                normalized,
+            },
+            Err(m) => {
+                if reference.is_none() {
+                    return Err(format!(
+                        "{m}: a texture object of vector texels (use a legacy `texture<{s}, …>` \
+                         reference, or fetch scalars)"
+                    ));
+                }
+                let layout = self
+                    .layout_of(s, span)
+                    .map_err(|e| e.message.trim_start_matches("unsupported: ").to_string())?
+                    .ok_or(m)?;
+                if layout.view.is_some() {
+                    return Err(format!(
+                        "texel type `{s}`: a record whose leaves have different types"
+                    ));
+                }
+                Texel {
+                    elem: layout.scalar,
+                    stride: layout.leaves,
+                    starts: layout.starts,
+                    normalized,
+                }
+            }
+        };
+        if normalized && normalizer(t.elem).is_none() {
+            return Err(format!(
+                "`cudaReadModeNormalizedFloat` of `{tex}`, whose elements are `{}` (only 8- and \
+                 16-bit integers are normalized)",
+                t.elem.c_name()
+            ));
+        }
+        // The buffer is the one the reference's global declared.
+        if let Some(g) = self
+            .globals
+            .iter()
+            .find(|g| g.name == tex && g.extent.is_none())
+        {
+            let stride = g.record_stride.unwrap_or(1);
+            if g.param.ty.base != Some(t.elem) || stride != t.stride {
+                return Err(format!(
+                    "texel type `{s}` of `{tex}` is not laid out in memory"
+                ));
+            }
+            t.stride = stride;
+        }
+        Ok(t)
     }
 
     fn texture_call_of(
@@ -418,6 +552,16 @@ impl Unit<'_> {
         args: &[Expr],
         span: Span,
     ) -> Result<ExprKind, String> {
+        if matches!(op, Op::Fetch | Op::Sample(_)) {
+            let (leaves, at) = self.fetch_leaves(op, name, n, args, span)?;
+            let [value] = <[Expr; 1]>::try_from(leaves)
+                .map_err(|_| format!("`{name}` of a vector texel where a scalar is expected"))?;
+            let b = Build {
+                span,
+                ty: ScalarType::F32,
+            };
+            return Ok(self.deliver(op, at, args, value, &b));
+        }
         let callee_ty = n
             .inner
             .first()
@@ -428,13 +572,6 @@ impl Unit<'_> {
             signature(callee_ty).ok_or_else(|| format!("`{name}` without a signature"))?;
         let (at, spelling) = texel_spelling(op, &ret, &params);
         let ty = texel(&spelling)?;
-        // A legacy reference carries its read mode in its type.
-        let source_ty = n.inner.get(1 + at).map(strip_implicit).and_then(|a| a.ty());
-        if source_ty.is_some_and(|t| t.contains("cudaReadModeNormalizedFloat")) {
-            return Err(format!(
-                "`{name}` of a `cudaReadModeNormalizedFloat` texture (converted texels)"
-            ));
-        }
         let Some(ExprKind::Ident(tex)) = args.get(at).map(|a| &a.kind) else {
             return Err(format!(
                 "`{name}` of a texture or surface that is not a parameter or texture reference"
@@ -453,103 +590,8 @@ impl Unit<'_> {
         let decl = self.textures.decl(tex);
         let tex_e = b.ident(tex);
         match op {
-            Op::Fetch => {
-                if let Some(s) = self.textures.host(Host::NormalizedRead) {
-                    return Err(host_message(name, Host::NormalizedRead, s));
-                }
-                let [x] = coords else {
-                    return Err(format!("`{name}` takes one coordinate"));
-                };
-                let bound = match self.usable_extents(tex, decl, span) {
-                    Ok(Some(e)) => extent_product(&e, span),
-                    // Without a usable extent the header's length bounds the fetch.
-                    _ => b.call("__warpsafe_buffer_len", vec![tex_e.clone()]),
-                };
-                let inside = b.and(
-                    b.bin(BinaryOp::Ge, x.clone(), b.int(0)),
-                    b.bin(
-                        BinaryOp::Lt,
-                        b.cast(ScalarType::I64, x.clone()),
-                        b.cast(ScalarType::I64, bound),
-                    ),
-                );
-                let value = b.cond(inside, b.index(tex_e, x.clone()), b.zero());
-                Ok(self.deliver(op, at, args, value, &b))
-            }
-            Op::Sample(dims) => {
-                self.sampling_allowed(name, tex, decl)?;
-                let extents = self.usable_extents(tex, decl, span)?;
-                let plain = TextureDecl {
-                    name: tex.to_string(),
-                    span,
-                    extents: vec![],
-                    address: None,
-                    normalized: false,
-                };
-                let (d, extents, host_bound) = match (decl, extents.filter(|e| e.len() == dims)) {
-                    (Some(d), Some(e)) => (d, e, false),
-                    (d, None)
-                        if d.is_none_or(|d| d.extents.is_empty()) && self.is_reference(tex) =>
-                    {
-                        (d.unwrap_or(&plain), b.reference_extents(tex, dims), true)
-                    }
-                    _ => {
-                        let want = if dims == 1 { "width" } else { "width, height" };
-                        return Err(format!(
-                            "`{name}` of `{tex}` needs its extents: `//@ extent({tex}) = {want}`"
-                        ));
-                    }
-                };
-                if coords.len() != dims {
-                    return Err(format!("`{name}` takes {dims} coordinate(s)"));
-                }
-                let mode = d.address.map(|a| a.0).unwrap_or_default();
-                if mode == Address::Wrap && !d.normalized {
-                    return Err(format!(
-                        "wrap addressing of `{tex}` with unnormalized coordinates (CUDA \
-                         switches it to clamp): declare `//@ normalized({tex})` or another mode"
-                    ));
-                }
-                let mut index = vec![];
-                let mut inside: Option<Expr> = None;
-                for (c, e) in coords.iter().zip(&extents) {
-                    let (i, ok) = b.texel_index(c, e, mode, d.normalized);
-                    index.push(i);
-                    if let Some(ok) = ok {
-                        inside = Some(match inside {
-                            Some(prev) => b.and(prev, ok),
-                            None => ok,
-                        });
-                    }
-                }
-                let mut linear = b.linear(&index, &extents);
-                if host_bound {
-                    // Extents the host binds never exceed the buffer: the texel index is kept
-                    // below its length (one expression, so the bound is evident to every
-                    // engine), and a texture bound to nothing reads 0.
-                    let len = b.cast(
-                        ScalarType::I64,
-                        b.call("__warpsafe_buffer_len", vec![tex_e.clone()]),
-                    );
-                    let last = b.bin(
-                        BinaryOp::Sub,
-                        len.clone(),
-                        b.e(ExprKind::Int(1, ScalarType::I64)),
-                    );
-                    linear = b.call("min", vec![b.linear_wide(&index, &extents), last]);
-                    let bound = b.bin(BinaryOp::Gt, len, b.e(ExprKind::Int(0, ScalarType::I64)));
-                    inside = Some(match inside {
-                        Some(prev) => b.and(prev, bound),
-                        None => bound,
-                    });
-                }
-                let load = b.index(tex_e, linear);
-                let value = match inside {
-                    Some(ok) => b.cond(ok, load, b.zero()),
-                    None => load,
-                };
-                Ok(self.deliver(op, at, args, value, &b))
-            }
+            Op::Fetch | Op::Sample(_) => Err(format!("`{name}` is not a surface access")),
+
             Op::Read(dims) | Op::Write(dims) => {
                 let mode = match coords.get(dims).map(|m| &m.kind) {
                     None => 2,
@@ -612,6 +654,195 @@ impl Unit<'_> {
                 Ok(ExprKind::Comma(Box::new(check), Box::new(done)))
             }
         }
+    }
+
+    /// The value of each leaf of the texel a `tex1Dfetch`, `tex1D` or `tex2D` call `n` reads
+    /// (one for a scalar texel), and which argument is the texture.
+    fn fetch_leaves(
+        &self,
+        op: Op,
+        name: &str,
+        n: &Node,
+        args: &[Expr],
+        span: Span,
+    ) -> Result<(Vec<Expr>, usize), String> {
+        let callee_ty = n
+            .inner
+            .first()
+            .map(strip_implicit)
+            .and_then(|c| c.ty())
+            .unwrap_or("");
+        let (ret, params) =
+            signature(callee_ty).ok_or_else(|| format!("`{name}` without a signature"))?;
+        let (at, spelling) = texel_spelling(op, &ret, &params);
+        // A legacy reference carries its texel type and read mode in its type.
+        let source_ty = n.inner.get(1 + at).map(strip_implicit).and_then(|a| a.ty());
+        let Some(ExprKind::Ident(tex)) = args.get(at).map(|a| &a.kind) else {
+            return Err(format!(
+                "`{name}` of a texture or surface that is not a parameter or texture reference"
+            ));
+        };
+        let texel = self.texel_of(tex, source_ty, &spelling, span)?;
+        let by_type = source_ty.and_then(super::globals::texture_texel).is_some();
+        let b = Build {
+            span,
+            ty: texel.elem,
+        };
+        let coords = args.get(at + 1..).unwrap_or(&[]);
+        for c in coords {
+            if !pure(c) {
+                return Err(format!(
+                    "`{name}` with a coordinate that has effects or calls a helper \
+                     (assign it to a variable first)"
+                ));
+            }
+        }
+        let decl = self.textures.decl(tex);
+        let tex_e = b.ident(tex);
+        // The number of texels in the buffer, whose length counts scalars.
+        let texels_in = |len: Expr| {
+            let len = b.cast(ScalarType::I64, len);
+            if texel.stride == 1 {
+                len
+            } else {
+                b.bin(
+                    BinaryOp::Div,
+                    len,
+                    b.e(ExprKind::Int(texel.stride, ScalarType::I64)),
+                )
+            }
+        };
+        let (index, inside) = match op {
+            Op::Fetch => {
+                if let (Some(s), false) = (self.textures.host(Host::NormalizedRead), by_type) {
+                    return Err(host_message(name, Host::NormalizedRead, s));
+                }
+                let [x] = coords else {
+                    return Err(format!("`{name}` takes one coordinate"));
+                };
+                let bound = match self.usable_extents(tex, decl, span) {
+                    Ok(Some(e)) => extent_product(&e, span),
+                    // Without a usable extent the header's length bounds the fetch.
+                    _ => texels_in(b.call("__warpsafe_buffer_len", vec![tex_e.clone()])),
+                };
+                let inside = b.and(
+                    b.bin(BinaryOp::Ge, x.clone(), b.int(0)),
+                    b.bin(
+                        BinaryOp::Lt,
+                        b.cast(ScalarType::I64, x.clone()),
+                        b.cast(ScalarType::I64, bound),
+                    ),
+                );
+                (x.clone(), Some(inside))
+            }
+            Op::Sample(dims) => {
+                self.sampling_allowed(name, tex, decl, by_type)?;
+                let extents = self.usable_extents(tex, decl, span)?;
+                let plain = TextureDecl {
+                    name: tex.to_string(),
+                    span,
+                    extents: vec![],
+                    address: None,
+                    normalized: false,
+                };
+                let (d, extents, host_bound) = match (decl, extents.filter(|e| e.len() == dims)) {
+                    (Some(d), Some(e)) => (d, e, false),
+                    (d, None)
+                        if d.is_none_or(|d| d.extents.is_empty()) && self.is_reference(tex) =>
+                    {
+                        (d.unwrap_or(&plain), b.reference_extents(tex, dims), true)
+                    }
+                    _ => {
+                        let want = if dims == 1 { "width" } else { "width, height" };
+                        return Err(format!(
+                            "`{name}` of `{tex}` needs its extents: `//@ extent({tex}) = {want}`"
+                        ));
+                    }
+                };
+                if coords.len() != dims {
+                    return Err(format!("`{name}` takes {dims} coordinate(s)"));
+                }
+                let mode = d.address.map(|a| a.0).unwrap_or_default();
+                if mode == Address::Wrap && !d.normalized {
+                    return Err(format!(
+                        "wrap addressing of `{tex}` with unnormalized coordinates (CUDA \
+                         switches it to clamp): declare `//@ normalized({tex})` or another mode"
+                    ));
+                }
+                let mut index = vec![];
+                let mut inside: Option<Expr> = None;
+                for (c, e) in coords.iter().zip(&extents) {
+                    let (i, ok) = b.texel_index(c, e, mode, d.normalized);
+                    index.push(i);
+                    if let Some(ok) = ok {
+                        inside = Some(match inside {
+                            Some(prev) => b.and(prev, ok),
+                            None => ok,
+                        });
+                    }
+                }
+                let mut linear = b.linear(&index, &extents);
+                if host_bound {
+                    // Extents the host binds never exceed the buffer: the texel index is kept
+                    // below its length (one expression, so the bound is evident to every
+                    // engine), and a texture bound to nothing reads 0.
+                    let len = texels_in(b.call("__warpsafe_buffer_len", vec![tex_e.clone()]));
+                    let last = b.bin(
+                        BinaryOp::Sub,
+                        len.clone(),
+                        b.e(ExprKind::Int(1, ScalarType::I64)),
+                    );
+                    linear = b.call("min", vec![b.linear_wide(&index, &extents), last]);
+                    let bound = b.bin(BinaryOp::Gt, len, b.e(ExprKind::Int(0, ScalarType::I64)));
+                    inside = Some(match inside {
+                        Some(prev) => b.and(prev, bound),
+                        None => bound,
+                    });
+                }
+                (linear, inside)
+            }
+            _ => return Err(format!("`{name}` is not a texture fetch")),
+        };
+        let leaves = texel
+            .starts
+            .iter()
+            .map(|&start| {
+                let at = if texel.stride == 1 && start == 0 {
+                    index.clone()
+                } else {
+                    b.bin(
+                        BinaryOp::Add,
+                        b.bin(
+                            BinaryOp::Mul,
+                            b.cast(ScalarType::I64, index.clone()),
+                            b.e(ExprKind::Int(texel.stride, ScalarType::I64)),
+                        ),
+                        b.e(ExprKind::Int(start, ScalarType::I64)),
+                    )
+                };
+                let load = b.index(tex_e.clone(), at);
+                let value = match &inside {
+                    Some(ok) => b.cond(ok.clone(), load, b.zero()),
+                    None => load,
+                };
+                match normalizer(texel.elem).filter(|_| texel.normalized) {
+                    Some((scale, least)) => {
+                        let v = b.bin(
+                            BinaryOp::Div,
+                            b.cast(ScalarType::F32, value),
+                            b.float(scale),
+                        );
+                        if least < 0.0 {
+                            b.call("fmaxf", vec![v, b.float(least)])
+                        } else {
+                            v
+                        }
+                    }
+                    None => value,
+                }
+            })
+            .collect();
+        Ok((leaves, at))
     }
 
     /// The call's result: the value, or its store through the output pointer.
@@ -694,8 +925,13 @@ impl Unit<'_> {
         name: &str,
         tex: &str,
         decl: Option<&TextureDecl>,
+        by_type: bool,
     ) -> Result<(), String> {
         for h in [Host::LinearFilter, Host::NormalizedRead, Host::Mirror] {
+            // A reference's read mode is in its type, not in host code.
+            if h == Host::NormalizedRead && by_type {
+                continue;
+            }
             if let Some(s) = self.textures.host(h) {
                 return Err(host_message(name, h, s));
             }
