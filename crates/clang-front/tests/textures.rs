@@ -473,3 +473,343 @@ __global__ void via_helper(cudaTextureObject_t codes, cudaSurfaceObject_t s, int
         "{text}"
     );
 }
+
+/// The arguments of `k` in its parameter order, from `(name, value)` pairs.
+fn args_by_name(k: &Kernel, named: Vec<(&str, Arg)>) -> Vec<Arg> {
+    let mut slots: Vec<Option<Arg>> = (0..k.params.len()).map(|_| None).collect();
+    for (name, a) in named {
+        let id = k
+            .param_named(name)
+            .unwrap_or_else(|| panic!("{}: no parameter `{name}`", k.name));
+        slots[id.0 as usize] = Some(a);
+    }
+    slots
+        .into_iter()
+        .enumerate()
+        .map(|(i, a)| a.unwrap_or_else(|| panic!("{}: parameter {i} not given", k.name)))
+        .collect()
+}
+
+/// The buffer named `name` after a run.
+fn buffer_named<'a>(k: &Kernel, args: &'a [Arg], name: &str) -> &'a Arg {
+    &args[k.param_named(name).expect("parameter").0 as usize]
+}
+
+const VECTOR: &str = r#"//--blockDim=64 --gridDim=1
+#include <cuda_runtime.h>
+typedef float2 Complex;
+texture<Complex, 1, cudaReadModeElementType> spec_a;
+texture<Complex, 1, cudaReadModeElementType> spec_b;
+//@ extent(spec_c) = 64
+texture<float2, 1, cudaReadModeElementType> spec_c;
+
+__device__ Complex cmul(Complex a, Complex b, float s)
+{
+    Complex r = {s * (a.x * b.x - a.y * b.y), s * (a.y * b.x + a.x * b.y)};
+    return r;
+}
+
+__global__ void complex_mul(Complex* out, float scale)
+{
+    int i = threadIdx.x;
+    Complex a = tex1Dfetch(spec_a, i);
+    Complex b = tex1Dfetch(spec_b, i);
+    out[i] = cmul(a, b, scale);
+}
+
+__global__ void complex_mul_racy(Complex* out, float scale)
+{
+    int i = threadIdx.x;
+    Complex a = tex1Dfetch(spec_a, i), b = tex1Dfetch(spec_b, i);
+    out[i / 2] = cmul(a, b, scale);
+}
+
+__global__ void complex_abs2(float* out)
+{
+    int i = threadIdx.x;
+    float2 c = tex1Dfetch(spec_c, i);
+    out[i] = c.x * c.x + c.y * c.y;
+}
+"#;
+
+#[test]
+fn float2_texels_are_fetched_leaf_by_leaf() {
+    let c = clang("vector.cu", VECTOR);
+    assert!(c.rejected.is_empty(), "{:?}", c.rejected);
+    let k = kernel(&c, "complex_mul");
+    // A float2 texture is a buffer of floats, two per texel.
+    let a_id = k.param_named("spec_a").expect("spec_a");
+    assert!(matches!(
+        k.param(a_id).kind,
+        ParamKind::Buffer {
+            elem: ScalarType::F32,
+            writable: false
+        }
+    ));
+    let a: Vec<f32> = (0..128).map(|i| 0.5 + i as f32 * 0.125).collect();
+    // spec_b holds 50 texels: fetches 50..63 read (0, 0).
+    let b: Vec<f32> = (0..100).map(|i| 2.0 - i as f32 * 0.0625).collect();
+    let scale = 0.75f32;
+    let args = args_by_name(
+        k,
+        vec![
+            ("out", Arg::Buffer(Buffer::from_f32(&[0.0; 128]))),
+            ("scale", Arg::Scalar(warpsafe_ir::Value::F32(scale))),
+            ("spec_a", Arg::Buffer(Buffer::from_f32(&a))),
+            ("spec_b", Arg::Buffer(Buffer::from_f32(&b))),
+        ],
+    );
+    let (args, findings) = run_block(k, 64, args);
+    assert!(findings.is_empty(), "{findings:?}");
+    let out = f32s(buffer_named(k, &args, "out"));
+    for i in 0..64 {
+        let (ax, ay) = (a[2 * i], a[2 * i + 1]);
+        let (bx, by) = if i < 50 {
+            (b[2 * i], b[2 * i + 1])
+        } else {
+            (0.0, 0.0)
+        };
+        let want = [scale * (ax * bx - ay * by), scale * (ay * bx + ax * by)];
+        assert_eq!([out[2 * i], out[2 * i + 1]], want, "out[{i}]");
+    }
+
+    // The extent counts texels: 64 float2 texels are 128 floats, so a buffer of 64 floats
+    // is read out of bounds.
+    let k = kernel(&c, "complex_abs2");
+    let short: Vec<f32> = (0..64).map(|i| i as f32).collect();
+    let args = args_by_name(
+        k,
+        vec![
+            ("out", Arg::Buffer(Buffer::from_f32(&[0.0; 64]))),
+            ("spec_c", Arg::Buffer(Buffer::from_f32(&short))),
+        ],
+    );
+    let (_, findings) = run_block(k, 64, args);
+    assert!(
+        findings.iter().any(|f| f.to_lowercase().contains("bounds")),
+        "{findings:?}"
+    );
+    let full: Vec<f32> = (0..128).map(|i| i as f32 * 0.5).collect();
+    let args = args_by_name(
+        k,
+        vec![
+            ("out", Arg::Buffer(Buffer::from_f32(&[0.0; 64]))),
+            ("spec_c", Arg::Buffer(Buffer::from_f32(&full))),
+        ],
+    );
+    let (args, findings) = run_block(k, 64, args);
+    assert!(findings.is_empty(), "{findings:?}");
+    let out = f32s(buffer_named(k, &args, "out"));
+    for (i, got) in out.iter().enumerate() {
+        let (x, y) = (full[2 * i], full[2 * i + 1]);
+        assert_eq!(*got, x * x + y * y, "out[{i}]");
+    }
+
+    for (name, p, ok) in [
+        ("complex_mul", Property::Race, true),
+        ("complex_mul", Property::Bounds, true),
+        ("complex_abs2", Property::Bounds, true),
+        ("complex_mul_racy", Property::Race, false),
+    ] {
+        let v = verdict(kernel(&c, name), p);
+        if z3_missing(&v) {
+            return;
+        }
+        if ok {
+            assert!(matches!(v, Verdict::Verified), "{name} {p:?}: {v:?}");
+        } else {
+            assert!(matches!(v, Verdict::Violated(_)), "{name} {p:?}: {v:?}");
+        }
+    }
+}
+
+const IMAGE: &str = r#"//--blockDim=[12,9] --gridDim=1
+#include <cuda_runtime.h>
+//@ extent(color) = 8, 5
+//@ extent(photo) = 8, 5
+//@ len(out) = 108
+texture<float4, 2, cudaReadModeElementType> color;
+texture<uchar4, 2, cudaReadModeNormalizedFloat> photo;
+texture<unsigned char, 2, cudaReadModeNormalizedFloat> gray;
+texture<signed char, 1, cudaReadModeNormalizedFloat> offsets;
+
+__global__ void luminance(float* out)
+{
+    float x = threadIdx.x - 2.0f + 0.5f, y = threadIdx.y - 2.0f + 0.5f;
+    float4 c = tex2D(color, x, y);
+    out[threadIdx.y * 12 + threadIdx.x] = 0.25f * c.x + 0.5f * c.y + c.z - c.w;
+}
+
+__global__ void luminance_racy(float* out)
+{
+    float x = threadIdx.x + 0.5f, y = threadIdx.y + 0.5f;
+    float4 c = tex2D(color, x, y);
+    out[threadIdx.x] = c.x + c.y;
+}
+
+__global__ void photo_mix(float* out)
+{
+    float x = threadIdx.x - 2.0f + 0.5f, y = threadIdx.y - 2.0f + 0.5f;
+    float4 p = tex2D(photo, x, y);
+    out[threadIdx.y * 12 + threadIdx.x] = p.x + 2.0f * p.y + 4.0f * p.z + 8.0f * p.w;
+}
+
+__global__ void box3(float* out, int pitch)
+{
+    float x = threadIdx.x + 0.5f, y = threadIdx.y + 0.5f;
+    float l = tex2D(gray, x - 1.0f, y);
+    float m = tex2D(gray, x, y);
+    float r = tex2D(gray, x + 1.0f, y);
+    out[threadIdx.y * pitch + threadIdx.x] = (l + m + r) / 3.0f;
+}
+
+__global__ void signed_lut(float* out)
+{
+    out[threadIdx.y * 12 + threadIdx.x] = tex1Dfetch(offsets, threadIdx.y * 12 + threadIdx.x);
+}
+"#;
+
+/// The texel index CUDA's clamped point sampling reads at texel coordinate `t` (floored).
+fn clamp_axis(t: i64, n: i64) -> usize {
+    t.clamp(0, n - 1) as usize
+}
+
+/// Runs `k` on one block of 12 × 9 threads; returns the buffers and the findings' texts.
+fn run_12x9(k: &Kernel, args: Vec<Arg>) -> (Vec<Arg>, Vec<String>) {
+    let cfg = LaunchConfig {
+        grid: [1, 1, 1],
+        block: [12, 9, 1],
+        dynamic_shared_bytes: 0,
+    };
+    let out =
+        run(k, &cfg, args, &RunOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", k.name));
+    let findings = out.findings.iter().map(|f| format!("{f:?}")).collect();
+    (out.args, findings)
+}
+
+#[test]
+fn vector_and_normalized_texels_in_2d_images() {
+    let c = clang("image.cu", IMAGE);
+    assert!(c.rejected.is_empty(), "{:?}", c.rejected);
+    let (w, h) = (8i64, 5i64);
+    let at = |tx: usize, ty: usize| -> (i64, i64) { (tx as i64 - 2, ty as i64 - 2) };
+
+    let texels: Vec<f32> = (0..w * h * 4)
+        .map(|i| (i % 23) as f32 * 0.5 - 3.0)
+        .collect();
+    let k = kernel(&c, "luminance");
+    let args = args_by_name(
+        k,
+        vec![
+            ("out", Arg::Buffer(Buffer::from_f32(&[0.0; 108]))),
+            ("color", Arg::Buffer(Buffer::from_f32(&texels))),
+        ],
+    );
+    let (args, findings) = run_12x9(k, args);
+    assert!(findings.is_empty(), "{findings:?}");
+    let out = f32s(buffer_named(k, &args, "out"));
+    for ty in 0..9 {
+        for tx in 0..12 {
+            let (x, y) = at(tx, ty);
+            let t = 4 * (clamp_axis(y, h) * w as usize + clamp_axis(x, w));
+            let want = 0.25f32 * texels[t] + 0.5f32 * texels[t + 1] + texels[t + 2] - texels[t + 3];
+            assert_eq!(out[ty * 12 + tx], want, "luminance ({tx}, {ty})");
+        }
+    }
+
+    let pixels: Vec<u8> = (0..w * h * 4).map(|i| (i * 37 % 256) as u8).collect();
+    let k = kernel(&c, "photo_mix");
+    let args = args_by_name(
+        k,
+        vec![
+            ("out", Arg::Buffer(Buffer::from_f32(&[0.0; 108]))),
+            ("photo", Arg::Buffer(Buffer::from_u8(&pixels))),
+        ],
+    );
+    let (args, findings) = run_12x9(k, args);
+    assert!(findings.is_empty(), "{findings:?}");
+    let out = f32s(buffer_named(k, &args, "out"));
+    for ty in 0..9 {
+        for tx in 0..12 {
+            let (x, y) = at(tx, ty);
+            let t = 4 * (clamp_axis(y, h) * w as usize + clamp_axis(x, w));
+            let n = |l: usize| pixels[t + l] as f32 / 255.0;
+            let want = n(0) + 2.0 * n(1) + 4.0 * n(2) + 8.0 * n(3);
+            assert_eq!(out[ty * 12 + tx], want, "photo_mix ({tx}, {ty})");
+        }
+    }
+
+    // `gray` has no header extent: the host's width and height are parameters.
+    let (gw, gh) = (10usize, 7usize);
+    let gray: Vec<u8> = (0..gw * gh).map(|i| (i * 53 % 256) as u8).collect();
+    let k = kernel(&c, "box3");
+    let args = args_by_name(
+        k,
+        vec![
+            ("out", Arg::Buffer(Buffer::from_f32(&[0.0; 108]))),
+            ("pitch", Arg::Scalar(warpsafe_ir::Value::I32(12))),
+            ("gray", Arg::Buffer(Buffer::from_u8(&gray))),
+            (
+                "gray__extent0",
+                Arg::Scalar(warpsafe_ir::Value::U32(gw as u32)),
+            ),
+            (
+                "gray__extent1",
+                Arg::Scalar(warpsafe_ir::Value::U32(gh as u32)),
+            ),
+        ],
+    );
+    let (args, findings) = run_12x9(k, args);
+    assert!(findings.is_empty(), "{findings:?}");
+    let out = f32s(buffer_named(k, &args, "out"));
+    for ty in 0..9 {
+        for tx in 0..12 {
+            let g = |x: i64| {
+                let t = clamp_axis(ty as i64, gh as i64) * gw + clamp_axis(x, gw as i64);
+                gray[t] as f32 / 255.0
+            };
+            let x = tx as i64;
+            let want = (g(x - 1) + g(x) + g(x + 1)) / 3.0;
+            assert_eq!(out[ty * 12 + tx], want, "box3 ({tx}, {ty})");
+        }
+    }
+
+    // Signed 8-bit texels are divided by 127, with -128 clamped to -1.
+    let offs: Vec<i8> = (0..100)
+        .map(|i| (i as i32 * 29 % 256 - 128) as i8)
+        .collect();
+    let k = kernel(&c, "signed_lut");
+    let args = args_by_name(
+        k,
+        vec![
+            ("out", Arg::Buffer(Buffer::from_f32(&[0.0; 108]))),
+            ("offsets", Arg::Buffer(Buffer::from_i8(&offs))),
+        ],
+    );
+    let (args, findings) = run_12x9(k, args);
+    assert!(findings.is_empty(), "{findings:?}");
+    let out = f32s(buffer_named(k, &args, "out"));
+    assert!(offs.contains(&-128));
+    for (i, got) in out.iter().enumerate() {
+        let want = offs.get(i).map_or(0.0, |&v| (v as f32 / 127.0).max(-1.0));
+        assert_eq!(*got, want, "signed_lut[{i}]");
+    }
+
+    for (name, p, ok) in [
+        ("luminance", Property::Race, true),
+        ("luminance", Property::Bounds, true),
+        ("photo_mix", Property::Bounds, true),
+        ("signed_lut", Property::Bounds, true),
+        ("luminance_racy", Property::Race, false),
+    ] {
+        let v = verdict(kernel(&c, name), p);
+        if z3_missing(&v) {
+            return;
+        }
+        if ok {
+            assert!(matches!(v, Verdict::Verified), "{name} {p:?}: {v:?}");
+        } else {
+            assert!(matches!(v, Verdict::Violated(_)), "{name} {p:?}: {v:?}");
+        }
+    }
+}
