@@ -13,3 +13,4 @@ mod gpuverify;
 mod pointers;
 mod record_globals;
 mod records;
+mod textures_vec;
