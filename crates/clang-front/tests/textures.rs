@@ -775,9 +775,7 @@ fn vector_and_normalized_texels_in_2d_images() {
     }
 
     // Signed 8-bit texels are divided by 127, with -128 clamped to -1.
-    let offs: Vec<i8> = (0..100)
-        .map(|i| (i as i32 * 29 % 256 - 128) as i8)
-        .collect();
+    let offs: Vec<i8> = (0..100i32).map(|i| (i * 29 % 256 - 128) as i8).collect();
     let k = kernel(&c, "signed_lut");
     let args = args_by_name(
         k,

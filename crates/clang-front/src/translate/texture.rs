@@ -18,9 +18,15 @@
 //!   `//@ extent(t) = w, h` and the mode of `//@ address(t) = …`: clamp (the default) takes
 //!   the nearest edge texel, border returns 0, wrap (normalized coordinates only: CUDA
 //!   switches it to clamp for unnormalized ones) takes the texel index modulo the extent.
-//!   Linear filtering, mirror addressing and normalized-float reads are rejected; since
-//!   they are host settings, a file whose host code selects one has its sampled fetches
-//!   rejected, naming where.
+//!   Linear filtering and mirror addressing are rejected; since they are host settings, a
+//!   file whose host code selects one has its sampled fetches rejected, naming where.
+//! - A legacy reference of vector or record texels (`texture<float2, 1>`) is a buffer of
+//!   the texel's leaf scalars, like memory of records (`aggregate.rs`): a fetch loads each
+//!   leaf at the texel's index, with the bound and addressing of a scalar fetch.
+//! - A `cudaReadModeNormalizedFloat` reference (its mode is in its type) reads 8- and 16-bit
+//!   integer elements as floats divided by the type's largest value, signed ones held at -1
+//!   or above (Programming Guide, "Texture Memory"); for texture objects only host code
+//!   selects the mode, and their fetches are rejected when it does.
 //! - `surf1Dread`/`surf2Dread`/`surf1Dwrite`/`surf2Dwrite`: the x coordinate is in bytes, so
 //!   it is divided by `sizeof(T)` after an assertion that it is a multiple. Out of range
 //!   is an out-of-bounds access of the buffer under `cudaBoundaryModeTrap` (the default),
@@ -1245,6 +1251,15 @@ mod tests {
             (1, "float".to_string())
         );
         assert_eq!(texel_spelling(Op::Write(2), "void", &["int".into()]).0, 1);
+    }
+
+    #[test]
+    fn normalized_reads_divide_by_the_largest_value() {
+        assert_eq!(normalizer(ScalarType::U8), Some((255.0, 0.0)));
+        assert_eq!(normalizer(ScalarType::I8), Some((127.0, -1.0)));
+        assert_eq!(normalizer(ScalarType::U16), Some((65535.0, 0.0)));
+        assert_eq!(normalizer(ScalarType::I16), Some((32767.0, -1.0)));
+        assert_eq!(normalizer(ScalarType::F32), None);
     }
 
     #[test]
