@@ -322,7 +322,7 @@ float __log10f(float x);
 float __sinf(float x);
 float __cosf(float x);
 float __tanf(float x);
-void __sincosf(float x, float *sptr, float *cptr);
+inline void __sincosf(float x, float *sptr, float *cptr) { *sptr = __sinf(x); *cptr = __cosf(x); }
 float __powf(float x, float y);
 float __saturatef(float x);
 

@@ -93,8 +93,9 @@ long int lrintf(float x);
 long int lroundf(float x);
 long long int llrintf(float x);
 long long int llroundf(float x);
-void sincosf(float x, float *sptr, float *cptr);
-void sincospif(float x, float *sptr, float *cptr);
+/* Both results through the pointers, as the Math API documents them. */
+inline void sincosf(float x, float *sptr, float *cptr) { *sptr = sinf(x); *cptr = cosf(x); }
+inline void sincospif(float x, float *sptr, float *cptr) { *sptr = sinpif(x); *cptr = cospif(x); }
 float norm3df(float a, float b, float c);
 float rnorm3df(float a, float b, float c);
 float norm4df(float a, float b, float c, float d);
@@ -183,8 +184,8 @@ long int lrint(double x);
 long int lround(double x);
 long long int llrint(double x);
 long long int llround(double x);
-void sincos(double x, double *sptr, double *cptr);
-void sincospi(double x, double *sptr, double *cptr);
+inline void sincos(double x, double *sptr, double *cptr) { *sptr = sin(x); *cptr = cos(x); }
+inline void sincospi(double x, double *sptr, double *cptr) { *sptr = sinpi(x); *cptr = cospi(x); }
 double norm3d(double a, double b, double c);
 double rnorm3d(double a, double b, double c);
 double norm4d(double a, double b, double c, double d);
