@@ -100,7 +100,7 @@ fn vector_and_normalized_texture_idioms_get_their_expected_verdicts() {
     let past = |good: &str, from: &str, to: &str| {
         twin(good, from, to).replace("bounds=verified exit=0", "bounds=violated exit=1")
     };
-    let kernels = vec![
+    let kernels = [
         ("complex.cu", COMPLEX.to_string()),
         (
             "complex_bug_race.cu",
