@@ -2,7 +2,7 @@
 # Checks warpsafe's model of `ldmatrix` and `mma.sync` against a GPU's tensor cores: builds
 # scripts/gpu_mma_host.cu with nvcc (NVIDIA's <cuda_fp16.h>), runs it on the inputs in IN_DIR
 # and compares each output, bit for bit, with EXPECT_DIR: the PTX ISA layouts computed in
-# Python for the kernels of crates/ptx/tests/lower_mma.rs, and `warpsafe run` of the PTX road
+# Python for the kernels of crates/ptx/tests/all/lower_mma.rs, and `warpsafe run` of the PTX road
 # (mma_gemm_nvrtc.ptx and its bug twin) for the GEMMs, whose good one must also equal the
 # exact product (gemm_reference.bin); scripts/gpu_mma_prepare.py writes both directories.
 # Usage: scripts/gpu_mma_check.sh IN_DIR EXPECT_DIR OUT_DIR

@@ -1,6 +1,6 @@
 """Inputs and expected outputs of scripts/gpu_mma_check.sh: writes OUT_DIR/in (inputs) and
 OUT_DIR/expect (the PTX ISA layouts computed here for the kernels of
-crates/ptx/tests/lower_mma.rs; `warpsafe run` of the PTX road on mma_gemm_nvrtc.ptx and its bug
+crates/ptx/tests/all/lower_mma.rs; `warpsafe run` of the PTX road on mma_gemm_nvrtc.ptx and its bug
 twin; the exact product). Usage: python3 scripts/gpu_mma_prepare.py WARPSAFE_BINARY OUT_DIR"""
 import struct, random, os, subprocess, sys, tempfile
 WARPSAFE, D = sys.argv[1], sys.argv[2]

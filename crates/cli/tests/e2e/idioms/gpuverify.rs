@@ -1,0 +1,282 @@
+//! Kernels written the way GPUVerify's test suite and annotated benchmarks write them (our
+//! own kernels in those idioms): `-D` macros on the flag line, `synchronize(g)`, launches
+//! beyond CUDA's limits, loop invariants over access sets, a helper's precondition, benign
+//! write-write races, texture references the host binds, pre-CUDA-9 warp functions. Each
+//! beside a buggy twin where the idiom has one.
+
+use super::common::*;
+
+const MACRO: &str = r#"//pass
+//--blockDim=64 --gridDim=4 -DWIDTH=256 --no-inline
+// verify: race=verified bounds=verified exit=0
+//@ len(out) = 1024
+__global__ void rows(int *out) {
+    for (int i = threadIdx.x; i < WIDTH; i += blockDim.x)
+        out[blockIdx.x * WIDTH + i] = i;
+}
+"#;
+
+#[test]
+fn macros_on_the_flag_line_reach_the_preprocessor() {
+    check("macro", MACRO);
+    // Rows of 128 in buffers of 4 * 256: blocks overlap nowhere, but the last rows of a
+    // block spill into the next one's when the stride is the wrong macro.
+    let bug = twin(
+        MACRO,
+        "out[blockIdx.x * WIDTH + i]",
+        "out[blockIdx.x * 128 + i]",
+    );
+    check(
+        "macro_bug",
+        &bug.replace("race=verified", "race=violated")
+            .replace("exit=0", "exit=1"),
+    );
+}
+
+const GROUPS: &str = r#"//pass
+//--blockDim=32 --gridDim=1
+// verify: race=verified exit=0
+//@ len(a) = 33
+#include <cooperative_groups.h>
+using namespace cooperative_groups;
+__global__ void shift(int *a) {
+    thread_block b = this_thread_block();
+    int v = a[threadIdx.x + 1];
+    synchronize(b);
+    a[threadIdx.x] = v;
+}
+"#;
+
+#[test]
+fn synchronize_of_a_group_is_its_barrier() {
+    check("groups", GROUPS);
+    let bug = twin(GROUPS, "    synchronize(b);\n", "");
+    check(
+        "groups_bug",
+        &bug.replace("race=verified", "race=violated")
+            .replace("exit=0", "exit=1"),
+    );
+}
+
+#[test]
+fn a_launch_beyond_cudas_limits_is_verified_as_given_with_a_note() {
+    let src = "//pass\n//--blockDim=[64,64] --gridDim=2\n\
+               __global__ void k(int *a) { a[(blockIdx.x * 64 + threadIdx.y) * 64 + threadIdx.x] = 1; }\n";
+    let out = verify("limits", src, &["--property", "race", "--format", "json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("4096 threads") && stderr.contains("verified as given"),
+        "{stderr}"
+    );
+    let json = String::from_utf8_lossy(&out.stdout);
+    assert!(json.contains("\"verdict\": \"verified\""), "{json}");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+const HINTS: &str = r#"//pass
+//--blockDim=64 --gridDim=1
+//@ len(a) = 64
+__global__ void fill(int *a) {
+    for (int i = 0;
+         __invariant(__write_implies(a, __write_offset_bytes(a) / sizeof(int) == threadIdx.x)),
+         i < 4; i++) {
+        a[threadIdx.x] = i;
+    }
+    __assert(__implies(threadIdx.x < 64, true));
+}
+"#;
+
+#[test]
+fn an_untranslatable_loop_invariant_is_a_hint_left_out_with_a_note() {
+    let out = verify("hints", HINTS, &["--property", "race,assert"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("not checked: `__invariant` uses `__write_implies`"),
+        "{text}"
+    );
+    assert!(text.contains("assert      verified"), "{text}");
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    // An assertion over the other thread's value is a claim: unchecked, assert is unknown.
+    let claim = twin(
+        HINTS,
+        "__assert(__implies(threadIdx.x < 64, true));",
+        "__assert(__other_int(threadIdx.x) != threadIdx.x);",
+    );
+    let out = verify("claims", &claim, &["--property", "race,assert"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("assert      unknown"), "{text}");
+}
+
+const HELPER: &str = r#"//pass
+//--blockDim=64 --gridDim=1
+// verify: assert=verified race=verified exit=0
+//@ len(v) = 64
+__device__ void twice(float *v, unsigned index) {
+    __requires(index == threadIdx.x);
+    v[index] = v[index] * 2.0f;
+}
+__global__ void k(float *v) { twice(v, threadIdx.x); }
+"#;
+
+#[test]
+fn a_helpers_precondition_is_checked_at_the_call() {
+    check("helper", HELPER);
+    // The caller breaks it: before, the precondition was assumed and hid the race.
+    let bug = twin(
+        HELPER,
+        "twice(v, threadIdx.x);",
+        "twice(v, threadIdx.x / 2);",
+    );
+    check(
+        "helper_bug",
+        &bug.replace(
+            "assert=verified race=verified exit=0",
+            "assert=violated race=violated exit=1",
+        ),
+    );
+}
+
+const FLAG: &str = r#"//pass
+//--blockDim=64 --gridDim=4
+//@ len(x) = 256
+//@ len(found) = 1
+__global__ void any_negative(const int *x, bool *found) {
+    if (x[blockIdx.x * blockDim.x + threadIdx.x] < 0)
+        *found = true;
+}
+"#;
+
+#[test]
+fn writes_of_one_value_are_a_benign_race_unless_strict() {
+    let out = verify("flag", FLAG, &["--property", "race"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("race        verified"), "{text}");
+    assert!(text.contains("tolerated as a benign race"), "{text}");
+    let out = verify(
+        "flag_strict",
+        FLAG,
+        &["--property", "race", "--strict-races"],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains("race        verified") && text.contains("data race on `found`"),
+        "{text}"
+    );
+    // Different values: a race however the flag is read.
+    let bug = twin(FLAG, "*found = true;", "*found = threadIdx.x & 1;");
+    let out = verify("flag_bug", &bug, &["--property", "race"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("data race on `found`"), "{text}");
+}
+
+const TEXTURE: &str = r#"//pass
+//--gridDim=[4,8] --blockDim=[16,8]
+// verify: race=verified bounds=verified exit=0
+//@ len(out) = 64 * 64
+texture<float, 2, cudaReadModeElementType> img;
+__global__ void halve(float *out, int width, int height) {
+    __requires(width == 64);
+    __requires(height == 64);
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= width || y >= height) return;
+    out[y * width + x] = 0.5f * tex2D(img, x + 0.5f, y + 0.5f);
+}
+"#;
+
+#[test]
+fn a_texture_reference_the_host_binds_is_read_at_any_extents() {
+    check("texture", TEXTURE);
+    let bug = twin(TEXTURE, "out[y * width + x]", "out[x]");
+    check(
+        "texture_bug",
+        &bug.replace("race=verified", "race=violated")
+            .replace("exit=0", "exit=1"),
+    );
+}
+
+const SHUFFLE: &str = r#"//pass
+//--blockDim=32 --gridDim=1
+// verify: race=verified divergence=verified exit=0
+// verify-args: --property race,divergence
+//@ len(a) = 32
+__global__ void sum(int *a) {
+    int v = a[threadIdx.x];
+    for (int d = 16; d > 0; d /= 2)
+        v += __shfl_down(v, d);
+    if (threadIdx.x == 0) a[0] = v;
+}
+"#;
+
+#[test]
+fn pre_cuda_9_shuffles_are_read() {
+    check("shuffle", SHUFFLE);
+}
+
+const AXIOM: &str = r#"//pass
+//--blockDim=64 --gridDim=4
+// verify: race=verified exit=0
+// verify-args: --property race
+//@ len(a) = 65
+__axiom(blockIdx.x == 2);
+__global__ void only_block_two(int *a) {
+    if (blockIdx.x != 2)
+        a[0] = threadIdx.x;
+    a[1 + threadIdx.x] = blockIdx.x;
+}
+"#;
+
+#[test]
+fn a_file_scope_axiom_is_assumed_by_every_kernel() {
+    check("axiom", AXIOM);
+    let bug = twin(AXIOM, "__axiom(blockIdx.x == 2);\n", "");
+    check(
+        "axiom_bug",
+        &bug.replace("race=verified exit=0", "race=violated exit=1"),
+    );
+}
+
+const UNSET: &str = r#"//xfail:BOOGIE_ERROR
+//--blockDim=2 --gridDim=1
+// verify: race=violated exit=1
+// verify-args: --property race
+//@ len(out) = 64
+struct Pair { short x, y; };
+__global__ void copy_unset(Pair *out) {
+    Pair fresh;
+    out[42] = fresh;
+}
+"#;
+
+#[test]
+fn a_copy_of_an_unset_local_is_no_benign_race() {
+    // The interpreter reads an unset local as 0 in every thread; real threads may hold
+    // different values, so only constants written as such are benign.
+    check("unset", UNSET);
+}
+
+const ENABLED: &str = r#"//pass
+//--blockDim=64 --gridDim=4
+// verify: assert=verified exit=0
+__device__ void step(int x) {
+    __requires(__implies(__enabled(), x > 0 & x <= 64));
+}
+__global__ void doubling() {
+    int d = 1;
+    while (__invariant(d >= 1 & d <= 64), d < 64) {
+        step(d);
+        d <<= 1;
+    }
+}
+"#;
+
+#[test]
+fn enabled_holds_for_the_thread_evaluating_an_annotation() {
+    check("enabled", ENABLED);
+    // One less, the helper's precondition fails at the first call.
+    let bug = twin(ENABLED, "step(d);", "step(d - 1);");
+    check(
+        "enabled_bug",
+        &bug.replace("assert=verified exit=0", "assert=violated exit=1"),
+    );
+}

@@ -1,0 +1,13 @@
+//! Kernels written the way real projects and GPUVerify's corpora write them (our own kernels
+//! in their idioms), each beside a buggy twin.
+
+mod arbitrary;
+mod atomic_bitops;
+mod common;
+mod fn_pointers;
+mod gotos_memops;
+mod gpuverify;
+mod pointers;
+mod record_globals;
+mod records;
+mod textures_vec;

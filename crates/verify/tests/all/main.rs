@@ -1,0 +1,13 @@
+//! The integration tests of `verify`, one module per subject, in one test binary (one
+//! link instead of one per file).
+
+mod common;
+
+mod budget_share;
+mod examples;
+mod grid_sync;
+mod inferred_lengths;
+mod narrow_types;
+mod soundness;
+mod uniformity;
+mod votes;
