@@ -1,0 +1,3 @@
+//! Helpers of the IR's integration tests.
+
+pub mod spanned;
