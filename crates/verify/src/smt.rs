@@ -191,14 +191,7 @@ impl<'a> Session<'a> {
         }
         // The try is a shortcut: a solver that died in it (seen once in a loaded test run)
         // is restarted below like one that gave up.
-        let tried = self.with_timeout(BV_SLICE, |s| {
-            s.proc.push()?;
-            let res = s.run_sized(bv, Some("qfbv"), start);
-            if !s.proc.is_dead() {
-                s.proc.pop()?;
-            }
-            res
-        });
+        let tried = self.with_timeout(BV_SLICE, |s| s.scoped_sized(bv, Some("qfbv"), start));
         match tried {
             Ok((Answer::Unsat, _)) => return Ok(Answer::Unsat),
             // A model within the launch's small values replays as well as an integer one
@@ -211,15 +204,25 @@ impl<'a> Session<'a> {
         self.scoped(int, None, start)
     }
 
-    /// [`Self::run`] inside a push/pop scope.
+    /// [`Self::run_sized`]'s answer inside a push/pop scope.
     fn scoped(
         &mut self,
         enc: &Encoded,
         tactic: Option<&str>,
         start: Instant,
     ) -> io::Result<Answer> {
+        Ok(self.scoped_sized(enc, tactic, start)?.0)
+    }
+
+    /// [`Self::run_sized`] inside a push/pop scope.
+    fn scoped_sized(
+        &mut self,
+        enc: &Encoded,
+        tactic: Option<&str>,
+        start: Instant,
+    ) -> io::Result<(Answer, bool)> {
         self.proc.push()?;
-        let res = self.run(enc, tactic, start);
+        let res = self.run_sized(enc, tactic, start);
         if self.proc.is_dead() {
             return res;
         }
@@ -340,12 +343,9 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
-    fn run(&mut self, enc: &Encoded, tactic: Option<&str>, start: Instant) -> io::Result<Answer> {
-        Ok(self.run_sized(enc, tactic, start)?.0)
-    }
-
-    /// [`Self::run`], and whether a model it gives satisfies the query's small-values
-    /// constraint (true when the query has none).
+    /// Loads `enc`, checks it with `tactic`, and reads the model's values of its watched
+    /// terms (a small model where there is one); also whether a model satisfies the
+    /// query's small-values constraint (true when the query has none).
     fn run_sized(
         &mut self,
         enc: &Encoded,
