@@ -47,6 +47,9 @@ impl Unit<'_> {
         if let Some(b) = self.null_comparison(n) {
             return Ok(Expr::new(ExprKind::Bool(b), span));
         }
+        if let Some(e) = self.view_load(n, span)? {
+            return Ok(e);
+        }
         let kind = match n.kind.as_str() {
             "IntegerLiteral" | "CharacterLiteral" => self.int_literal(n, span)?,
             "FloatingLiteral" => {
@@ -386,7 +389,11 @@ impl Unit<'_> {
                 Some(s) if s.ptr && s.base == target.base => Ok(operand),
                 _ => Err(unsupported(
                     span,
-                    format!("pointer cast from `{from}` to `{to}` (reinterpreting memory)"),
+                    format!(
+                        "pointer cast from `{from}` to `{to}` (reinterpreting memory) used as \
+                         a value: a view of memory is read and written through `p[i]`, `*p`, \
+                         atomics and a local pointer holding it, not passed on or compared"
+                    ),
                 )),
             };
         }
@@ -397,6 +404,7 @@ impl Unit<'_> {
         let (id, kind, name) = n
             .referenced()
             .ok_or_else(|| unsupported(span, "reference without a declaration"))?;
+        self.reject_view_var(id, name, span)?;
         match self.alias(id) {
             Some(super::place::Slot::Expr(e)) => return Ok(e.kind),
             Some(_) => {
@@ -459,6 +467,19 @@ impl Unit<'_> {
 
     fn unary(&self, n: &Node, span: Span) -> Result<ExprKind, FrontError> {
         let op = n.str("opcode").unwrap_or("");
+        if matches!(op, "++" | "--") {
+            if let Some(k) = self.view_incdec(n, span)? {
+                return Ok(k);
+            }
+        }
+        if op == "&" && n.inner.first().is_some_and(|c| self.is_view_element(c)) {
+            return Err(unsupported(
+                span,
+                "the address of an element of a pointer view used as a value: a view is \
+                 read and written through `p[i]`, `*p`, atomics and a local pointer holding \
+                 it, not passed on or compared",
+            ));
+        }
         if let Some(f) = n.inner.first().map(strip_implicit).filter(|_| op == "&") {
             if let Some((id, "FunctionDecl", name)) = f.referenced() {
                 // `&f`: the function's number, as `f` alone.
@@ -486,6 +507,11 @@ impl Unit<'_> {
 
     fn binary(&self, n: &Node, span: Span) -> Result<ExprKind, FrontError> {
         let opcode = n.str("opcode").unwrap_or("");
+        if n.kind == "CompoundAssignOperator" || opcode == "=" {
+            if let Some(k) = self.view_assign(n, span)? {
+                return Ok(k);
+            }
+        }
         let a = Box::new(self.child(n, 0, span)?);
         let b = Box::new(if matches!(opcode, "&&" | "||") {
             self.guarded("on the right of `&&` or `||`", || self.child(n, 1, span))?
@@ -585,6 +611,11 @@ impl Unit<'_> {
             }
             if let Some(e) = self.texture_call(&name, n, span) {
                 return e;
+            }
+        }
+        if decl.is_none() {
+            if let Some(k) = self.view_atomic(&name, n, span)? {
+                return Ok(k);
             }
         }
         let mut args = vec![];

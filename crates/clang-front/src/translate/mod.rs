@@ -22,6 +22,7 @@ mod layout;
 mod memops;
 mod place;
 mod records;
+mod reinterpret;
 mod stmt;
 mod switch;
 pub mod texture;
@@ -92,6 +93,8 @@ pub struct Unit<'a> {
     pub source: String,
     /// The file's own `__device__` functions declared without a body, by declaration id.
     pub prototypes: HashMap<String, &'a Node>,
+    /// Local pointers that read memory of one scalar type as another (`reinterpret`).
+    views: reinterpret::Views,
 }
 
 /// What a call names.
@@ -127,6 +130,7 @@ impl<'a> Unit<'a> {
             fn_pointers: fn_pointers::FnPointers::default(),
             source: String::new(),
             prototypes: HashMap::new(),
+            views: reinterpret::Views::default(),
         };
         let mut found = vec![];
         unit.walk(root, &mut found, None);

@@ -577,6 +577,9 @@ impl Unit<'_> {
         span: Span,
     ) -> Result<(Storage, warpsafe_cuda_front::ast::Type, Declarator), FrontError> {
         let name = self.var_name(v.id(), v.name().unwrap_or(""));
+        if let Some(d) = self.view_var_decl(v, &name, span)? {
+            return Ok(d);
+        }
         let (spelled, is_ref) = types::strip_reference(v.ty().unwrap_or("int"));
         if !is_ref {
             if let Some((ty, _)) = self.record_pointer(spelled, span)? {
