@@ -165,7 +165,13 @@ pub struct Encoder<'k> {
     pub phase: Term,
     /// Ranges of integer parameters that the contract's `requires` bound.
     param_ranges: Vec<(i128, i128)>,
+    /// Where the first infinite float constant was read (it must not reach an obligation).
+    pub infinity: Option<Span>,
 }
+
+/// The symbols standing for `+∞` and `−∞`: only the start of a running maximum may hold one
+/// ([`crate::online`]); any other use makes the kernel unsupported.
+pub const INFINITIES: [&str; 2] = ["inf_pos", "inf_neg"];
 
 /// Most elements of a per-thread local array whose elements are tracked one by one.
 pub const MAX_LOCAL_ELEMENTS: u64 = 256;
@@ -339,6 +345,7 @@ impl<'k> Encoder<'k> {
             shared: vec![],
             phase: Term::int(0),
             param_ranges: param_ranges(kernel),
+            infinity: None,
         }
     }
 
@@ -594,11 +601,17 @@ impl<'k> Encoder<'k> {
         }
     }
 
-    fn constant(&self, v: Value, span: Span) -> Enc<Val> {
+    fn constant(&mut self, v: Value, span: Span) -> Enc<Val> {
         if v.ty().is_float() {
-            return match Term::float(v.as_f64()) {
+            let x = v.as_f64();
+            if x.is_infinite() {
+                self.infinity.get_or_insert(span);
+                let name = INFINITIES[usize::from(x < 0.0)];
+                return Ok(Val::plain(crate::term::sym(name, Sort::Real)));
+            }
+            return match Term::float(x) {
                 Some(t) => Ok(Val::plain(t)),
-                None => unsupported(span, "a NaN or infinite float constant"),
+                None => unsupported(span, "a NaN float constant"),
             };
         }
         if let Value::Bool(b) = v {
@@ -645,7 +658,15 @@ impl<'k> Encoder<'k> {
     ) -> Enc<Val> {
         Ok(match op {
             UnOp::Not => Val::plain(x.t.not()),
-            UnOp::Neg if ty.is_float() => Val::plain(x.t.neg()),
+            UnOp::Neg if ty.is_float() => {
+                let flipped = INFINITIES
+                    .iter()
+                    .position(|n| x.t.as_sym().is_some_and(|s| &*s.name == *n));
+                match flipped {
+                    Some(i) => Val::plain(crate::term::sym(INFINITIES[1 - i], Sort::Real)),
+                    None => Val::plain(x.t.neg()),
+                }
+            }
             UnOp::Neg => self.fit(
                 x.t.neg(),
                 (x.iv.1.saturating_neg(), x.iv.0.saturating_neg()),
@@ -861,6 +882,8 @@ impl<'k> Encoder<'k> {
         Ok(Val::plain(match (f, xs.as_slice()) {
             (MathFn::Abs, [x]) => Term::ite(&x.t.lt(&zero), &x.t.neg(), &x.t),
             (MathFn::Fma, [a, b, c]) => a.t.mul(&b.t).add(&c.t),
+            // `__expf` is `expf` over the reals.
+            (MathFn::FastExp, [x]) => crate::expo::exp(x.t.clone()),
             _ => math_fn(f.name(), xs.into_iter().map(|v| v.t).collect()),
         }))
     }

@@ -160,6 +160,14 @@ pub fn run(enc: Encoder<'_>) -> Enc<Events> {
             ev.iter_syms.insert(sym.smt());
         }
     }
+    if let Some(span) = ex.enc.infinity {
+        if mentions_infinity(&ev) {
+            return unsupported(
+                span,
+                "an infinite float constant used other than as the start of a running maximum",
+            );
+        }
+    }
     Ok(ev)
 }
 
@@ -483,7 +491,13 @@ impl Exec<'_> {
         self.block(body, &mut body_st, &iter_guard)?;
         self.enc.loops = saved;
 
+        let online = self.online_plan(id, &carried, &pre, &body_st, st, &marks, s.span)?;
         for (v, sym) in carried.iter().zip(&pre) {
+            if online.as_ref().is_some_and(|(p, _)| {
+                p.max == v.0 as usize || p.rescaled.iter().any(|r| r.0 == v.0 as usize)
+            }) {
+                continue;
+            }
             let (ty, name) = self.slot(*v);
             let Some(new) = body_st.vars[v.0 as usize].clone() else {
                 if !self.mentioned_since(&marks, &body_st.vars, sym) {
@@ -541,6 +555,44 @@ impl Exec<'_> {
                 iv: type_range(ty),
             });
         }
+        if let Some((plan, from_neg_inf)) = online {
+            let m_after = crate::term::sym(format!("mx{id}"), Sort::Real);
+            self.ev.iter_syms.insert(m_after.smt());
+            for (v, init, summand) in plan.rescaled {
+                let (_, name) = self.slot(VarId(v as u32));
+                let acc = crate::term::sym(format!("acc{id}_{v}"), Sort::Real);
+                self.ev.iter_syms.insert(acc.smt());
+                self.ev.accs.push(Acc {
+                    sym: acc.clone(),
+                    op: AccOp::Sum,
+                    init,
+                    summand,
+                    t: t.clone(),
+                    iter_guard: iter_guard.clone(),
+                    entry: entry.clone(),
+                    k: k.clone(),
+                    trip: trip.clone(),
+                    name: format!("{name}·exp(running maximum)"),
+                });
+                st.vars[v] = Some(Val {
+                    t: acc.rdiv(&crate::expo::exp(m_after.clone())),
+                    iv: type_range(warpsafe_ir::ScalarType::F32),
+                });
+            }
+            st.vars[plan.max] = Some(Val {
+                t: m_after,
+                iv: type_range(warpsafe_ir::ScalarType::F32),
+            });
+            if from_neg_inf {
+                self.ev.side.push(Side {
+                    guard: entry.clone(),
+                    cond: Term::int(1).le(&k),
+                    what: "the loop counter: the loop whose running maximum starts at -INFINITY runs at least once (the maximum is finite after it)".into(),
+                    span: s.span,
+                    defs: true,
+                });
+            }
+        }
         st.vars[iv.0 as usize] = Some(Val {
             t: at(&k),
             iv: type_range(ty),
@@ -552,6 +604,26 @@ impl Exec<'_> {
         }
         Ok(())
     }
+}
+
+/// True when an infinity symbol reaches any event (where it would be read as a real).
+fn mentions_infinity(ev: &Events) -> bool {
+    let m = |t: &Term| crate::encode::INFINITIES.iter().any(|n| t.mentions(n));
+    ev.stores
+        .iter()
+        .any(|e| m(&e.addr) || m(&e.value) || m(&e.guard))
+        || ev.loads.iter().any(|e| m(&e.addr) || m(&e.guard))
+        || ev
+            .shared
+            .iter()
+            .any(|e| m(&e.addr) || m(&e.guard) || e.value.as_ref().is_some_and(m))
+        || ev.side.iter().any(|e| m(&e.cond) || m(&e.guard))
+        || ev
+            .accs
+            .iter()
+            .any(|a| m(&a.init) || m(&a.summand) || m(&a.iter_guard) || m(&a.trip))
+        || ev.barriers.iter().any(|b| m(&b.guard))
+        || ev.defs.iter().any(m)
 }
 
 /// Most iterations of a loop unrolled because it writes a local array.
@@ -570,6 +642,65 @@ impl Exec<'_> {
             Some(a) => (a.elem, format!("{}[{}]", a.name, v.0 as usize - bases[i])),
             None => (warpsafe_ir::ScalarType::I32, format!("slot {}", v.0)),
         }
+    }
+
+    /// The online-softmax summary of the loop `id` ([`crate::online`]) when the carried
+    /// variables that are not plain accumulations are a running maximum and variables rescaled
+    /// by it, and whether the maximum starts at `−∞`. The maximum's and the rescaled
+    /// variables' pre-iteration values must not reach any event of the body (they may be
+    /// `−∞`, and their meaning is only that of the summary).
+    #[allow(clippy::too_many_arguments)]
+    fn online_plan(
+        &self,
+        id: usize,
+        carried: &[VarId],
+        pre: &[Term],
+        body_st: &State,
+        st: &State,
+        marks: &[usize; 5],
+        span: Span,
+    ) -> Enc<Option<(crate::online::Plan, bool)>> {
+        let mut vars = vec![];
+        let mut slots = vec![];
+        for (v, sym) in carried.iter().zip(pre) {
+            let Some(new) = body_st.vars[v.0 as usize].clone() else {
+                continue;
+            };
+            if new.t == *sym
+                || !self.mentioned_since(marks, &body_st.vars, sym)
+                || accumulation(&new.t, sym).is_some()
+                || self.ev.accs.iter().any(|a| a.sym == new.t)
+            {
+                continue;
+            }
+            let Some(init) = st.vars[v.0 as usize].clone() else {
+                continue;
+            };
+            vars.push(crate::online::Carried {
+                pre: sym.clone(),
+                new: new.t,
+                init: init.t,
+                acc: crate::term::sym(format!("acc{id}_{}", v.0), Sort::Real),
+            });
+            slots.push(v.0 as usize);
+        }
+        let Some(mut plan) = crate::online::plan(&vars, pre) else {
+            return Ok(None);
+        };
+        for x in std::iter::once(plan.max).chain(plan.rescaled.iter().map(|r| r.0)) {
+            if self.mentioned_since(marks, &vec![], &vars[x].pre) {
+                return unsupported(
+                    span,
+                    "a running maximum or a value rescaled by it is used inside its loop other than to update them",
+                );
+            }
+        }
+        let from_neg_inf = plan.from_neg_inf;
+        plan.max = slots[plan.max];
+        for r in &mut plan.rescaled {
+            r.0 = slots[r.0];
+        }
+        Ok(Some((plan, from_neg_inf)))
     }
 
     /// How many events of each kind are recorded so far.

@@ -28,11 +28,14 @@
 //! index fits in `int`, and the contract's `requires` (where the covering condition, such as
 //! `n <= blockDim.x * gridDim.x`, is stated).
 
+mod cancel;
 mod congruence;
 mod coverage;
 mod encode;
 mod exec;
+mod expo;
 mod launch;
+mod online;
 mod poly;
 mod prove;
 mod solve;

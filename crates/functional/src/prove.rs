@@ -313,6 +313,23 @@ impl Builder<'_> {
         premises: Vec<Term>,
         goal: Term,
     ) {
+        let (mut premises, goal) = (premises, goal);
+        if matches!(kind, "step" | "value") && goal.mentions(crate::expo::EXP) {
+            // Exponentials of sums as products, every exponential positive ([`crate::expo`]).
+            let goal = crate::expo::split(&goal);
+            premises = premises.iter().map(crate::expo::split).collect();
+            let facts = crate::expo::positive_facts(premises.iter().chain([&goal]));
+            premises.extend(facts);
+            let linear = linear_query(&premises, &self.staged, &goal);
+            self.pending.push(Pending {
+                kind,
+                what,
+                method,
+                query: Query { premises, goal },
+                linear,
+            });
+            return;
+        }
         let linear = matches!(kind, "step" | "value")
             .then(|| linear_query(&premises, &self.staged, &goal))
             .flatten();
@@ -662,10 +679,11 @@ impl Builder<'_> {
                 let vars = SpecEnc::index_vars(eq)?;
                 let binding: Vec<(String, Term)> =
                     vars.into_iter().zip(idx.iter().cloned()).collect();
-                let inst = senc.instance(eq, &binding)?;
+                let (inst, facts) = crate::cancel::normalize(senc.instance(eq, &binding)?);
                 outside = outside.and(&inst.domain.not());
                 let mut c = ctx.clone();
                 c.push(inst.domain.clone());
+                c.extend(facts);
                 for (case, value) in self.cases(s) {
                     let mut c = c.clone();
                     c.push(case);

@@ -1,0 +1,178 @@
+//! Online softmax loops: a running maximum `m` and variables rescaled by `E(m_old − m_new)`
+//! whenever it grows (`l = l·E(m − m') + Σ E(s_j − m')`, `o = o·E(m − m') + …`).
+//!
+//! Such a variable `x` is not an accumulation, but `X = x·E(m)` is: multiplying the update by
+//! `E(m')` folds the rescale into `x·E(m)` and every `E(s − m')` into `E(s)`
+//! ([`shift`](crate::expo::shift)), so `X' = X + e` with `e` free of `m`. The loop is then
+//! summarised by accumulators for the `X`s, linked to the spec like any other; after it
+//! `x = X / E(m)` for an opaque, finite `m` — the maximum's value never matters.
+//!
+//! A maximum started at `−∞` (with every rescaled variable started at 0) is allowed when one
+//! iteration from `−∞` makes it finite (it is grown by comparisons with finite values): in the
+//! first iteration `x·E(m − m') = 0·E(−∞) = 0 = x·E(m)`, after it `m` is finite. The loop must
+//! then run at least once (a side obligation), so that `m` is finite after it too.
+
+use crate::expo::{exp, finite_from_neg_inf, shift};
+use crate::term::{Op, Sort, Term};
+use num_rational::BigRational;
+use num_traits::Zero;
+
+/// One loop-carried variable: the symbol for its value at the start of an iteration, its
+/// value at the end, and its value before the loop.
+pub(crate) struct Carried {
+    /// The pre-iteration symbol.
+    pub pre: Term,
+    /// The value after the body.
+    pub new: Term,
+    /// The value before the loop.
+    pub init: Term,
+    /// The accumulator symbol `X` the variable gets if it is rescaled.
+    pub acc: Term,
+}
+
+/// How a loop's online-softmax variables are summarised.
+pub(crate) struct Plan {
+    /// The running maximum (an index into the carried variables).
+    pub max: usize,
+    /// Whether the maximum starts at `−∞`.
+    pub from_neg_inf: bool,
+    /// Rescaled variables: index, the accumulator's initial value and its summand.
+    pub rescaled: Vec<(usize, Term, Term)>,
+}
+
+/// The summary of `vars` (all carried variables that are not plain accumulations), or `None`
+/// when no choice of the maximum makes every other one a rescaled accumulation.
+pub(crate) fn plan(vars: &[Carried], all_pre: &[Term]) -> Option<Plan> {
+    if vars.len() < 2 {
+        return None;
+    }
+    (0..vars.len()).find_map(|mi| plan_with(vars, mi, all_pre))
+}
+
+fn plan_with(vars: &[Carried], mi: usize, all_pre: &[Term]) -> Option<Plan> {
+    let m = &vars[mi];
+    if m.pre.sort() != Sort::Real {
+        return None;
+    }
+    let m_name = m.pre.smt();
+    if all_pre
+        .iter()
+        .any(|p| *p != m.pre && m.new.mentions(&p.smt()))
+    {
+        return None;
+    }
+    let from_neg_inf = m
+        .init
+        .as_sym()
+        .is_some_and(|s| &*s.name == crate::encode::INFINITIES[1]);
+    if from_neg_inf && !finite_from_neg_inf(&m.new, &m_name) {
+        return None;
+    }
+    let mut rescaled = vec![];
+    for (i, x) in vars.iter().enumerate() {
+        if i == mi {
+            continue;
+        }
+        let (shifted, _) = shift(&x.new, &m.new)?;
+        // `x_pre · E(m_pre)` is the accumulator's value before the iteration.
+        let before = exp(m.pre.clone());
+        let folded = replace_product(&shifted, &x.pre, &before, &x.acc);
+        let summand = match folded.as_app() {
+            Some((Op::Add, [a, b])) if *a == x.acc && !b.mentions(&x.acc.smt()) => b.clone(),
+            Some((Op::Add, [a, b])) if *b == x.acc && !a.mentions(&x.acc.smt()) => a.clone(),
+            _ => return None,
+        };
+        if all_pre.iter().any(|p| summand.mentions(&p.smt())) {
+            return None;
+        }
+        let zero = Term::real(BigRational::zero());
+        let init = if from_neg_inf {
+            if !x.init.to_real().as_real().is_some_and(|r| r.is_zero()) {
+                return None;
+            }
+            zero
+        } else {
+            x.init.to_real().mul(&exp(m.init.clone()))
+        };
+        rescaled.push((i, init, summand));
+    }
+    Some(Plan {
+        max: mi,
+        from_neg_inf,
+        rescaled,
+    })
+}
+
+/// `t` with each product `x·e` or `e·x` replaced by `by`.
+fn replace_product(t: &Term, x: &Term, e: &Term, by: &Term) -> Term {
+    if let Some((Op::Mul, [a, b])) = t.as_app() {
+        if (a == x && b == e) || (a == e && b == x) {
+            return by.clone();
+        }
+    }
+    match t.as_app() {
+        Some((op, args)) => {
+            let new: Vec<Term> = args.iter().map(|a| replace_product(a, x, e, by)).collect();
+            if new.iter().zip(args).all(|(a, b)| a.same(b)) {
+                t.clone()
+            } else {
+                Term::app(op, &new).unwrap_or_else(|| t.clone())
+            }
+        }
+        None => t.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::sym;
+
+    fn r(name: &str) -> Term {
+        sym(name, Sort::Real)
+    }
+
+    #[test]
+    fn the_online_softmax_sum_is_a_rescaled_accumulation() {
+        let (m, s, v) = (r("m"), r("s"), r("v"));
+        let mn = Term::ite(&v.le(&m), &m, &v);
+        let vars = [
+            Carried {
+                pre: m.clone(),
+                new: mn.clone(),
+                init: r(crate::encode::INFINITIES[1]),
+                acc: r("M"),
+            },
+            Carried {
+                pre: s.clone(),
+                new: s.mul(&exp(m.sub(&mn))).add(&exp(v.sub(&mn))),
+                init: Term::real(BigRational::zero()),
+                acc: r("S"),
+            },
+        ];
+        let p = plan(&vars, &[m.clone(), s.clone()]).expect("a plan");
+        assert_eq!(p.max, 0);
+        assert!(p.from_neg_inf);
+        assert_eq!(p.rescaled[0].2, exp(v.clone()));
+        // Without the rescale the sum is not an accumulation of anything.
+        let bug = [
+            Carried {
+                new: s.add(&exp(v.sub(&mn))),
+                ..vars[1].clone_parts()
+            },
+            vars[0].clone_parts(),
+        ];
+        assert!(plan(&bug, &[m, s]).is_none());
+    }
+
+    impl Carried {
+        fn clone_parts(&self) -> Carried {
+            Carried {
+                pre: self.pre.clone(),
+                new: self.new.clone(),
+                init: self.init.clone(),
+                acc: self.acc.clone(),
+            }
+        }
+    }
+}
