@@ -18,5 +18,6 @@ mod memops;
 mod methods;
 mod mixed_records;
 mod nested_records;
+mod reinterpret;
 mod textures;
 mod wmma;
