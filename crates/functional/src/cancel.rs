@@ -32,6 +32,11 @@ pub(crate) fn normalize(mut inst: Instance) -> (Instance, Vec<Term>) {
             .iter()
             .filter(|m| matches!(m.op, Reduce::Max | Reduce::Min))
             .filter(|m| inst.reds[i].body.mentions(&m.sym.smt()))
+            // Only a maximum that is the same for every term of the sum factors out.
+            .filter(|m| {
+                let k = inst.reds[i].k.smt();
+                ![&m.lo, &m.hi, &m.body].iter().any(|t| t.mentions(&k))
+            })
             .map(|m| m.sym.clone())
             .collect();
         for m in maxima {

@@ -522,7 +522,7 @@ impl Exec<'_> {
                 return unsupported(
                     s.span,
                     format!(
-                        "loop-carried `{}` is not an accumulation `x = x + e` or `x = x * e`",
+                        "loop-carried `{}` is not an accumulation `x = x + e` or `x = x * e`, nor an online-softmax update (a running maximum, values rescaled by exp(m_old - m_new))",
                         name
                     ),
                 );

@@ -16,6 +16,7 @@ use crate::expo::{exp, finite_from_neg_inf, shift};
 use crate::term::{Op, Sort, Term};
 use num_rational::BigRational;
 use num_traits::Zero;
+use warpsafe_terms::Node;
 
 /// One loop-carried variable: the symbol for its value at the start of an iteration, its
 /// value at the end, and its value before the loop.
@@ -73,6 +74,9 @@ fn plan_with(vars: &[Carried], mi: usize, all_pre: &[Term]) -> Option<Plan> {
         if i == mi {
             continue;
         }
+        if !only_through(&x.new, &x.pre, &m.pre, &m.new) {
+            return None;
+        }
         let (shifted, _) = shift(&x.new, &m.new)?;
         // `x_pre · E(m_pre)` is the accumulator's value before the iteration.
         let before = exp(m.pre.clone());
@@ -103,23 +107,54 @@ fn plan_with(vars: &[Carried], mi: usize, all_pre: &[Term]) -> Option<Plan> {
     })
 }
 
+/// True when the old maximum `m` reaches `new` only through the new maximum `m_new` and the
+/// rescale `x·E(m − m_new)`: then no arithmetic on `−∞` other than `E(−∞) = 0` happens in the
+/// first iteration (a sum such as `v + m − m` would be NaN there, though it cancels as a real).
+fn only_through(new: &Term, x: &Term, m: &Term, m_new: &Term) -> bool {
+    let hole = crate::term::sym("online_m_new", Sort::Real);
+    let zero = Term::real(BigRational::zero());
+    let probe = rewrite(new, &|t| (t == m_new).then(|| hole.clone()));
+    let rescale = crate::expo::split(&exp(m.sub(&hole)));
+    let probe = rewrite(&probe, &|t| {
+        let (Op::Mul, [a, b]) = t.as_app()? else {
+            return None;
+        };
+        let is_rescale =
+            |e: &Term| crate::expo::exp_arg(e).is_some() && crate::expo::split(e) == rescale;
+        ((a == x && is_rescale(b)) || (b == x && is_rescale(a))).then(|| zero.clone())
+    });
+    !probe.mentions(&m.smt())
+}
+
 /// `t` with each product `x·e` or `e·x` replaced by `by`.
 fn replace_product(t: &Term, x: &Term, e: &Term, by: &Term) -> Term {
-    if let Some((Op::Mul, [a, b])) = t.as_app() {
-        if (a == x && b == e) || (a == e && b == x) {
-            return by.clone();
-        }
+    rewrite(t, &|u| {
+        let (Op::Mul, [a, b]) = u.as_app()? else {
+            return None;
+        };
+        ((a == x && b == e) || (a == e && b == x)).then(|| by.clone())
+    })
+}
+
+/// `t` rewritten top-down: a node `f` maps is replaced (and not entered), others rebuilt.
+fn rewrite(t: &Term, f: &dyn Fn(&Term) -> Option<Term>) -> Term {
+    if let Some(u) = f(t) {
+        return u;
     }
-    match t.as_app() {
-        Some((op, args)) => {
-            let new: Vec<Term> = args.iter().map(|a| replace_product(a, x, e, by)).collect();
+    match t.node() {
+        Node::App(op, args, _) => {
+            let new: Vec<Term> = args.iter().map(|a| rewrite(a, f)).collect();
             if new.iter().zip(args).all(|(a, b)| a.same(b)) {
                 t.clone()
             } else {
-                Term::app(op, &new).unwrap_or_else(|| t.clone())
+                Term::app(*op, &new).unwrap_or_else(|| t.clone())
             }
         }
-        None => t.clone(),
+        Node::Call(s, args) => {
+            let new: Vec<Term> = args.iter().map(|a| rewrite(a, f)).collect();
+            Term::call(s.clone(), new)
+        }
+        _ => t.clone(),
     }
 }
 
