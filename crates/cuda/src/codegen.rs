@@ -802,8 +802,9 @@ fn math_name(f: MathFn, ty: ScalarType) -> &'static str {
 
 /// Spells an atomic so that CUDA's overload set accepts it: 64-bit signed operations go
 /// through `unsigned long long` (two's complement makes add/exchange/CAS/and/or/xor identical),
-/// subtraction without an overload becomes addition of the negation, and `double`
-/// exchange goes through its bit pattern.
+/// subtraction without an overload becomes addition of the negation, `double` exchange and
+/// float compare-and-swap go through the bit pattern, and increment/decrement of `int`
+/// memory through `unsigned int`.
 fn atomic_call(op: AtomicOp, elem: ScalarType, addr: &str, v: &str, cmp: Option<&str>) -> String {
     let ull = "unsigned long long";
     let as_ull = |x: &str| format!("({ull})({x})");
@@ -827,6 +828,19 @@ fn atomic_call(op: AtomicOp, elem: ScalarType, addr: &str, v: &str, cmp: Option<
         ),
         (AtomicOp::Exch, ScalarType::F64) => format!(
             "__longlong_as_double((long long)atomicExch({ull_addr}, ({ull})__double_as_longlong({v})))"
+        ),
+        (AtomicOp::Cas, ScalarType::F32) => format!(
+            "__int_as_float(atomicCAS((int*)({addr}), __float_as_int({}), __float_as_int({v})))",
+            cmp.unwrap_or("0.0f")
+        ),
+        (AtomicOp::Cas, ScalarType::F64) => format!(
+            "__longlong_as_double((long long)atomicCAS({ull_addr}, \
+             ({ull})__double_as_longlong({}), ({ull})__double_as_longlong({v})))",
+            cmp.unwrap_or("0.0")
+        ),
+        (AtomicOp::Inc | AtomicOp::Dec, ScalarType::I32) => format!(
+            "((int){}((unsigned int*)({addr}), (unsigned int)({v})))",
+            op.c_name()
         ),
         (AtomicOp::Cas, _) => format!("atomicCAS({addr}, {}, {v})", cmp.unwrap_or("0")),
         _ => format!("{}({addr}, {v})", op.c_name()),
@@ -904,5 +918,21 @@ mod tests {
             "continue must become a break out of the one-shot loop: {text}"
         );
         assert!(text.contains("atomicAdd(&x[0u], 1);"), "{text}");
+    }
+
+    #[test]
+    fn float_cas_and_signed_inc_go_through_their_bits() {
+        assert_eq!(
+            atomic_call(AtomicOp::Cas, ScalarType::F32, "&m[0]", "b", Some("a")),
+            "__int_as_float(atomicCAS((int*)(&m[0]), __float_as_int(a), __float_as_int(b)))"
+        );
+        assert!(
+            atomic_call(AtomicOp::Cas, ScalarType::F64, "&m[0]", "b", Some("a"))
+                .starts_with("__longlong_as_double((long long)atomicCAS((unsigned long long*)")
+        );
+        assert_eq!(
+            atomic_call(AtomicOp::Inc, ScalarType::I32, "&g[5]", "17u", None),
+            "((int)atomicInc((unsigned int*)(&g[5]), (unsigned int)(17u)))"
+        );
     }
 }

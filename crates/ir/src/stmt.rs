@@ -246,7 +246,8 @@ pub enum AtomicOp {
     Min,
     /// `atomicExch`
     Exch,
-    /// `atomicCAS`
+    /// `atomicCAS`: integer memory, or `f32`/`f64` memory compared on its bits (the same
+    /// bits an integer CAS through an `int *` view compares)
     Cas,
     /// `atomicAnd`: stores `old & v` (integer types)
     And,
@@ -254,9 +255,11 @@ pub enum AtomicOp {
     Or,
     /// `atomicXor`: stores `old ^ v` (integer types)
     Xor,
-    /// `atomicInc` (`u32` only): stores `(old >= v) ? 0 : old + 1`
+    /// `atomicInc` (`u32`, or `i32` memory whose bits it reads as `u32`): stores
+    /// `(old >= v) ? 0 : old + 1`
     Inc,
-    /// `atomicDec` (`u32` only): stores `(old == 0 || old > v) ? v : old - 1`
+    /// `atomicDec` (`u32`, or `i32` memory whose bits it reads as `u32`): stores
+    /// `(old == 0 || old > v) ? v : old - 1`
     Dec,
 }
 

@@ -261,14 +261,17 @@ impl Checker<'_> {
         self.expect(value, elem, "the atomic operand");
         let ok = match op {
             AtomicOp::Add | AtomicOp::Exch => elem.is_numeric(),
+            // On float memory the compare is on the bits (CUDA's float CAS loop through an
+            // `int *` view of the same memory).
+            AtomicOp::Cas => elem.is_int() || matches!(elem, ScalarType::F32 | ScalarType::F64),
             AtomicOp::Sub
             | AtomicOp::Max
             | AtomicOp::Min
-            | AtomicOp::Cas
             | AtomicOp::And
             | AtomicOp::Or
             | AtomicOp::Xor => elem.is_int(),
-            AtomicOp::Inc | AtomicOp::Dec => elem == ScalarType::U32,
+            // On `int` memory the bits are read as `unsigned int` (an `unsigned int *` view).
+            AtomicOp::Inc | AtomicOp::Dec => matches!(elem, ScalarType::U32 | ScalarType::I32),
         };
         if !ok {
             self.err(span, format!("{} is not defined on {elem}", op.c_name()));

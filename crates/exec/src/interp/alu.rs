@@ -525,7 +525,8 @@ pub(crate) fn atomic(
         A::And => one(BinaryOp::And),
         A::Or => one(BinaryOp::Or),
         A::Xor => one(BinaryOp::Xor),
-        // atomicInc/atomicDec are defined on `unsigned int` only (typeck checks), compared unsigned.
+        // atomicInc/atomicDec: `u32` memory, or `i32` memory read as `u32` (typeck checks),
+        // compared unsigned; CAS compares bits, which for float memory is CUDA's bit compare.
         A::Inc => {
             let (o, v) = (old as u32, val as u32);
             (if o >= v { 0 } else { o + 1 }) as u64

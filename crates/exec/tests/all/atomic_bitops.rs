@@ -239,10 +239,11 @@ fn dec_reloads_its_bound_at_zero_and_above_it() {
 }
 
 #[test]
-fn typecheck_keeps_inc_dec_to_unsigned_int_and_bit_ops_to_integers() {
+fn typecheck_keeps_inc_dec_to_32_bit_ints_and_bit_ops_to_integers() {
     for (op, ty, ok) in [
         (AtomicOp::Inc, ScalarType::U32, true),
-        (AtomicOp::Inc, ScalarType::I32, false),
+        (AtomicOp::Inc, ScalarType::I32, true),
+        (AtomicOp::Inc, ScalarType::I64, false),
         (AtomicOp::Dec, ScalarType::U64, false),
         (AtomicOp::And, ScalarType::I64, true),
         (AtomicOp::Or, ScalarType::F32, false),
