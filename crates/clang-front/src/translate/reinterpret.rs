@@ -7,9 +7,10 @@
 //!   and converts its bits (an integer cast, or `__float_as_int`-style reinterpretation);
 //!   a store converts back. Atomics go through when the operation is the same on both
 //!   readings of the bits (add, subtract, exchange, compare-and-swap, and/or/xor on integers;
-//!   increment/decrement on unsigned memory; min/max when signedness agrees; exchange of a
-//!   float's bits); a compare-and-swap on float memory compared on its bits is not in the
-//!   IR and is rejected.
+//!   increment/decrement on 32-bit memory, whose bits the IR reads as `unsigned int`;
+//!   min/max when signedness agrees; exchange of a float's bits, and compare-and-swap on
+//!   float memory through an integer view: the IR's CAS on float memory compares bits, as
+//!   CUDA's float CAS loop does).
 //! - A wide view of integer memory (`unsigned int` words of `unsigned char` bytes) reads its
 //!   value as the little-endian combination of the units it covers and stores each unit, so
 //!   bounds and races are judged per unit. The view must start at a multiple of its width
@@ -1086,8 +1087,8 @@ impl Unit<'_> {
             Some("of another width".to_string())
         } else if t.is_int() && m.is_int() {
             match op {
-                "inc" | "dec" if m.is_signed() => Some(format!(
-                    "`{name}` is defined on `unsigned int` memory only, and this memory is `{}`",
+                "inc" | "dec" if m.size_bytes() != 4 => Some(format!(
+                    "`{name}` is defined on 32-bit memory only, and this memory is `{}`",
                     m.c_name()
                 )),
                 "min" | "max" if t.is_signed() != m.is_signed() => Some(format!(
@@ -1099,12 +1100,9 @@ impl Unit<'_> {
             }
         } else if op == "exch" {
             None
-        } else if op == "cas" {
-            Some(format!(
-                "a compare-and-swap of `{}` memory compared on its bits (the float \
-                 compare-and-swap loop) is not expressible in the IR",
-                m.c_name()
-            ))
+        } else if op == "cas" && t.is_int() {
+            // The float compare-and-swap loop: the IR's CAS on float memory compares bits.
+            None
         } else {
             Some(format!(
                 "`{name}` on the `{}` bits of `{}` memory is not that memory's operation",
@@ -1118,15 +1116,9 @@ impl Unit<'_> {
                 format!("`{name}` through {}: {why}", v.what()),
             ));
         }
-        let addr = {
-            let k = match &v.at {
-                None => None,
-                Some(a) => Some(a.clone()),
-            };
-            match k {
-                None => v.base.clone(),
-                Some(k) => address_of(Self::unit(&v, k, span)),
-            }
+        let addr = match &v.at {
+            None => v.base.clone(),
+            Some(k) => address_of(Self::unit(&v, k.clone(), span)),
         };
         let mut out = vec![Self::checked(&v, addr, span)];
         for a in args.iter().skip(1) {

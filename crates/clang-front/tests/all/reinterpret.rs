@@ -87,6 +87,65 @@ __global__ void word_bytes(const unsigned int* w, unsigned char* out, int n) {
     if (i < n) out[i] = b[i];
 }
 
+// CUDA's float atomicMax: a compare-and-swap loop on the float's bits through an `int *`.
+__device__ float atomicMaxFloat(float* addr, float val) {
+    int* a = (int*)addr;
+    int old = *a, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(a, assumed, __float_as_int(fmaxf(val, __int_as_float(assumed))));
+    } while (assumed != old);
+    return __int_as_float(old);
+}
+
+__global__ void float_max(const float* x, float* m, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicMaxFloat(m, x[i]);
+}
+
+// The same loop started from a guess: no plain read races with the other threads' swaps.
+__global__ void float_max_guess(const float* x, float* m, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int* a = (int*)m;
+    int old = __float_as_int(-1.0e30f), assumed;
+    if (i < n) {
+        do {
+            assumed = old;
+            old = atomicCAS(a, assumed, __float_as_int(fmaxf(x[i], __int_as_float(assumed))));
+        } while (assumed != old);
+    }
+}
+
+// Its twin updates the maximum without the atomic.
+__global__ void float_max_racy(const float* x, float* m, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int* a = (int*)m;
+    if (i < n) *a = __float_as_int(fmaxf(x[i], __int_as_float(*a)));
+}
+
+// The programming guide's double atomicAdd for GPUs without one.
+__device__ double atomicAddDouble(double* address, double val) {
+    unsigned long long int* address_as_ull = (unsigned long long int*)address;
+    unsigned long long int old = *address_as_ull, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(address_as_ull, assumed,
+                        __double_as_longlong(val + __longlong_as_double(assumed)));
+    } while (assumed != old);
+    return __longlong_as_double(old);
+}
+
+__global__ void double_sum(const double* x, double* sum, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAddDouble(sum, x[i]);
+}
+
+// CUDA's simpleAtomicIntrinsics: wrapping counters kept in `int` memory.
+__global__ void wrapping_counters(int* g, int n) {
+    atomicInc((unsigned int*)&g[0], 17);
+    atomicDec((unsigned int*)&g[1], 137);
+}
+
 // Image rows of `Pixel` addressed through `char *` (CUDA's FunctionPointers sample).
 __global__ void invert_rows(Pixel* image, int pitch) {
     unsigned char* row = (unsigned char*)(((char*)image) + blockIdx.x * pitch);
@@ -115,28 +174,29 @@ fn buffers(k: &Kernel, args: Vec<Arg>) -> Vec<Buffer> {
 }
 
 /// `p`'s verdict on `k` (2 blocks of 32), buffer `name` holding `n * per` elements for each
-/// `(name, per)` in `lens`.
+/// `(name, per)` in `lens` (a `per` of 0: 16 elements).
 fn verdict(k: &Kernel, p: Property, lens: &[(&str, u64)]) -> Verdict {
     let lens: Vec<(&str, u64, u64)> = lens.iter().map(|(b, per)| (*b, *per, 1)).collect();
     verdict_scaled(k, p, &lens)
 }
 
 /// `p`'s verdict on `k`, buffer `name` holding `n * num / den` elements for each
-/// `(name, num, den)` in `lens`.
+/// `(name, num, den)` in `lens` (a `num` of 0: 16 elements).
 fn verdict_scaled(k: &Kernel, p: Property, lens: &[(&str, u64, u64)]) -> Verdict {
+    use warpsafe_ir::{BinOp, Expr, ExprKind, ScalarType};
     let mut k = k.clone();
     let n = k.param_named("n").expect("n");
-    for (name, per, den) in lens {
+    for (name, num, den) in lens {
         let param = k.param_named(name).expect("buffer");
-        let n = warpsafe_ir::Expr::new(
-            warpsafe_ir::ExprKind::Param(n),
-            warpsafe_ir::ScalarType::I32,
-        )
-        .cast(warpsafe_ir::ScalarType::U64);
-        let len =
-            warpsafe_ir::Expr::binary(warpsafe_ir::BinOp::Mul, n, warpsafe_ir::Expr::u64(*per));
-        let len =
-            warpsafe_ir::Expr::binary(warpsafe_ir::BinOp::Div, len, warpsafe_ir::Expr::u64(*den));
+        let n = Expr::new(ExprKind::Param(n), ScalarType::I32).cast(ScalarType::U64);
+        let len = match num {
+            0 => Expr::u64(16),
+            _ => Expr::binary(
+                BinOp::Div,
+                Expr::binary(BinOp::Mul, n, Expr::u64(*num)),
+                Expr::u64(*den),
+            ),
+        };
         k.contract.lengths.push(LengthSpec { param, len });
     }
     let cfg = Config {
@@ -330,7 +390,7 @@ fn the_bytes_of_words_are_read_little_endian() {
     let c = clang("word_bytes.cu", SOURCE);
     let k = kernel(&c, "word_bytes");
     let w: Vec<u32> = (0..N as u32 / 4)
-        .map(|i| 0x0403_0201 * (i + 1) ^ 0x8000_0000)
+        .map(|i| (0x0403_0201 * (i + 1)) ^ 0x8000_0000)
         .collect();
     let got = buffers(
         k,
@@ -371,6 +431,87 @@ fn image_rows_are_addressed_through_a_char_view() {
         .map(|(i, p)| if i % 40 < 32 { 255 - p } else { *p })
         .collect();
     assert_eq!(got[0].to_u8(), want);
+}
+
+#[test]
+fn the_float_max_loop_compares_and_swaps_the_float_bits() {
+    let c = clang("float_max.cu", SOURCE);
+    let x: Vec<f32> = (0..N)
+        .map(|i| ((i * 37) % 61) as f32 * -0.5 + 7.25)
+        .collect();
+    let want = x.iter().cloned().fold(-1000.0f32, f32::max);
+    let args = || {
+        vec![
+            Arg::Buffer(Buffer::from_f32(&x)),
+            Arg::Buffer(Buffer::from_f32(&[-1000.0])),
+            n_arg(),
+        ]
+    };
+    let k = kernel(&c, "float_max_guess");
+    assert!(k.to_string().contains("atomicCAS(&m["), "{k}");
+    let got = buffers(k, args());
+    assert_eq!(got[1].to_f32(), vec![want]);
+    // The guide's loop starts with a plain read of the float, which races with the other
+    // threads' swaps (atomics are ordered only among themselves); the maximum still lands.
+    let k = kernel(&c, "float_max");
+    let out = launch(k, args());
+    let Some(Arg::Buffer(m)) = out.args.get(1) else {
+        panic!("m");
+    };
+    assert_eq!(m.to_f32(), vec![want]);
+    let races: Vec<_> = out.of(Category::Race).collect();
+    assert!(
+        !races.is_empty() && races.iter().all(|f| f.message.contains("atomic")),
+        "{races:?}"
+    );
+    let lens = [("x", 1), ("m", 0)];
+    let race = verdict(kernel(&c, "float_max_guess"), Property::Race, &lens);
+    if z3_missing(&race) {
+        return;
+    }
+    assert!(matches!(race, Verdict::Verified), "{race:?}");
+    let read = verdict(k, Property::Race, &lens);
+    assert!(matches!(read, Verdict::Violated(_)), "{read:?}");
+    let racy = verdict(kernel(&c, "float_max_racy"), Property::Race, &lens);
+    assert!(matches!(racy, Verdict::Violated(_)), "{racy:?}");
+}
+
+#[test]
+fn the_double_add_loop_sums_exactly() {
+    let c = clang("double_sum.cu", SOURCE);
+    let k = kernel(&c, "double_sum");
+    let x: Vec<f64> = (0..N).map(|i| i as f64 * 0.25 - 3.0).collect();
+    let out = launch(
+        k,
+        vec![
+            Arg::Buffer(Buffer::from_f64(&x)),
+            Arg::Buffer(Buffer::from_f64(&[100.0])),
+            n_arg(),
+        ],
+    );
+    let Some(Arg::Buffer(sum)) = out.args.get(1) else {
+        panic!("sum");
+    };
+    // Quarter steps add exactly in any order; the loop's first plain read is the only
+    // finding (a read racing with the swaps).
+    assert_eq!(sum.to_f64(), vec![100.0 + x.iter().sum::<f64>()]);
+    assert!(
+        out.findings
+            .iter()
+            .all(|f| f.category == Category::Race && f.message.contains("atomic")),
+        "{:?}",
+        out.findings
+    );
+}
+
+#[test]
+fn wrapping_counters_in_int_memory_step_as_unsigned() {
+    let c = clang("wrapping_counters.cu", SOURCE);
+    let k = kernel(&c, "wrapping_counters");
+    assert!(k.to_string().contains("g: &mut [i32]"), "{k}");
+    let got = buffers(k, vec![Arg::Buffer(Buffer::from_i32(&[0, 0])), n_arg()]);
+    // 64 increments modulo 18; 0 → 137 then 63 decrements.
+    assert_eq!(got[0].to_i32(), vec![64 % 18, 137 - 63]);
 }
 
 /// The rejection of kernel `name` in `src`: its message and spanned text.
