@@ -81,6 +81,9 @@ pub fn run(clang: &Path, file: &Path, opts: &Options) -> Result<ClangOutput, Str
     cmd.arg("-isystem").arg(&include);
     cmd.arg("-include").arg("warpsafe/cuda_runtime.h");
     let source = std::fs::read(file).unwrap_or_default();
+    if gpuverify_form(&String::from_utf8_lossy(&source)) {
+        cmd.arg("-D__WARPSAFE_GPUVERIFY__=1");
+    }
     for d in header_defines(&String::from_utf8_lossy(&source)) {
         cmd.arg(format!("-D{d}"));
     }
@@ -141,6 +144,19 @@ pub fn header_defines(source: &str) -> Vec<String> {
         .collect()
 }
 
+/// True for a file in GPUVerify's test form: a first line `//pass` or `//xfail:KIND` (in any
+/// case, as GPUVerify's runner reads it). Such a file gets GPUVerify's CUDA preamble
+/// (`include/warpsafe/gpuverify.h`: the vector operators of helper_math.h, cuRAND's types).
+pub fn gpuverify_form(source: &str) -> bool {
+    let first = source
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    first.starts_with("//pass") || first.starts_with("//xfail:")
+}
+
 /// What identifies a run: clang's path, size and modification time, its arguments, and the
 /// file's path and text.
 fn cache_key(clang: &Path, cmd: &Command, file: &Path, source: String) -> crate::cache::Key {
@@ -197,6 +213,15 @@ mod tests {
         let f = diagnostic("k.cu:2:10: fatal error: 'cfg.h' file not found").unwrap();
         assert!(f.fatal && f.message == "'cfg.h' file not found");
         assert!(diagnostic("k.cu:1:1: warning: unused").is_none());
+    }
+
+    #[test]
+    fn gpuverify_test_form_is_its_first_line() {
+        assert!(gpuverify_form("//pass\n//--blockDim=64\n"));
+        assert!(gpuverify_form("//PASS\n"));
+        assert!(gpuverify_form("//xfail:BOOGIE_ERROR\n"));
+        assert!(!gpuverify_form("//--blockDim=64\n//pass\n"));
+        assert!(!gpuverify_form("__global__ void k() {}\n"));
     }
 
     #[test]

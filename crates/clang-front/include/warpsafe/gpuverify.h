@@ -100,4 +100,16 @@ bool __same_group(void);
  * CUDART_PI_F, reached in the sample through the file that includes them. */
 #include <math_constants.h>
 
+/* A file in GPUVerify's test form (first line `//pass` or `//xfail:...`; the
+ * driver defines __WARPSAFE_GPUVERIFY__ for it) gets what GPUVerify's CUDA
+ * preamble gives every kernel: element-wise arithmetic on the vector types
+ * (`float4 * float`, `make_float3(float4)`, `make_float4(0.0f)`: our
+ * helper_math.h, its functions `__device__` as the kernels redeclare them) and
+ * the cuRAND device API (`curandState` with no #include). */
+#ifdef __WARPSAFE_GPUVERIFY__
+#define WARPSAFE_HELPER_MATH_DEVICE_ONLY 1
+#include <helper_math.h>
+#include <curand_kernel.h>
+#endif
+
 #endif /* WARPSAFE_GPUVERIFY_H */

@@ -401,6 +401,10 @@ impl Unit<'_> {
             .record(ty)
             .ok_or_else(|| unsupported(span, format!("value of type `{ty}`")))?
             .clone();
+        // helper_math.h's vector arithmetic and the `make_<vector>` factories.
+        if let Some(leaves) = self.vector_leaves(super::vector_math::strip_value(n), span)? {
+            return Ok(leaves);
+        }
         if let Some(v) = self.record_fields_via_place(n, span)? {
             return Ok(v);
         }
@@ -484,6 +488,7 @@ impl Unit<'_> {
                 let s = self.record_place(n, span)?;
                 self.leaf_elements(s, ty, span)
             }
+            "ConditionalOperator" => self.conditional_fields(n, span),
             other => Err(unsupported(span, format!("a record value from `{other}`"))),
         }
     }
@@ -796,6 +801,26 @@ impl Unit<'_> {
                     .ok_or_else(|| unsupported(span, "malformed `&`"))?;
                 Ok((self.record_place(inner, span)?, stride))
             }
+            "MemberExpr" if ty.contains('[') && !ty.contains('*') => {
+                // An array-of-records field (`M.m` of `struct { float4 m[3]; } M`): a local
+                // record's flat array of leaves, or `&mem[k]` of a record in memory.
+                let slot = self.member_slot(n, span)?;
+                let e = match slot {
+                    super::place::Slot::Expr(e) => e,
+                    _ => return Err(unsupported(span, format!("array field of type `{ty}`"))),
+                };
+                let (base, offset) = match e.kind {
+                    ExprKind::Unary(UnaryOp::AddrOf, inner) => match inner.kind {
+                        ExprKind::Index(b, k) => (*b, *k),
+                        other => {
+                            let inner = Expr::new(other, span);
+                            (super::expr::address_of(inner), zero(span))
+                        }
+                    },
+                    kind => (Expr::new(kind, span), zero(span)),
+                };
+                Ok((Scalars { base, offset, view }, stride))
+            }
             other => {
                 self.check_global_under(n, span)?;
                 Err(unsupported(
@@ -897,7 +922,15 @@ impl Unit<'_> {
         span: Span,
     ) -> Result<Expr, FrontError> {
         let elem = ty.split_once('[').map_or(ty, |p| p.0).trim();
-        let own = types::scalar(elem).ok().flatten();
+        // An array of records (`float4 m[3]`) whose leaves are all of the memory's scalar:
+        // the records lie flat from the field's first unit.
+        let own = match types::scalar(elem).ok().flatten() {
+            Some(t) => Some(t),
+            None => self
+                .layout_of(elem, span)?
+                .filter(|l| l.view.is_none())
+                .map(|l| l.scalar),
+        };
         let fits = match (&at.view, own) {
             (Some(v), Some(t)) => v.mem == t,
             (None, Some(t)) => self.layout(key, span)?.scalar == t,

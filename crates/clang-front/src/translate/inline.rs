@@ -18,6 +18,7 @@
 
 use super::expr::{is_expr, strip_implicit};
 use super::place::{Place, Slot};
+use super::vector_math::VecCall;
 use super::{types, Callee, Unit};
 use crate::node::Node;
 use std::cell::RefCell;
@@ -279,6 +280,11 @@ impl Unit<'_> {
         }
     }
 
+    /// True where statements may be hoisted before the statement being translated.
+    pub fn can_hoist(&self) -> bool {
+        matches!(self.inl.pending.borrow().last(), Some(Ok(_)))
+    }
+
     /// Runs `f` collecting what it hoists.
     pub fn with_pending<T>(
         &self,
@@ -318,6 +324,15 @@ impl Unit<'_> {
     /// lambda, a function taking or returning records. `None` for every other call.
     pub fn call_value(&self, n: &Node, span: Span) -> Result<Option<Value>, FrontError> {
         let span = self.span(n, span);
+        if let Some(v) = self.vector_call(n, span)? {
+            return Ok(Some(match v {
+                VecCall::Scalar(e) => Value::Scalar(e),
+                VecCall::Leaves(key, leaves) => {
+                    Value::Record(self.vector_place(&key, leaves, span)?)
+                }
+                VecCall::Done => Value::Void,
+            }));
+        }
         match n.kind.as_str() {
             "CXXMemberCallExpr" => {
                 let Some(member) = n.inner.first().map(strip_implicit) else {

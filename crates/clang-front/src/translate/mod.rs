@@ -27,6 +27,7 @@ mod stmt;
 mod switch;
 pub mod texture;
 pub mod types;
+mod vector_math;
 
 /// The error for an expression clang could not type (its `RecoveryExpr`).
 pub const UNTYPED: &str = "clang could not type this expression";

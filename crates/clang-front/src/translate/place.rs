@@ -199,6 +199,10 @@ impl Unit<'_> {
                 if inner.kind == "CXXThisExpr" {
                     return self.this_place(span);
                 }
+                // `*p` of a pointer to a local record (a parameter given `&acc`).
+                if let Some(p) = self.local_record_pointee(inner) {
+                    return Ok(p);
+                }
                 self.memory_place(n, &key, span)
             }
             "ArraySubscriptExpr" => self.memory_place(n, &key, span),
@@ -209,6 +213,12 @@ impl Unit<'_> {
             "CXXMemberCallExpr" | "CXXOperatorCallExpr" | "CallExpr" => {
                 match self.call_value(n, span)? {
                     Some(super::inline::Value::Record(p)) => Ok(p),
+                    // A builtin's record (a texture fetch, `__ldg`): its value in fresh
+                    // locals.
+                    None if n.kind == "CallExpr" => {
+                        let leaves = self.record_fields(n, span)?;
+                        self.vector_place(&key, leaves, span)
+                    }
                     _ => Err(unsupported(
                         span,
                         format!("a record returned by a call (`{}`)", n.kind),
@@ -244,6 +254,7 @@ impl Unit<'_> {
                     slots: derived.slots[..k].to_vec(),
                 })
             }
+            "ConditionalOperator" => self.conditional_place(n, &key, span),
             "InitListExpr" if self.nested_braces(n, &key) => self.braced(n, &key, span),
             "CXXConstructExpr"
             | "CXXTemporaryObjectExpr"
@@ -349,10 +360,10 @@ impl Unit<'_> {
         let s = strip_object(n);
         let by_place = match s.kind.as_str() {
             "DeclRefExpr" | "MemberExpr" | "CXXMemberCallExpr" | "LambdaExpr" => true,
-            "UnaryOperator" => s
-                .inner
-                .first()
-                .is_some_and(|i| strip_implicit(i).kind == "CXXThisExpr"),
+            "UnaryOperator" => s.inner.first().is_some_and(|i| {
+                strip_implicit(i).kind == "CXXThisExpr"
+                    || s.str("opcode") == Some("*") && self.local_record_pointee(i).is_some()
+            }),
             "CXXOperatorCallExpr" => true,
             "CallExpr" => self.is_user_call(s),
             "CXXConstructExpr" | "CXXTemporaryObjectExpr" => self.user_constructor(s).is_some(),
