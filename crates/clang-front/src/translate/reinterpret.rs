@@ -61,9 +61,11 @@ struct ViewPtr {
     mem: ScalarType,
     base: Expr,
     at: Option<Expr>,
-    /// `at % units == 0`, when it must be checked where the view is used (a wide view made
-    /// here from aligned memory); `None` when the view is known aligned.
+    /// The alignment the view's type needs, when it must be checked where the view is used
+    /// (`at % units == 0`); `None` when the view is known aligned.
     check: Option<Expr>,
+    /// `base` is the start of a kernel's buffer or of an array (aligned for any scalar).
+    aligned: bool,
     /// The cast that made the view, for messages.
     cast: Span,
 }
@@ -242,11 +244,19 @@ const CASTS: &[&str] = &[
 /// The scalar a pointer or array type spelling holds (`unsigned char[32]` → `u8`).
 fn pointee(spelled: &str) -> Option<(ScalarType, bool)> {
     let (t, _) = types::strip_reference(spelled);
-    let elem = match t.find('[') {
-        Some(open) => t[..open].trim(),
-        None => t.trim().strip_suffix('*')?.trim(),
+    let mut t = t.trim();
+    // Qualifiers of the pointer itself (`float *const __restrict`).
+    for _ in 0..3 {
+        for q in ["__restrict", "const", "volatile"] {
+            t = t.strip_suffix(q).unwrap_or(t).trim_end();
+        }
+    }
+    let elem = match t.matches('[').count() {
+        0 => t.strip_suffix('*')?.trim(),
+        // One dimension: its elements; a row of a deeper array is not a scalar's memory.
+        1 => t[..t.find('[')?].trim(),
+        _ => return None,
     };
-    let elem = elem.strip_suffix("__restrict").unwrap_or(elem).trim();
     let konst = elem.starts_with("const ");
     let mut e = elem;
     for q in ["const ", "volatile "] {
@@ -332,6 +342,7 @@ impl Unit<'_> {
                     base: Expr::new(ExprKind::Ident(name), span),
                     at: None,
                     check: None,
+                    aligned: false,
                     cast: span,
                 }))
             }
@@ -380,6 +391,7 @@ impl Unit<'_> {
             base: Expr::new(kind, span),
             at: None,
             check: None,
+            aligned: false,
             cast: self.span(target, span),
         }))
     }
@@ -492,7 +504,7 @@ impl Unit<'_> {
     }
 
     /// `(T *)e` when it makes a view: `e` a pointer to (or an array of) another scalar, or
-    /// itself a view.
+    /// itself a view (`(float *)((char *)rows + r * pitch)`).
     fn view_cast(&self, n: &Node, span: Span) -> Result<Option<ViewPtr>, FrontError> {
         let Some(to) = n.ty().and_then(pointee).map(|p| p.0) else {
             return Ok(None);
@@ -500,90 +512,117 @@ impl Unit<'_> {
         let Some(inner) = operands(n).first().copied() else {
             return Ok(None);
         };
-        if let Some(mut v) = self.view_ptr(inner, span)? {
-            if !viewable(to) {
-                return Err(unsupported(
-                    span,
-                    format!("{} cast to `{}`", v.what(), n.ty().unwrap_or("?")),
-                ));
-            }
-            if to.size_bytes() != v.view.size_bytes() {
-                return Err(unsupported(
-                    span,
-                    format!(
-                        "{} cast again to `{} *` (a view of another width)",
-                        v.what(),
-                        to.c_name()
-                    ),
-                ));
-            }
-            v.view = to;
-            return Ok(Some(v));
-        }
-        let from_ty = strip_implicit(inner).ty().unwrap_or("");
-        let Some((mem, _)) = pointee(from_ty) else {
-            return Ok(None);
-        };
-        if mem == to {
-            return Ok(None);
-        }
+        let from_ty = strip_implicit(inner).ty().unwrap_or("?");
         let what = format!(
             "pointer cast from `{from_ty}` to `{}`",
             n.ty().unwrap_or("?")
         );
-        if !viewable(mem) || !viewable(to) {
+        let v = if self.is_view(inner) {
+            match self.view_ptr(inner, span)? {
+                Some(v) => v,
+                None => return Ok(None),
+            }
+        } else {
+            let Some((mem, _)) = pointee(from_ty) else {
+                return Ok(None);
+            };
+            if mem == to {
+                return Ok(None);
+            }
+            if !viewable(mem) {
+                return Err(unsupported(
+                    span,
+                    format!("{what} (views between integers and 32/64-bit floats only)"),
+                ));
+            }
+            let (base, at, aligned) = self.view_root(inner, span)?;
+            ViewPtr {
+                view: mem,
+                mem,
+                base,
+                at,
+                check: None,
+                aligned,
+                cast: span,
+            }
+        };
+        Self::retarget(v, to, &what, span).map(Some)
+    }
+
+    /// `v` read as a pointer to `to`: its offset in the new grains, with the alignment
+    /// `to` needs asserted (relative to the memory's elements; for a view wider than the
+    /// memory, from the start of an aligned buffer or array).
+    fn retarget(v: ViewPtr, to: ScalarType, what: &str, span: Span) -> Result<ViewPtr, FrontError> {
+        if !viewable(to) {
             return Err(unsupported(
                 span,
                 format!("{what} (views between integers and 32/64-bit floats only)"),
             ));
         }
-        let (mb, tb) = (mem.size_bytes(), to.size_bytes());
-        if mb != tb && !(mem.is_int() || tb < mb) {
+        let (mb, tb) = (v.mem.size_bytes(), to.size_bytes());
+        if tb > mb && !v.mem.is_int() {
             return Err(unsupported(
                 span,
                 format!("{what} (a wider view of float memory)"),
             ));
         }
-        if mb != tb && tb > mb && !to.is_int() && !matches!(to, ScalarType::F32 | ScalarType::F64) {
-            return Err(unsupported(span, what));
-        }
-        let (base, off, aligned) = self.view_root(inner, span)?;
-        let grain = tb.min(mb);
-        let at = off.map(|o| times(o, mb / grain, span));
-        let mut check = None;
+        let side_effects = || unsupported(span, format!("{what} at an offset with side effects"));
+        let multiple = |a: &Expr, r: u64| {
+            let rem = bin(BinaryOp::Rem, a.clone(), int(r, span), span);
+            bin(BinaryOp::Eq, rem, int(0, span), span)
+        };
+        let mut checks: Vec<Expr> = v.check.iter().cloned().collect();
+        let (g_old, g_new) = (v.grain(), tb.min(mb));
+        let at = match v.at.clone() {
+            None => None,
+            Some(a) if g_new == g_old => Some(a),
+            Some(a) if g_new < g_old => Some(times(a, g_old / g_new, span)),
+            Some(a) => {
+                let r = g_new / g_old;
+                match constant(&a) {
+                    Some(c) if c % r == 0 => Some(int(c / r, span)),
+                    _ if !pure(&a) => return Err(side_effects()),
+                    _ => {
+                        checks.push(multiple(&a, r));
+                        Some(bin(BinaryOp::Div, a, int(r, span), span))
+                    }
+                }
+            }
+        };
         if tb > mb {
             let units = tb / mb;
-            if !aligned {
+            if !v.aligned {
                 return Err(unsupported(
                     span,
                     format!(
                         "{what}: a `{}` read as `{}` must start at a multiple of {tb} bytes, \
                          which is checked only for views of a kernel's buffer or of an array \
                          (here the memory's alignment is unknown)",
-                        mem.c_name(),
+                        v.mem.c_name(),
                         to.c_name()
                     ),
                 ));
             }
-            if let Some(a) = &at {
-                if !pure(a) {
-                    return Err(unsupported(
-                        span,
-                        format!("{what} at an offset with side effects"),
-                    ));
-                }
-                let rem = bin(BinaryOp::Rem, a.clone(), int(units, span), span);
-                check = Some(bin(BinaryOp::Eq, rem, int(0, span), span));
+            match &at {
+                Some(a) if constant(a).is_some_and(|c| c % units == 0) => {}
+                Some(a) if !pure(a) => return Err(side_effects()),
+                Some(a) => checks.push(multiple(a, units)),
+                None => {}
             }
         }
-        Ok(Some(ViewPtr {
+        let check = checks.into_iter().reduce(|a, b| {
+            Expr::new(
+                ExprKind::Binary(BinaryOp::And, Box::new(a), Box::new(b)),
+                span,
+            )
+        });
+        Ok(ViewPtr {
             view: to,
-            mem,
-            base,
             at,
             check,
             cast: span,
-        }))
+            ..v
+        })
     }
 
     /// The memory a fresh view looks at: a pointer the lowering knows, an offset from it in
@@ -954,10 +993,8 @@ impl Unit<'_> {
         span: Span,
     ) -> Result<Option<(Storage, Type, Declarator)>, FrontError> {
         let Some((view, konst)) = v.ty().and_then(|t| {
-            let t = t.trim();
-            (t.ends_with('*') || t.ends_with("__restrict"))
-                .then(|| pointee(t))
-                .flatten()
+            let plain = !t.contains('[') && !types::strip_reference(t).1;
+            plain.then(|| pointee(t)).flatten()
         }) else {
             return Ok(None);
         };

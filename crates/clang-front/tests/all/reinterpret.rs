@@ -146,6 +146,12 @@ __global__ void wrapping_counters(int* g, int n) {
     atomicDec((unsigned int*)&g[1], 137);
 }
 
+// cudaMallocPitch rows: a row's byte offset added through `char *`.
+__global__ void pitched_rows(float* base, int pitch) {
+    float* row = (float*)((char*)base + blockIdx.x * pitch);
+    row[threadIdx.x] = row[threadIdx.x] * 2.0f + blockIdx.x;
+}
+
 // Image rows of `Pixel` addressed through `char *` (CUDA's FunctionPointers sample).
 __global__ void invert_rows(Pixel* image, int pitch) {
     unsigned char* row = (unsigned char*)(((char*)image) + blockIdx.x * pitch);
@@ -512,6 +518,44 @@ fn wrapping_counters_in_int_memory_step_as_unsigned() {
     let got = buffers(k, vec![Arg::Buffer(Buffer::from_i32(&[0, 0])), n_arg()]);
     // 64 increments modulo 18; 0 → 137 then 63 decrements.
     assert_eq!(got[0].to_i32(), vec![64 % 18, 137 - 63]);
+}
+
+#[test]
+fn pitched_rows_step_by_bytes_and_must_stay_aligned() {
+    let c = clang("pitched_rows.cu", SOURCE);
+    let k = kernel(&c, "pitched_rows");
+    // Rows of 40 floats: a pitch of 160 bytes.
+    let m: Vec<f32> = (0..80).map(|i| i as f32 * 0.5).collect();
+    let got = buffers(
+        k,
+        vec![
+            Arg::Buffer(Buffer::from_f32(&m)),
+            Arg::Scalar(Value::I32(160)),
+        ],
+    );
+    let want: Vec<f32> = m
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            if i % 40 < 32 {
+                v * 2.0 + (i / 40) as f32
+            } else {
+                *v
+            }
+        })
+        .collect();
+    assert_eq!(got[0].to_f32(), want);
+    // A pitch of 162 bytes leaves row 1 two bytes off a float: a fault on a GPU.
+    let out = launch(
+        k,
+        vec![
+            Arg::Buffer(Buffer::from_f32(&m)),
+            Arg::Scalar(Value::I32(162)),
+        ],
+    );
+    let found: Vec<_> = out.of(Category::Assert).collect();
+    assert!(!found.is_empty(), "{:?}", out.findings);
+    assert!(found.iter().all(|f| f.at.block == [1, 0, 0]), "{found:?}");
 }
 
 /// The rejection of kernel `name` in `src`: its message and spanned text.
