@@ -320,9 +320,12 @@ fn function(ctx: &Arc<CudaContext>, kernel: &Kernel) -> Result<CudaFunction, Cud
     let minor = ctx
         .attribute(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)
         .map_err(driver("device query"))?;
+    // No contraction of `a * b + c` into one FMA: the GPU then rounds every operation as the
+    // interpreter does (an `fmaf` in the source is an FMA on both), so the two backends write
+    // the same bits.
     let opts = CompileOptions {
         arch: format!("sm_{major}{minor}"),
-        extra: vec![],
+        extra: vec!["--fmad=false".into()],
     };
     let compiled = nvrtc::compile(&source, &opts)?;
     let module = ctx
