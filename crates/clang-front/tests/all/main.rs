@@ -20,4 +20,5 @@ mod mixed_records;
 mod nested_records;
 mod reinterpret;
 mod textures;
+mod vector_math;
 mod wmma;
