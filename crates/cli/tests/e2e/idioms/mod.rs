@@ -11,3 +11,4 @@ mod pointers;
 mod record_globals;
 mod records;
 mod textures_vec;
+mod vector_math;
