@@ -382,6 +382,11 @@ impl Unit<'_> {
         let from = strip_implicit(inner).ty().unwrap_or("");
         let target = types::scalar_or_pointer(to, span)
             .map_err(|e| unsupported(span, format!("cast to {e}")))?;
+        if target.ptr {
+            if let Some(p) = self.view_as_pointer(n, span)? {
+                return Ok(p);
+            }
+        }
         let operand = self.expr(inner, span)?;
         if target.ptr {
             let source = types::scalar_or_pointer(from, span).ok();

@@ -984,6 +984,19 @@ impl Unit<'_> {
         Ok(Self::checked(&v, p, span))
     }
 
+    /// The cast `n` as an ordinary pointer, when it is a view back at its memory's own type
+    /// (`(float *)((char *)rows + r * pitch)`): the address of that element, its alignment
+    /// asserted; `None` for any other node.
+    pub(super) fn view_as_pointer(&self, n: &Node, span: Span) -> Result<Option<Expr>, FrontError> {
+        if !self.is_view(n) {
+            return Ok(None);
+        }
+        match self.view_ptr(n, span)? {
+            Some(v) if v.view == v.mem => self.view_address(v, span).map(Some),
+            _ => Ok(None),
+        }
+    }
+
     /// `T *p = <view>;`: `p` is declared a pointer to the memory's type and remembered as a
     /// view; `None` when the initialiser is no view.
     pub(super) fn view_var_decl(
@@ -1015,10 +1028,14 @@ impl Unit<'_> {
         }
         let mem = p.mem;
         let value = self.view_address(p, span)?;
-        self.views
-            .vars
-            .borrow_mut()
-            .insert(v.id().to_string(), ViewVar { view, mem });
+        if view != mem {
+            // Back at the memory's own type (`(unsigned char *)((char *)img + off)`), the
+            // variable is an ordinary pointer.
+            self.views
+                .vars
+                .borrow_mut()
+                .insert(v.id().to_string(), ViewVar { view, mem });
+        }
         let base = Type {
             base: Some(mem),
             ptr: false,

@@ -152,6 +152,13 @@ __global__ void pitched_rows(float* base, int pitch) {
     row[threadIdx.x] = row[threadIdx.x] * 2.0f + blockIdx.x;
 }
 
+// A pitched row handed to a helper: back at `float *`, the view is an ordinary pointer.
+__device__ void scale_row(float* row, float s) { row[threadIdx.x] *= s; }
+
+__global__ void scale_pitched(float* base, int pitch) {
+    scale_row((float*)((char*)base + blockIdx.x * pitch), 3.0f);
+}
+
 // Image rows of `Pixel` addressed through `char *` (CUDA's FunctionPointers sample).
 __global__ void invert_rows(Pixel* image, int pitch) {
     unsigned char* row = (unsigned char*)(((char*)image) + blockIdx.x * pitch);
@@ -556,6 +563,20 @@ fn pitched_rows_step_by_bytes_and_must_stay_aligned() {
     let found: Vec<_> = out.of(Category::Assert).collect();
     assert!(!found.is_empty(), "{:?}", out.findings);
     assert!(found.iter().all(|f| f.at.block == [1, 0, 0]), "{found:?}");
+    let k = kernel(&c, "scale_pitched");
+    let got = buffers(
+        k,
+        vec![
+            Arg::Buffer(Buffer::from_f32(&m)),
+            Arg::Scalar(Value::I32(160)),
+        ],
+    );
+    let want: Vec<f32> = m
+        .iter()
+        .enumerate()
+        .map(|(i, v)| if i % 40 < 32 { v * 3.0 } else { *v })
+        .collect();
+    assert_eq!(got[0].to_f32(), want);
 }
 
 /// The rejection of kernel `name` in `src`: its message and spanned text.
