@@ -142,6 +142,28 @@ impl Parser {
         }
     }
 
+    /// Skips a `.section` directive and the `{ … }` block of data that follows it (the DWARF
+    /// sections `nvcc -lineinfo` and `-G` write after the functions).
+    fn skip_section(&mut self) -> Res<()> {
+        self.skip_ignored();
+        if !self.is_punct('{') {
+            return Ok(());
+        }
+        let mut depth = 0usize;
+        while let Some(t) = self.toks.get(self.pos) {
+            match t.tok {
+                Tok::Punct('{') => depth += 1,
+                Tok::Punct('}') => depth -= 1,
+                _ => {}
+            }
+            self.pos += 1;
+            if depth == 0 {
+                return Ok(());
+            }
+        }
+        self.err("`.section` block without its closing `}`")
+    }
+
     fn module(&mut self) -> Res<Module> {
         let mut m = Module::default();
         let mut linkage = Vec::new();
@@ -185,6 +207,7 @@ impl Parser {
                     self.expect_punct(';')?;
                     m.globals.push(v);
                 }
+                ".section" => self.skip_section()?,
                 _ if IGNORED.contains(&d.as_str()) => self.skip_ignored(),
                 _ => return self.err(format!("unsupported directive `{d}`")),
             }
@@ -784,6 +807,23 @@ mod tests {
         let e = instr("mov.f32 %f1, 0f3F80;").unwrap_err();
         assert!(e.message.contains("bad numeric literal"), "{e}");
         assert_eq!((e.line, e.column), (6, 14));
+    }
+
+    /// `nvcc -lineinfo` ends a module with DWARF `.section` blocks of labelled byte data;
+    /// they carry no meaning for the kernels and are skipped whole.
+    #[test]
+    fn debug_sections_after_the_functions_are_skipped() {
+        let src = ".version 9.0\n.target sm_80\n.address_size 64\n\
+                   .visible .entry k()\n{\n\t.loc 1 3 1\n\tret;\n}\n\
+                   \t.file 1 \"/src/k.cu\"\n\t.section .debug_str\n\t{\n\
+                   $L__info_string0:\n.b8 95,90,49,107,0\n\n\t}\n\
+                   \t.section .debug_abbrev { .b8 1, 17 }\n";
+        let m = parse(src).unwrap();
+        assert_eq!(m.functions.len(), 1);
+        assert_eq!(m.functions[0].name, "k");
+        let open = src.replacen("\n\t}\n", "\n", 1).replace(" }", "");
+        let e = parse(&open).unwrap_err();
+        assert!(e.message.contains("closing `}`"), "{e}");
     }
 
     #[test]
