@@ -10,5 +10,6 @@ mod gpuverify;
 mod pointers;
 mod record_globals;
 mod records;
+mod reinterpret;
 mod textures_vec;
 mod vector_math;
