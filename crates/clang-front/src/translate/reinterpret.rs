@@ -22,9 +22,11 @@
 //!   rewrite the whole unit (a race between threads writing different bytes of one word
 //!   that the GPU does not have) and is rejected.
 //!
-//! A view is read and written through `p[i]`, `*p`, `p + k`, `&p[i]`, atomics and a local
-//! pointer variable holding it; anywhere else (a call's argument, a comparison) it is
-//! rejected, naming the cast.
+//! A view cast again keeps its offset, now in the new type's units, asserting the alignment
+//! the new type needs (`(float *)((char *)rows + r * pitch)`); back at the memory's own type
+//! it is an ordinary pointer, usable anywhere. Otherwise a view is read and written through
+//! `p[i]`, `*p`, `p + k`, `&p[i]`, atomics and a local pointer variable holding it; anywhere
+//! else (a call's argument, a comparison) it is rejected, naming the cast.
 
 use super::expr::{address_of, scalar_cast, strip_implicit};
 use super::{types, Unit};
