@@ -16,7 +16,10 @@
 //!   bounds and races are judged per unit. The view must start at a multiple of its width
 //!   from the start of a kernel buffer or an array: that is asserted where the view is
 //!   made (a misaligned word access faults on a GPU); a view of memory whose alignment is
-//!   unknown here (a helper's parameter, a pointer variable) is rejected.
+//!   unknown here (a helper's parameter, a pointer variable) is rejected. A buffer starts
+//!   256-byte aligned (`cudaMalloc`); an array's start is *assumed* aligned for the view
+//!   (C guarantees only its element's alignment: a `__shared__ unsigned char` array read as
+//!   words can fault where the compiler places it at an odd address, which is not checked).
 //! - A narrow view of integer or float memory (`unsigned char` bytes of `unsigned int`
 //!   words) reads the unit holding its element and extracts it; a store through it would
 //!   rewrite the whole unit (a race between threads writing different bytes of one word
