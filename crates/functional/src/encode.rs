@@ -430,23 +430,27 @@ impl<'k> Encoder<'k> {
         span: Span,
     ) -> Enc<Option<Val>> {
         let decl = &self.kernel.shared[arr.0 as usize];
-        if decl.dynamic {
-            return unsupported(span, "dynamic shared memory (`extern __shared__`)");
-        }
         if indices.len() != decl.dims.len() {
             return unsupported(
                 span,
                 "a shared array indexed with fewer or more indices than it has dimensions",
             );
         }
-        let (elem, dims) = (decl.elem, decl.dims.clone());
+        let elem = decl.elem;
+        let dims: Vec<Term> = if decl.dynamic {
+            vec![self.dynamic_extent(elem, span)?]
+        } else {
+            decl.dims
+                .iter()
+                .map(|d| Term::int(i128::from(*d)))
+                .collect()
+        };
         let mut addr = Term::int(0);
         let mut in_bounds = Term::tt();
         for (e, extent) in indices.iter().zip(&dims) {
             let i = self.expr(e, vars, guard)?.t;
-            let extent = Term::int(i128::from(*extent));
-            in_bounds = in_bounds.and(&Term::int(0).le(&i)).and(&i.lt(&extent));
-            addr = addr.mul(&extent).add(&i);
+            in_bounds = in_bounds.and(&Term::int(0).le(&i)).and(&i.lt(extent));
+            addr = addr.mul(extent).add(&i);
         }
         let sym = value
             .is_none()
@@ -633,6 +637,23 @@ impl<'k> Encoder<'k> {
             Builtin::WarpSize => Val::of(Term::int(32), (32, 32)),
             Builtin::LaneId => return unsupported(span, "laneId (warp-level code)"),
         })
+    }
+
+    /// The elements of type `elem` an `extern __shared__` array holds: the contract's
+    /// `shared_bytes` divided by the element size, exactly.
+    fn dynamic_extent(&mut self, elem: ScalarType, span: Span) -> Enc<Term> {
+        let Some(bytes) = self.kernel.contract.dynamic_shared_bytes.clone() else {
+            return unsupported(
+                span,
+                "dynamic shared memory (`extern __shared__`) without a `//@ shared_bytes = E` line",
+            );
+        };
+        let saved = self.mode;
+        self.mode = Mode::Exact;
+        let b = self.expr(&bytes, &vec![], &Term::tt());
+        self.mode = saved;
+        let size = i128::from(elem.size_bytes().max(1) as u32);
+        Ok(b?.t.div(&Term::int(size)))
     }
 
     /// The length of buffer `p` from the contract, exactly.

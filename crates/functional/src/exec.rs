@@ -558,6 +558,19 @@ impl Exec<'_> {
         if let Some((plan, from_neg_inf)) = online {
             let m_after = crate::term::sym(format!("mx{id}"), Sort::Real);
             self.ev.iter_syms.insert(m_after.smt());
+            for (orig, sym, summand) in &plan.derived {
+                let Some(a) = self.ev.accs.iter().find(|a| a.sym == *orig).cloned() else {
+                    continue;
+                };
+                self.ev.iter_syms.insert(sym.smt());
+                self.ev.accs.push(Acc {
+                    sym: sym.clone(),
+                    summand: summand.clone(),
+                    init: Term::int(0).to_real(),
+                    name: format!("{}·exp(running maximum)", a.name),
+                    ..a
+                });
+            }
             for (v, init, summand) in plan.rescaled {
                 let (_, name) = self.slot(VarId(v as u32));
                 let acc = crate::term::sym(format!("acc{id}_{v}"), Sort::Real);
@@ -684,11 +697,32 @@ impl Exec<'_> {
             });
             slots.push(v.0 as usize);
         }
-        let Some(mut plan) = crate::online::plan(&vars, pre) else {
+        let zero = Term::int(0).to_real();
+        let inner: Vec<crate::online::Inner> = self.ev.accs[marks[4]..]
+            .iter()
+            .filter(|a| a.op == AccOp::Sum && a.init.to_real() == zero)
+            .map(|a| crate::online::Inner {
+                sym: a.sym.clone(),
+                summand: a.summand.clone(),
+            })
+            .collect();
+        let Some(mut plan) = crate::online::plan(&vars, &inner, pre) else {
             return Ok(None);
         };
+        let replaced: Vec<String> = plan.derived.iter().map(|d| d.0.smt()).collect();
         for x in std::iter::once(plan.max).chain(plan.rescaled.iter().map(|r| r.0)) {
-            if self.mentioned_since(marks, &vec![], &vars[x].pre) {
+            let n = vars[x].pre.smt();
+            let in_acc = self.ev.accs[marks[4]..]
+                .iter()
+                .filter(|a| !replaced.contains(&a.sym.smt()))
+                .any(|a| {
+                    [&a.init, &a.summand, &a.iter_guard, &a.trip]
+                        .iter()
+                        .any(|t| t.mentions(&n))
+                });
+            let mut no_accs = *marks;
+            no_accs[4] = self.ev.accs.len();
+            if in_acc || self.mentioned_since(&no_accs, &vec![], &vars[x].pre) {
                 return unsupported(
                     span,
                     "a running maximum or a value rescaled by it is used inside its loop other than to update them",

@@ -163,6 +163,8 @@ pub(crate) fn shift(t: &Term, m: &Term) -> Option<(Term, bool)> {
             let (y, cy) = shift(b, m)?;
             Some((Term::ite(c, &x, &y), cx && cy))
         }
+        // `(a / E(m)) · E(m)` is `a`.
+        (Op::RDiv, [a, b]) if exp_arg(b) == Some(m) => Some((a.clone(), true)),
         (Op::RDiv, [a, b]) => shift(a, m).map(|(x, c)| (x.rdiv(b), c)),
         (Op::Mul, [a, b]) => {
             let left = shift(a, m).map(|(x, c)| (x.mul(b), c));
@@ -210,6 +212,13 @@ pub(crate) fn split(t: &Term) -> Term {
             Some(d) => n.rdiv(&d),
             None => n,
         })
+    })
+}
+
+/// `t` with every exponential replaced by 1 (what `t` mentions outside exponentials).
+pub(crate) fn without_exps(t: &Term) -> Term {
+    map(t, &|x: &Term| {
+        exp_arg(x).map(|_| Term::real(BigRational::one()))
     })
 }
 

@@ -39,18 +39,29 @@ pub(crate) struct Plan {
     pub from_neg_inf: bool,
     /// Rescaled variables: index, the accumulator's initial value and its summand.
     pub rescaled: Vec<(usize, Term, Term)>,
+    /// Accumulators of inner loops that the rescaled updates add, multiplied by the new
+    /// maximum's exponential: the inner accumulator, its new symbol and the new summand.
+    pub derived: Vec<(Term, Term, Term)>,
+}
+
+/// An accumulator of an inner loop of the body (started at 0): its symbol and summand.
+pub(crate) struct Inner {
+    /// The accumulator symbol.
+    pub sym: Term,
+    /// Its summand.
+    pub summand: Term,
 }
 
 /// The summary of `vars` (all carried variables that are not plain accumulations), or `None`
 /// when no choice of the maximum makes every other one a rescaled accumulation.
-pub(crate) fn plan(vars: &[Carried], all_pre: &[Term]) -> Option<Plan> {
+pub(crate) fn plan(vars: &[Carried], inner: &[Inner], all_pre: &[Term]) -> Option<Plan> {
     if vars.len() < 2 {
         return None;
     }
-    (0..vars.len()).find_map(|mi| plan_with(vars, mi, all_pre))
+    (0..vars.len()).find_map(|mi| plan_with(vars, inner, mi, all_pre))
 }
 
-fn plan_with(vars: &[Carried], mi: usize, all_pre: &[Term]) -> Option<Plan> {
+fn plan_with(vars: &[Carried], inner: &[Inner], mi: usize, all_pre: &[Term]) -> Option<Plan> {
     let m = &vars[mi];
     if m.pre.sort() != Sort::Real {
         return None;
@@ -70,14 +81,33 @@ fn plan_with(vars: &[Carried], mi: usize, all_pre: &[Term]) -> Option<Plan> {
         return None;
     }
     let mut rescaled = vec![];
+    let mut derived: Vec<(Term, Term, Term)> = vec![];
     for (i, x) in vars.iter().enumerate() {
         if i == mi {
             continue;
         }
-        if !only_through(&x.new, &x.pre, &m.pre, &m.new) {
+        // An inner sum `A` the update adds is `A' / E(m')` with `A' = Σ e·E(m')`.
+        let mut new = x.new.clone();
+        let mut terms = vec![];
+        additive_terms(&x.new, &mut terms);
+        for a in inner.iter().filter(|a| terms.contains(&a.sym)) {
+            let a_sh = crate::term::sym(format!("{}_x", a.sym.smt()), Sort::Real);
+            if !derived.iter().any(|d| d.0 == a.sym) {
+                if !only_through(&a.summand, None, &m.pre, &m.new) {
+                    return None;
+                }
+                let (sh, _) = shift(&a.summand, &m.new)?;
+                if all_pre.iter().any(|p| sh.mentions(&p.smt())) {
+                    return None;
+                }
+                derived.push((a.sym.clone(), a_sh.clone(), sh));
+            }
+            new = new.replace(&a.sym.smt(), &a_sh.rdiv(&exp(m.new.clone())));
+        }
+        if !only_through(&new, Some(&x.pre), &m.pre, &m.new) {
             return None;
         }
-        let (shifted, _) = shift(&x.new, &m.new)?;
+        let (shifted, _) = shift(&new, &m.new)?;
         // `x_pre · E(m_pre)` is the accumulator's value before the iteration.
         let before = exp(m.pre.clone());
         let folded = replace_product(&shifted, &x.pre, &before, &x.acc);
@@ -104,13 +134,14 @@ fn plan_with(vars: &[Carried], mi: usize, all_pre: &[Term]) -> Option<Plan> {
         max: mi,
         from_neg_inf,
         rescaled,
+        derived,
     })
 }
 
 /// True when the old maximum `m` reaches `new` only through the new maximum `m_new` and the
 /// rescale `x·E(m − m_new)`: then no arithmetic on `−∞` other than `E(−∞) = 0` happens in the
 /// first iteration (a sum such as `v + m − m` would be NaN there, though it cancels as a real).
-fn only_through(new: &Term, x: &Term, m: &Term, m_new: &Term) -> bool {
+fn only_through(new: &Term, x: Option<&Term>, m: &Term, m_new: &Term) -> bool {
     let hole = crate::term::sym("online_m_new", Sort::Real);
     let zero = Term::real(BigRational::zero());
     let probe = rewrite(new, &|t| (t == m_new).then(|| hole.clone()));
@@ -121,9 +152,21 @@ fn only_through(new: &Term, x: &Term, m: &Term, m_new: &Term) -> bool {
         };
         let is_rescale =
             |e: &Term| crate::expo::exp_arg(e).is_some() && crate::expo::split(e) == rescale;
+        let x = x?;
         ((a == x && is_rescale(b)) || (b == x && is_rescale(a))).then(|| zero.clone())
     });
     !probe.mentions(&m.smt())
+}
+
+/// The terms of a sum (`a + b − c` gives `a`, `b`, `c`).
+fn additive_terms(t: &Term, out: &mut Vec<Term>) {
+    match t.as_app() {
+        Some((Op::Add | Op::Sub, [a, b])) => {
+            additive_terms(a, out);
+            additive_terms(b, out);
+        }
+        _ => out.push(t.clone()),
+    }
 }
 
 /// `t` with each product `x·e` or `e·x` replaced by `by`.
@@ -185,7 +228,7 @@ mod tests {
                 acc: r("S"),
             },
         ];
-        let p = plan(&vars, &[m.clone(), s.clone()]).expect("a plan");
+        let p = plan(&vars, &[], &[m.clone(), s.clone()]).expect("a plan");
         assert_eq!(p.max, 0);
         assert!(p.from_neg_inf);
         assert_eq!(p.rescaled[0].2, exp(v.clone()));
@@ -197,7 +240,7 @@ mod tests {
             },
             vars[0].clone_parts(),
         ];
-        assert!(plan(&bug, &[m, s]).is_none());
+        assert!(plan(&bug, &[], &[m, s]).is_none());
     }
 
     impl Carried {

@@ -407,8 +407,17 @@ impl Builder<'_> {
                 // `addr = Σ idx_m · stride_m` exactly, so `0 ≤ idx_m < extent_m` for every m
                 // puts it in `[0, Π extent_m)`: two linear-looking queries instead of one
                 // product the solver may not settle.
+                // Or, where the indices are not the address's digits, the flat address is
+                // within the product of the extents (bounded by the length just below).
+                let flat = Term::int(0).le(&addr).and(&addr.lt(&size));
                 let what = format!("{at}: each index is within the spec's shape");
-                self.push("bounds", "smt", what, self.premises(&[guard]), within);
+                self.push(
+                    "bounds",
+                    "smt",
+                    what,
+                    self.premises(&[guard]),
+                    within.or(&flat),
+                );
                 let what = format!("{at}: the buffer holds the spec's shape");
                 self.push("bounds", "smt", what, self.premises(&[]), size.le(&len.t));
                 continue;
@@ -765,19 +774,26 @@ impl Builder<'_> {
             .filter(|a| lhs.mentions(&a.sym.smt()))
             .collect();
         let mut free: Vec<&Red> = reds.iter().filter(|r| rhs.mentions(&r.sym.smt())).collect();
+        // Accumulators and reductions at the same place of the two sides go together
+        // (`o / l` against `Σ e·v / Σ e`); the others in order.
+        let mut aligned = vec![];
+        let syms: Vec<Term> = accs.iter().map(|a| a.sym.clone()).collect();
+        align(&lhs, &rhs, &syms, &mut aligned);
         for a in accs {
             let want = match a.op {
                 AccOp::Sum => Reduce::Sum,
                 AccOp::Prod => Reduce::Prod,
             };
-            let Some(pos) = free
+            let fits = |r: &&Red| r.op == want && r.sym.sort() == a.sym.sort();
+            let at = aligned
                 .iter()
-                .position(|r| r.op == want && r.sym.sort() == a.sym.sort())
-            else {
+                .find(|(x, _)| *x == a.sym)
+                .and_then(|(_, y)| free.iter().position(|r| r.sym == *y && fits(r)));
+            let Some(pos) = at.or_else(|| free.iter().position(fits)) else {
                 continue;
             };
             let r = free.remove(pos);
-            if self.split(&ctx, a, r, reds) {
+            if self.split(&ctx, a, r, reds) || self.split_unrolled(&ctx, a, r, reds) {
                 lhs = lhs.replace(&a.sym.smt(), &combine(a, &r.sym));
                 continue;
             }
@@ -797,21 +813,24 @@ impl Builder<'_> {
             );
             let k_spec = r.lo.add(&a.t);
             let body = r.body.replace(&r.k.smt(), &k_spec);
-            let mut c = ctx.clone();
-            c.push(a.iter_guard.clone());
-            // Nested reductions of the spec mention this index: it is lo + t here.
-            c.push(r.k.eq(&k_spec));
-            self.equal(
-                c,
-                a.summand.clone(),
-                body,
-                reds,
-                format!(
-                    "step of `{}`: iteration t adds the spec's term lo + t",
-                    a.name
-                ),
-                true,
-            );
+            for (case, summand) in self.picks(&a.t, &a.summand) {
+                let mut c = ctx.clone();
+                c.push(a.iter_guard.clone());
+                c.push(case);
+                // Nested reductions of the spec mention this index: it is lo + t here.
+                c.push(r.k.eq(&k_spec));
+                self.equal(
+                    c,
+                    summand,
+                    body.clone(),
+                    reds,
+                    format!(
+                        "step of `{}`: iteration t adds the spec's term lo + t",
+                        a.name
+                    ),
+                    true,
+                );
+            }
             lhs = lhs.replace(&a.sym.smt(), &combine(a, &r.sym));
         }
         let (kind, method) = if step {
@@ -843,7 +862,10 @@ impl Builder<'_> {
         else {
             return false;
         };
-        if reds.iter().any(|o| r.body.mentions(&o.sym.smt())) {
+        // A nested reduction of the spec's term is the kernel's inner loop, not a tile —
+        // unless it is only an exponential's argument (a score inside softmax).
+        let rest = crate::expo::without_exps(&r.body);
+        if reds.iter().any(|o| rest.mentions(&o.sym.smt())) {
             return false;
         }
         let span = ite_nonneg(&r.hi.sub(&r.lo));
@@ -878,20 +900,112 @@ impl Builder<'_> {
         );
         let k_spec = r.lo.add(&a.t.mul(&inner.k)).add(&inner.t);
         let body = r.body.replace(&r.k.smt(), &k_spec);
+        for (case, summand) in self.picks(&inner.t, &inner.summand) {
+            let mut c = ctx.to_vec();
+            c.extend([a.iter_guard.clone(), inner.iter_guard.clone(), case]);
+            c.push(r.k.eq(&k_spec));
+            self.equal(
+                c,
+                summand,
+                body.clone(),
+                reds,
+                format!(
+                    "step of `{}`: tile t, element u adds the spec's term lo + t·(tile length) + u",
+                    a.name
+                ),
+                true,
+            );
+        }
+        true
+    }
+
+    /// `summand` case by case on the iteration `t` of a loop with a constant trip count, when
+    /// it picks among several accumulators by `t` (a local array read at the counter): one case
+    /// per iteration, the choice resolved; else one case.
+    fn picks(&self, t: &Term, summand: &Term) -> Vec<(Term, Term)> {
+        let name = t.smt();
+        let accs = self
+            .events
+            .accs
+            .iter()
+            .filter(|a| summand.mentions(&a.sym.smt()))
+            .count();
+        // A local array read at the counter is a chain of `ite (= t u)`.
+        let chain = summand.smt_shared().contains(&format!("(= {name} "));
+        match self.events.constant_trips.get(&name) {
+            Some(&k) if (accs >= 2 || chain) && k <= 256 && summand.mentions(&name) => (0..k)
+                .map(|u| {
+                    let u = Term::int(u);
+                    (t.eq(&u), summand.replace(&name, &u))
+                })
+                .collect(),
+            _ => vec![(Term::tt(), summand.clone())],
+        }
+    }
+
+    /// A tiled reduction whose tile is unrolled: the loop `a` adds, per iteration, `B ≥ 2`
+    /// terms written out, each with accumulators of its own (`Σ_{j<B} E(s_j)` of an unrolled
+    /// `for j`). Then `Σ_{t<K} Σ_{u<B} e_u(t) = Σ_{k∈[lo,hi)} body(k)` when `K·B = hi − lo` and
+    /// `e_u(t) = body(lo + t·B + u)` for every `u`. Pushes those obligations and returns true,
+    /// or returns false when the summand is not of that shape.
+    fn split_unrolled(&mut self, ctx: &[Term], a: &exec::Acc, r: &Red, reds: &[Red]) -> bool {
+        if a.op != AccOp::Sum {
+            return false;
+        }
+        let mut terms = vec![];
+        flatten_sum(&a.summand, &mut terms);
+        let owned: Vec<Vec<String>> = terms
+            .iter()
+            .map(|t| {
+                self.events
+                    .accs
+                    .iter()
+                    .filter(|x| t.mentions(&x.sym.smt()))
+                    .map(|x| x.sym.smt())
+                    .collect()
+            })
+            .collect();
+        let distinct = owned.iter().all(|o| !o.is_empty())
+            && owned
+                .iter()
+                .enumerate()
+                .all(|(i, o)| owned[..i].iter().all(|p| p.iter().all(|x| !o.contains(x))));
+        if terms.len() < 2 || !distinct {
+            return false;
+        }
+        let b = Term::int(terms.len() as i128);
+        let span = ite_nonneg(&r.hi.sub(&r.lo));
         let mut c = ctx.to_vec();
-        c.extend([a.iter_guard.clone(), inner.iter_guard.clone()]);
-        c.push(r.k.eq(&k_spec));
-        self.equal(
-            c,
-            inner.summand.clone(),
-            body,
-            reds,
+        c.extend([a.entry.clone(), a.trip.clone()]);
+        self.push(
+            "trip-count",
+            "induction",
             format!(
-                "step of `{}`: tile t, element u adds the spec's term lo + t·(tile length) + u",
-                a.name
+                "the `{}` loop runs (tiles × {} unrolled terms) = once per term of the spec's reduction",
+                a.name,
+                terms.len()
             ),
-            true,
+            self.value_premises(&c),
+            a.k.mul(&b).eq(&span),
         );
+        for (u, term) in terms.into_iter().enumerate() {
+            let k_spec = r.lo.add(&a.t.mul(&b)).add(&Term::int(u as i128));
+            let body = r.body.replace(&r.k.smt(), &k_spec);
+            let mut c = ctx.to_vec();
+            c.push(a.iter_guard.clone());
+            c.push(r.k.eq(&k_spec));
+            self.equal(
+                c,
+                term,
+                body,
+                reds,
+                format!(
+                    "step of `{}`: tile t, unrolled term {u} adds the spec's term lo + t·(tile length) + {u}",
+                    a.name
+                ),
+                true,
+            );
+        }
         true
     }
 
@@ -995,6 +1109,36 @@ fn row_major(name: &str, addr: &Term, dims: &[Term]) -> Result<(Vec<Term>, Vec<T
     idx.push(first);
     idx.reverse();
     Ok((idx, conds))
+}
+
+/// Pairs (accumulator, symbol) at the same place of `a` and `b`: walking both while their
+/// operators agree, a symbol of `b` against a subterm of `a` with one accumulator of `accs`.
+fn align(a: &Term, b: &Term, accs: &[Term], out: &mut Vec<(Term, Term)>) {
+    if b.as_sym().is_some() {
+        let found: Vec<&Term> = accs.iter().filter(|x| a.mentions(&x.smt())).collect();
+        if let [one] = found.as_slice() {
+            out.push(((*one).clone(), b.clone()));
+        }
+        return;
+    }
+    if let (Some((x, xs)), Some((y, ys))) = (a.as_app(), b.as_app()) {
+        if x == y && xs.len() == ys.len() {
+            for (p, q) in xs.iter().zip(ys) {
+                align(p, q, accs, out);
+            }
+        }
+    }
+}
+
+/// The terms of a sum, left to right.
+fn flatten_sum(t: &Term, out: &mut Vec<Term>) {
+    match t.as_app() {
+        Some((warpsafe_terms::Op::Add, [a, b])) => {
+            flatten_sum(a, out);
+            flatten_sum(b, out);
+        }
+        _ => out.push(t.clone()),
+    }
 }
 
 /// The accumulator's value after its loop: its initial value combined with the spec's `red`.

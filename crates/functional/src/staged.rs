@@ -83,6 +83,31 @@ fn split_digits(ch: &Chain, target: &Term, value: &Term) -> Vec<(Term, Term)> {
     out
 }
 
+/// The constant part of an address.
+fn offset(addr: &Term) -> Option<i128> {
+    let p = Poly::of(addr)?;
+    Some(p.terms.get(&vec![]).copied().unwrap_or(0))
+}
+
+/// The writer whose address's constant offset is the greatest not past the read's, when the
+/// writers' offsets differ.
+fn nearest_below<'a>(writers: &[&'a SharedEv], read: &Term) -> Option<&'a SharedEv> {
+    let at = offset(read)?;
+    let mut offsets: Vec<(i128, &SharedEv)> = writers
+        .iter()
+        .map(|w| offset(&w.addr).map(|o| (o, *w)))
+        .collect::<Option<_>>()?;
+    offsets.sort_by_key(|(o, _)| *o);
+    if offsets.windows(2).any(|p| p[0].0 == p[1].0) {
+        return None;
+    }
+    offsets
+        .into_iter()
+        .rev()
+        .find(|(o, _)| *o <= at)
+        .map(|(_, w)| w)
+}
+
 /// Calls `f` on every subterm of `t` (shared subterms once per occurrence).
 fn visit(t: &Term, f: &mut dyn FnMut(&Term)) {
     f(t);
@@ -205,19 +230,28 @@ impl Builder<'_> {
             let (w, members): (&SharedEv, Vec<(*const SharedEv, Term)>) = match writers.as_slice() {
                 [w] => (*w, vec![(*w as *const SharedEv, Term::tt())]),
                 [] => return Err(format!("shared `{name}` is read but never written")),
-                _ => {
-                    merged = merge(&writers, format!("vs{j}_w")).map_err(|e| {
-                        format!(
-                            "shared `{name}` is written by several statements that do not read as one loop: {e}"
-                        )
-                    })?;
-                    let m = merged
-                        .members
-                        .iter()
-                        .map(|(p, i)| (*p, merged.counter.eq(&Term::int(*i))))
-                        .collect();
-                    (&merged.ev, m)
-                }
+                _ => match merge(&writers, format!("vs{j}_w")) {
+                    Ok(m) => {
+                        merged = m;
+                        let m = merged
+                            .members
+                            .iter()
+                            .map(|(p, i)| (*p, merged.counter.eq(&Term::int(*i))))
+                            .collect();
+                        (&merged.ev, m)
+                    }
+                    Err(e) => {
+                        // Statements writing disjoint parts of the array (two tiles in one
+                        // `extern __shared__` buffer): the one at the greatest offset not past
+                        // the read's. The obligations below check the choice.
+                        let w = nearest_below(&writers, &l.addr).ok_or_else(|| {
+                            format!(
+                                "shared `{name}` is written by several statements that do not read as one loop: {e}"
+                            )
+                        })?;
+                        (w, vec![(w as *const SharedEv, Term::tt())])
+                    }
+                },
             };
             let common = l
                 .loops
