@@ -5,6 +5,7 @@ mod bench;
 mod cli;
 mod confirm;
 mod cuda_cmd;
+mod demangle;
 mod diagnostics;
 mod equiv_cmd;
 mod exit;

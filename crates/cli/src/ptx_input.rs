@@ -56,7 +56,8 @@ pub fn load_ptx(path: &Path, entry: Option<&str>) -> Result<PtxKernel, CliError>
     let signature = match (&cu_module, entry_fn) {
         (Some(m), Some(f)) => m
             .kernel(&f.name)
-            .or_else(|| unmangled(&f.name).and_then(|n| m.kernel(n)))
+            .or_else(|| crate::demangle::instance_name(&f.name).and_then(|n| m.kernel(&n)))
+            .or_else(|| crate::demangle::base_name(&f.name).and_then(|n| m.kernel(n)))
             .or_else(|| {
                 let same_arity: Vec<&Kernel> = m
                     .kernels
@@ -122,15 +123,6 @@ pub fn nvrtc(
             Err(e) => format!("failed: {e}"),
         },
     )
-}
-
-/// The function name inside an Itanium-mangled kernel name (`_Z9wmma_gemmPK6__half…` is
-/// `wmma_gemm`), as nvcc names `__global__` functions that are not `extern "C"`.
-fn unmangled(name: &str) -> Option<&str> {
-    let rest = name.strip_prefix("_Z")?;
-    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    let len: usize = rest[..digits].parse().ok()?;
-    rest.get(digits..digits + len)
 }
 
 #[cfg(test)]
@@ -221,20 +213,5 @@ mod tests {
         fixed[6] = "vector_add_param_3=3000";
         assert_eq!(run(&fixed).expect("runs"), CLEAN);
         let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn mangled_kernel_names_give_their_function_name() {
-        use super::unmangled;
-        assert_eq!(
-            unmangled("_Z9wmma_gemmPK6__halfS1_Pfiiiff"),
-            Some("wmma_gemm")
-        );
-        assert_eq!(
-            unmangled("_Z21m16n16k16_row_col_rowPK6__halfS1_PKfPf"),
-            Some("m16n16k16_row_col_row")
-        );
-        assert_eq!(unmangled("saxpy"), None);
-        assert_eq!(unmangled("_Z99x"), None);
     }
 }
