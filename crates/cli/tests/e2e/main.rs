@@ -31,6 +31,7 @@ mod mma_pair;
 mod mutate_e2e;
 mod perm_e2e;
 mod prove_honest;
+mod prove_sized_attention;
 mod prove_sized_sgemm;
 mod ptx_road;
 mod readme_commands;
