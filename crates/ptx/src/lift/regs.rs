@@ -4,8 +4,10 @@
 //! Thread-code registers hold raw bits (narrower types zero-extended); each instruction
 //! says how it reads them. A register becomes one IR variable of the type its definitions
 //! give it; integer types of one width share a variable (unsigned), and reading it as
-//! another integer type is the bit-preserving conversion. A register written as a float
-//! and read as an integer (or the other way) has no IR counterpart and is reported.
+//! another integer type is the bit-preserving conversion. A register written both as a
+//! float and as an integer of the float's width holds the bits (an unsigned variable);
+//! a float read of it reinterprets them. Other mixes (a predicate and an integer, types of
+//! different widths one of them a float) have no IR counterpart and are reported.
 
 use super::LiftError;
 use warpsafe_exec::thread::code::{Inst, Reg, ThreadCode};
@@ -56,6 +58,13 @@ fn join(a: ScalarType, b: ScalarType) -> Result<ScalarType, String> {
     }
     if a.is_int() && b.is_int() {
         return Ok(unsigned_of(a.bits().max(b.bits())));
+    }
+    // A float and an integer of one width (nvcc moves a float through a `.u32` load into an
+    // `.f32` register it also writes with `mov.f32`): the variable holds the bits, each
+    // definition stores its value's bits and each read reinterprets them, both exactly.
+    let numeric = a.is_numeric() && b.is_numeric();
+    if numeric && a.bits() == b.bits() && (a.is_float() || b.is_float()) {
+        return Ok(unsigned_of(a.bits()));
     }
     Err(format!(
         "a register written as both {} and {} (bit reinterpretation)",

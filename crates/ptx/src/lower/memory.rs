@@ -9,7 +9,9 @@ use super::LowerError;
 use crate::ast::{Function, Instruction, Operand, Space as PtxSpace, VarDecl};
 use std::collections::{HashMap, HashSet};
 use warpsafe_exec::thread::code::{Alloc, AllocSize, MemId, Space};
-use warpsafe_ir::{ArrayDecl, Kernel, Param, ParamKind, ScalarType, Span};
+use warpsafe_ir::{
+    ArrayDecl, BinOp, Expr, ExprKind, Kernel, Param, ParamId, ParamKind, ScalarType, Span,
+};
 
 /// The memory layout of a lowered kernel.
 pub(crate) struct Layout {
@@ -181,7 +183,7 @@ pub(crate) fn layout(
     let mut prog_index = Vec::new();
     let mut fields = HashMap::new();
     if let Some(sig) = signature {
-        if sig.params.len() != f.params.len() {
+        if sig.params.len() < f.params.len() {
             return Err(LowerError::new(
                 format!(
                     "kernel `{}` has {} parameters in PTX but {} in its signature",
@@ -321,6 +323,12 @@ pub(crate) fn layout(
         };
         kparams.push(param);
     }
+    if let Some(sig) = signature {
+        for (j, q) in sig.params.iter().enumerate().skip(f.params.len()) {
+            module_global(f, vars, &seen, sig, j, q, &mut allocs, &mut ids)?;
+            kparams.push(q.clone());
+        }
+    }
 
     let mut shared = Vec::new();
     let mut locals = Vec::new();
@@ -412,6 +420,118 @@ pub(crate) fn layout(
         prog_index,
         fields,
         kernel,
+    })
+}
+
+/// The module-scope `.const` or `.global` variable that source parameter `q` (index `j` of
+/// the signature `sig`, past the PTX parameters) stands for: the source front makes a
+/// `__constant__` or `__device__` array the kernel reaches a buffer parameter of its name,
+/// with its length fixed by the contract (`len(filter) == 9`). The variable becomes a global
+/// allocation sized by that parameter, once its declared bytes are checked to be exactly
+/// the contract's length of elements and its accesses to be of the element's size (so the
+/// bounds the source's contract gives are those of the PTX memory).
+#[allow(clippy::too_many_arguments)]
+fn module_global(
+    f: &Function,
+    vars: &[&VarDecl],
+    seen: &HashMap<Key, Seen>,
+    sig: &Kernel,
+    j: usize,
+    q: &Param,
+    allocs: &mut Vec<Alloc>,
+    ids: &mut HashMap<Key, MemId>,
+) -> Result<(), LowerError> {
+    let arity = || {
+        format!(
+            "kernel `{}` has {} parameters in PTX but {} in its signature",
+            f.name,
+            f.params.len(),
+            sig.params.len()
+        )
+    };
+    let ParamKind::Buffer { elem, .. } = q.kind else {
+        return Err(LowerError::new(
+            format!("{}: `{}` is not a buffer", arity(), q.name),
+            0,
+        ));
+    };
+    let v = vars
+        .iter()
+        .find(|v| {
+            matches!(v.space, PtxSpace::Const | PtxSpace::Global) && demangle(&v.name) == q.name
+        })
+        .ok_or_else(|| {
+            LowerError::new(
+                format!(
+                    "{}: `{}` is no module-scope .const or .global variable of the PTX",
+                    arity(),
+                    q.name
+                ),
+                0,
+            )
+        })?;
+    let decl = PtxType::parse(&v.ty);
+    let bytes = v.dims.iter().fold(decl.map(|t| t.bytes()), |acc, d| {
+        acc.and_then(|a| d.and_then(|n| a.checked_mul(n)))
+    });
+    let len = fixed_len(sig, ParamId(j as u32));
+    match (bytes, len) {
+        (Some(b), Some(n)) if n.checked_mul(elem.size_bytes()) == Some(b) => {}
+        _ => {
+            return Err(LowerError::new(
+                format!(
+                    "`{}` has {} bytes in PTX but the contract fixes its length at {}",
+                    v.name,
+                    bytes.map_or("an unknown number of".to_string(), |b| b.to_string()),
+                    len.map_or("no number".to_string(), |n| format!("{n} {elem} elements"))
+                ),
+                0,
+            ))
+        }
+    }
+    let key = Key::Var(v.name.clone());
+    if let Some((t, line)) = seen.get(&key).and_then(|s| s.first) {
+        if t.bytes() != elem.size_bytes() {
+            return Err(LowerError::new(
+                format!(
+                    "`{}` holds {elem} elements but is accessed with {}-byte elements",
+                    q.name,
+                    t.bytes()
+                ),
+                line,
+            ));
+        }
+    }
+    ids.insert(key, allocs.len() as MemId);
+    allocs.push(Alloc {
+        name: q.name.clone(),
+        space: Space::Global,
+        elem,
+        size: AllocSize::Param(j as u32),
+        dims: vec![],
+    });
+    Ok(())
+}
+
+/// The length the contract of `k` fixes for buffer `p` (`len(p) == c`), when it does.
+fn fixed_len(k: &Kernel, p: ParamId) -> Option<u64> {
+    let konst = |e: &Expr| match &e.kind {
+        ExprKind::Const(v) => v.as_i128().and_then(|c| u64::try_from(c).ok()),
+        _ => None,
+    };
+    let is_len = |e: &Expr| matches!(e.kind, ExprKind::BufferLen(q) if q == p);
+    let from_lengths = k
+        .contract
+        .lengths
+        .iter()
+        .filter(|l| l.param == p)
+        .find_map(|l| konst(&l.len));
+    from_lengths.or_else(|| {
+        k.contract.requires.iter().find_map(|r| match &r.kind {
+            ExprKind::Binary(BinOp::Eq, a, b) if is_len(a) => konst(b),
+            ExprKind::Binary(BinOp::Eq, a, b) if is_len(b) => konst(a),
+            _ => None,
+        })
     })
 }
 

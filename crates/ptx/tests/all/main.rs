@@ -16,4 +16,5 @@ mod lower_robustness;
 mod lower_rounding;
 mod lower_units;
 mod lower_vote;
+mod nvcc_gaps;
 mod robustness;

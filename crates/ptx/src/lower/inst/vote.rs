@@ -68,6 +68,9 @@ impl Lowerer<'_> {
             src: zero,
         });
         let (got, member, lane) = (self.e.temp(), self.e.temp(), self.e.temp());
+        // The comparison's predicate has its own register: `member` holds bits (a register
+        // is one IR variable of one type).
+        let exists = self.e.temp();
         for j in 0..32u64 {
             if fixed.is_some_and(|m| m >> j & 1 == 0) {
                 continue;
@@ -87,13 +90,13 @@ impl Lowerer<'_> {
             self.e.emit(Inst::Cmp {
                 op: CmpOp::Lt,
                 ty: u,
-                dst: member,
+                dst: exists,
                 a: lane,
                 b: size,
             });
             self.e.emit(Inst::Select {
                 dst: member,
-                cond: member,
+                cond: exists,
                 a: one,
                 b: zero,
             });
