@@ -491,7 +491,8 @@ impl Exec<'_> {
         self.block(body, &mut body_st, &iter_guard)?;
         self.enc.loops = saved;
 
-        let online = self.online_plan(id, &carried, &pre, &body_st, st, &marks, s.span)?;
+        let online =
+            self.online_plan(id, &carried, &pre, &body_st, st, &marks, &declared, s.span)?;
         for (v, sym) in carried.iter().zip(&pre) {
             if online.as_ref().is_some_and(|(p, _)| {
                 p.max == v.0 as usize || p.rescaled.iter().any(|r| r.0 == v.0 as usize)
@@ -671,6 +672,7 @@ impl Exec<'_> {
         body_st: &State,
         st: &State,
         marks: &[usize; 5],
+        declared: &BTreeSet<VarId>,
         span: Span,
     ) -> Enc<Option<(crate::online::Plan, bool)>> {
         let mut vars = vec![];
@@ -726,6 +728,23 @@ impl Exec<'_> {
                 return unsupported(
                     span,
                     "a running maximum or a value rescaled by it is used inside its loop other than to update them",
+                );
+            }
+        }
+        // A shifted inner sum means only what the rescaled updates make of it: nothing else
+        // may read it (its terms see the old maximum, which may be `−∞`).
+        let mut others = body_st.vars.clone();
+        for v in declared {
+            others[v.0 as usize] = None;
+        }
+        for &x in std::iter::once(&plan.max).chain(plan.rescaled.iter().map(|r| &r.0)) {
+            others[slots[x]] = None;
+        }
+        for (a, _, _) in &plan.derived {
+            if self.mentioned_since(marks, &others, a) {
+                return unsupported(
+                    span,
+                    "an inner sum of an online-softmax update is also used elsewhere in its loop",
                 );
             }
         }
