@@ -247,6 +247,7 @@ impl Flat {
 
 /// Names a function declares: registers, labels and memory variables, nested blocks included.
 fn declared(f: &Function) -> (HashSet<String>, HashSet<String>, HashSet<String>) {
+    let f = &unnest(f);
     fn walk(
         items: &[Item],
         regs: &mut HashSet<String>,
@@ -336,6 +337,7 @@ impl Flattener<'_> {
     }
 
     fn function(&mut self, f: &Function, scope: &Scope) -> Result<(), LowerError> {
+        let f = &unnest(f);
         for r in &f.regs {
             self.out.declare(r, &scope.suffix)?;
         }
@@ -928,4 +930,85 @@ fn collect_regs(o: Option<&Operand>, out: &mut Vec<String>) {
         Some(Operand::Vector(v)) => v.iter().for_each(|x| collect_regs(Some(x), out)),
         _ => {}
     }
+}
+
+/// `f` with the registers that nested `{ }` blocks declare renamed apart: nvcc wraps each
+/// inline `asm` in a block declaring its own registers (`{ .reg .pred p; setp.eq.u32 p, …;
+/// selp.u32 %r, 1, 0, p; }`), and two blocks may declare the same name, which shadows any
+/// outer one. The `k`-th block (in order) names its register `p` as `p$n{k}` (a range
+/// `%q<4>` as `%q$n{k}$0 …`), so every block's registers are its own; a use of a block
+/// register written without `%` (a symbol to the parser) becomes a register operand.
+fn unnest(f: &Function) -> Function {
+    fn own(b: &[Item], k: usize, outer: &HashMap<String, String>) -> HashMap<String, String> {
+        let mut ren = outer.clone();
+        for it in b {
+            if let Item::Reg(r) = it {
+                match r.count {
+                    None => {
+                        ren.insert(r.name.clone(), format!("{}$n{k}", r.name));
+                    }
+                    Some(n) => {
+                        for i in 0..n.min(MAX_REGISTERS as u32) {
+                            ren.insert(format!("{}{i}", r.name), format!("{}$n{k}${i}", r.name));
+                        }
+                    }
+                }
+            }
+        }
+        ren
+    }
+    fn name(n: &str, ren: &HashMap<String, String>) -> String {
+        ren.get(n).cloned().unwrap_or_else(|| n.to_string())
+    }
+    fn operand(o: &Operand, ren: &HashMap<String, String>) -> Operand {
+        match o {
+            Operand::Reg(r) => Operand::Reg(name(r, ren)),
+            Operand::Not(r) => Operand::Not(name(r, ren)),
+            Operand::Pair(a, b) => Operand::Pair(name(a, ren), name(b, ren)),
+            Operand::Symbol(s) => match ren.get(s) {
+                Some(r) => Operand::Reg(r.clone()),
+                None => o.clone(),
+            },
+            Operand::Vector(v) => Operand::Vector(v.iter().map(|x| operand(x, ren)).collect()),
+            Operand::List(v) => Operand::List(v.iter().map(|x| operand(x, ren)).collect()),
+            Operand::Address { base, offset } => Operand::Address {
+                base: name(base, ren),
+                offset: *offset,
+            },
+            Operand::Imm(_) | Operand::Sink => o.clone(),
+        }
+    }
+    fn items(b: &[Item], ren: &HashMap<String, String>, k: &mut usize) -> Vec<Item> {
+        b.iter()
+            .map(|it| match it {
+                Item::Block(inner) => {
+                    *k += 1;
+                    let here = *k;
+                    let ren = own(inner, here, ren);
+                    let mut out = items(inner, &ren, k);
+                    for it in &mut out {
+                        if let Item::Reg(r) = it {
+                            r.name = match r.count {
+                                None => format!("{}$n{here}", r.name),
+                                Some(_) => format!("{}$n{here}$", r.name),
+                            };
+                        }
+                    }
+                    Item::Block(out)
+                }
+                Item::Instr(i) if !ren.is_empty() => {
+                    let mut i = i.clone();
+                    if let Some(p) = &mut i.pred {
+                        p.reg = name(&p.reg, ren);
+                    }
+                    i.operands = i.operands.iter().map(|o| operand(o, ren)).collect();
+                    Item::Instr(i)
+                }
+                _ => it.clone(),
+            })
+            .collect()
+    }
+    let mut out = f.clone();
+    out.body = items(&f.body, &HashMap::new(), &mut 0);
+    out
 }

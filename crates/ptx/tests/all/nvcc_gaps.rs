@@ -346,3 +346,116 @@ fn a_constant_array_is_the_source_parameter_of_its_name() {
     let e = lower(&renamed, &sig).expect_err("no variable");
     assert!(e.to_string().contains("4 in its signature"), "{e}");
 }
+
+const ENDS_CU: &str = r#"
+//@ len(x) = 64
+//@ len(out) = 4
+//@ requires blockDim.x == 64
+__global__ void ends(const unsigned* x, unsigned* out) {
+    unsigned lane = threadIdx.x % 32;
+    unsigned w = threadIdx.x / 32;
+    if (lane == 0) out[2 * w] = x[threadIdx.x];
+    if (lane == 31) out[2 * w + 1] = x[threadIdx.x];
+}
+"#;
+
+/// Two inline `asm` blocks, each declaring its own predicate `p` (written without `%`), as
+/// nvcc passes `{ .reg .pred p; setp.eq.u32 p, %1, 0; selp.u32 %0, 1, 0, p; }` through.
+const ENDS_PTX: &str = r#"
+.version 9.0
+.target sm_80
+.address_size 64
+
+	// .globl	_Z4endsPKjPj
+
+.visible .entry _Z4endsPKjPj(
+	.param .u64 _Z4endsPKjPj_param_0,
+	.param .u64 _Z4endsPKjPj_param_1
+)
+{
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<9>;
+	.reg .b64 	%rd<12>;
+
+	ld.param.u64 	%rd1, [_Z4endsPKjPj_param_0];
+	ld.param.u64 	%rd2, [_Z4endsPKjPj_param_1];
+	cvta.to.global.u64 	%rd3, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd4, %r1, 4;
+	add.s64 	%rd5, %rd3, %rd4;
+	ld.global.nc.u32 	%r2, [%rd5];
+	// begin inline asm
+	mov.u32 %r3, %laneid;
+	// end inline asm
+	// begin inline asm
+	{
+	.reg .pred p;
+	setp.eq.u32 p, %r3, 0;
+	selp.u32 %r4, 1, 0, p;
+	}
+	// end inline asm
+	// begin inline asm
+	{
+	.reg .pred p;
+	setp.eq.u32 p, %r3, 31;
+	selp.u32 %r5, 1, 0, p;
+	}
+	// end inline asm
+	shr.u32 	%r6, %r1, 5;
+	shl.b32 	%r7, %r6, 1;
+	setp.eq.s32 	%p1, %r4, 0;
+	@%p1 bra 	$L__BB0_2;
+
+	mul.wide.u32 	%rd6, %r7, 4;
+	cvta.to.global.u64 	%rd7, %rd2;
+	add.s64 	%rd8, %rd7, %rd6;
+	st.global.u32 	[%rd8], %r2;
+
+$L__BB0_2:
+	setp.eq.s32 	%p2, %r5, 0;
+	@%p2 bra 	$L__BB0_4;
+
+	add.s32 	%r8, %r7, 1;
+	mul.wide.u32 	%rd9, %r8, 4;
+	cvta.to.global.u64 	%rd10, %rd2;
+	add.s64 	%rd11, %rd10, %rd9;
+	st.global.u32 	[%rd11], %r2;
+
+$L__BB0_4:
+	ret;
+
+}
+"#;
+
+#[test]
+fn inline_asm_blocks_declare_registers_of_their_own() {
+    let sig = signature(ENDS_CU);
+    let xs: Vec<u64> = (0..64).map(|i| 1000 + i * 7).collect();
+    let args = || {
+        vec![
+            Arg::Buffer(Buffer {
+                elem: warpsafe_ir::ScalarType::U32,
+                data: xs.clone(),
+            }),
+            Arg::Buffer(Buffer {
+                elem: warpsafe_ir::ScalarType::U32,
+                data: vec![0; 4],
+            }),
+        ]
+    };
+    let o = both(ENDS_PTX, &sig, LaunchConfig::linear(1, 64), args());
+    assert!(o.findings.is_empty(), "{:?}", o.findings);
+    assert_eq!(out(&o, 1), vec![xs[0], xs[31], xs[32], xs[63]]);
+
+    // The twin's second block lets lanes 30 and 31 store: a race on `out[2w + 1]`.
+    let buggy = ENDS_PTX.replace("setp.eq.u32 p, %r3, 31", "setp.hs.u32 p, %r3, 30");
+    assert_ne!(buggy, ENDS_PTX);
+    let o = both(&buggy, &sig, LaunchConfig::linear(1, 64), args());
+    assert!(has(&o, Category::Race), "{:?}", o.findings);
+
+    // Each block's test decides its own stores: lane 1 instead of lane 0 moves only the
+    // first of each pair.
+    let swapped = ENDS_PTX.replace("setp.eq.u32 p, %r3, 0", "setp.eq.u32 p, %r3, 1");
+    let o = both(&swapped, &sig, LaunchConfig::linear(1, 64), args());
+    assert_eq!(out(&o, 1), vec![xs[1], xs[31], xs[33], xs[63]]);
+}
