@@ -23,6 +23,10 @@
 //!   `k ∈ [lo, hi)` is proved by the inductive invariant `s_t = s_0 ⊕ spec_{k<lo+t}` from two
 //!   obligations: the trip count is `hi − lo`, and the step `e(t) = body(lo + t)` holds in
 //!   every iteration. Nothing generated is assumed; every obligation is checked by z3.
+//! - **Online softmax** ([`online`](crate)): a running maximum `m` and variables rescaled by
+//!   `exp(m_old − m_new)` are accumulations of `x·exp(m)`; `exp` is the real exponential
+//!   (`E(a+b) = E(a)·E(b)`, `E > 0`, [`expo`](crate)), and a spec's `exp(s − max)` sums lose
+//!   their shift the same way ([`cancel`](crate)). `-INFINITY` may only start such a maximum.
 //!
 //! Assumptions are reported: the launch has the kernel's dimensionality, each dimension's global
 //! index fits in `int`, and the contract's `requires` (where the covering condition, such as
