@@ -324,6 +324,16 @@ impl Unit<'_> {
     /// lambda, a function taking or returning records. `None` for every other call.
     pub fn call_value(&self, n: &Node, span: Span) -> Result<Option<Value>, FrontError> {
         let span = self.span(n, span);
+        // An operator clang could not resolve (an operand it could not type, with overloads of
+        // the operator in scope, as helper_math.h's): the expression clang could not type.
+        let unresolved = n.kind == "CXXOperatorCallExpr"
+            && n.inner
+                .first()
+                .map(strip_implicit)
+                .is_some_and(|c| c.kind == "UnresolvedLookupExpr");
+        if unresolved {
+            return Err(FrontError::new(span, super::UNTYPED));
+        }
         if let Some(v) = self.vector_call(n, span)? {
             return Ok(Some(match v {
                 VecCall::Scalar(e) => Value::Scalar(e),

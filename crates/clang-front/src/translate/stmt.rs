@@ -307,6 +307,50 @@ impl Unit<'_> {
         Ok(self.call_value(e, span)?.is_some())
     }
 
+    /// One declarator of a `DeclStmt` declaring records: its statements.
+    fn record_declarator(&self, v: &Node, span: Span) -> Result<Vec<Stmt>, FrontError> {
+        let mut out = vec![];
+        let vspan = self.span(v, span);
+        if let Some(many) = self.record_var_decl(v, vspan)? {
+            return Ok(many);
+        }
+        let Some(fields) = v.ty().and_then(|t| self.record(t)).cloned() else {
+            return Err(unsupported(
+                vspan,
+                "a record declared beside other variables",
+            ));
+        };
+        let name = &self.var_name(v.id(), v.name().unwrap_or(""));
+        let init = match v.inner.iter().find(|c| is_expr(c)) {
+            Some(e) if !(e.kind == "CXXConstructExpr" && e.inner.is_empty()) => {
+                Some(self.record_fields(e, vspan)?)
+            }
+            _ => None,
+        };
+        for (i, (f, fty)) in fields.iter().enumerate() {
+            let ty = types::scalar_or_pointer(fty, vspan)
+                .map_err(|e| unsupported(vspan, format!("field `{f}` of `{name}`: {e}")))?;
+            let mut base = ty;
+            base.ptr = false;
+            out.push(Stmt {
+                kind: StmtKind::Decl(Decl {
+                    storage: Storage::default(),
+                    base,
+                    declarators: vec![Declarator {
+                        name: super::aggregate::field_local(name, f),
+                        name_span: vspan,
+                        ptr: ty.ptr,
+                        dims: vec![],
+                        init: init.as_ref().map(|vals| Init::Expr(vals[i].clone())),
+                        span: vspan,
+                    }],
+                }),
+                span: vspan,
+            });
+        }
+        Ok(out)
+    }
+
     /// Statements about records, which become several statements in the enclosing block:
     /// a declaration of record locals (one local per field) and a record assignment (one
     /// assignment per field). `None` for every other statement.
@@ -330,48 +374,13 @@ impl Unit<'_> {
                 if !has_record {
                     return Ok(None);
                 }
+                // Each declarator after what the one before it declares: what its initial
+                // value hoists (`float3 p = a + b, l = normalize(c - p);`) lands just before it.
                 let mut out = vec![];
                 for v in &n.inner {
-                    let vspan = self.span(v, span);
-                    if let Some(many) = self.record_var_decl(v, vspan)? {
-                        out.extend(many);
-                        continue;
-                    }
-                    let Some(fields) = v.ty().and_then(|t| self.record(t)).cloned() else {
-                        return Err(unsupported(
-                            vspan,
-                            "a record declared beside other variables",
-                        ));
-                    };
-                    let name = &self.var_name(v.id(), v.name().unwrap_or(""));
-                    let init = match v.inner.iter().find(|c| is_expr(c)) {
-                        Some(e) if !(e.kind == "CXXConstructExpr" && e.inner.is_empty()) => {
-                            Some(self.record_fields(e, vspan)?)
-                        }
-                        _ => None,
-                    };
-                    for (i, (f, fty)) in fields.iter().enumerate() {
-                        let ty = types::scalar_or_pointer(fty, vspan).map_err(|e| {
-                            unsupported(vspan, format!("field `{f}` of `{name}`: {e}"))
-                        })?;
-                        let mut base = ty;
-                        base.ptr = false;
-                        out.push(Stmt {
-                            kind: StmtKind::Decl(Decl {
-                                storage: Storage::default(),
-                                base,
-                                declarators: vec![Declarator {
-                                    name: super::aggregate::field_local(name, f),
-                                    name_span: vspan,
-                                    ptr: ty.ptr,
-                                    dims: vec![],
-                                    init: init.as_ref().map(|vals| Init::Expr(vals[i].clone())),
-                                    span: vspan,
-                                }],
-                            }),
-                            span: vspan,
-                        });
-                    }
+                    let (r, hoisted) = self.with_pending(|| self.record_declarator(v, span));
+                    out.extend(hoisted);
+                    out.extend(r?);
                 }
                 Ok(Some(out))
             }

@@ -374,8 +374,13 @@ impl Unit<'_> {
                 let Some(Arg::Scalar(e, spelling)) = args.into_iter().next() else {
                     unreachable!()
                 };
+                let from = types::scalar(&spelling).ok().flatten();
                 let e = self.share(e, &spelling, span)?;
-                let e = super::expr::scalar_cast(v.scalar, e, span);
+                let e = if from == Some(v.scalar) {
+                    e
+                } else {
+                    super::expr::scalar_cast(v.scalar, e, span)
+                };
                 return Ok(vec![e; v.n]);
             }
         }

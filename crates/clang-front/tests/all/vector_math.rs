@@ -87,7 +87,10 @@ fn operators_and_factories_compute_component_by_component() {
         let c = [b[0] + a[3], b[1] + a[2], b[2] + a[1]];
         let d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
         want[i * 4..i * 4 + 4].copy_from_slice(&[c[0], c[1], c[2], d]);
-        let q = [i as i32 * 3 + 1 + a[0] as i32, -(i as i32) * 3 + 1 + a[1] as i32];
+        let q = [
+            i as i32 * 3 + 1 + a[0] as i32,
+            -(i as i32) * 3 + 1 + a[1] as i32,
+        ];
         want_i[i * 2] = -q[0];
         want_i[i * 2 + 1] = -q[1];
     }
@@ -271,6 +274,44 @@ fn an_assignment_reads_every_old_component_before_it_writes_one() {
         want[i * 3..i * 3 + 3].copy_from_slice(&[s[0], s[1], a[2]]);
     }
     assert_eq!(got[0].to_f32(), want);
+}
+
+const DECLARATORS: &str = r#"
+//--blockDim=32 --gridDim=2
+#include "helper_math.h"
+__global__ void declarators(const float3* p, float3* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float3 a(p[i]), m(a + make_float3(1.0f, 2.0f, 3.0f)), k(normalize(m - a) * 14.0f);
+        out[i] = k * dot(k, m) + m;
+    }
+}
+"#;
+
+#[test]
+fn each_declarator_follows_what_the_ones_before_it_declare() {
+    // `k`'s initial value needs statements of its own that read `m`: they come after `m`.
+    let c = clang("declarators.cu", DECLARATORS);
+    let p = floats(3, 8);
+    let got = run_k(
+        kernel(&c, "declarators"),
+        vec![
+            Arg::Buffer(Buffer::from_f32(&p)),
+            Arg::Buffer(Buffer::from_f32(&[0.0; N * 3])),
+            Arg::Scalar(Value::I32(N as i32)),
+        ],
+    );
+    let mut want = vec![0.0f32; N * 3];
+    let len = 14.0f32.sqrt();
+    for i in 0..N {
+        let m = [p[i * 3] + 1.0, p[i * 3 + 1] + 2.0, p[i * 3 + 2] + 3.0];
+        let k = [1.0 / len * 14.0, 2.0 / len * 14.0, 3.0 / len * 14.0];
+        let d = k[0] * m[0] + k[1] * m[1] + k[2] * m[2];
+        for j in 0..3 {
+            want[i * 3 + j] = k[j] * d + m[j];
+        }
+    }
+    close(&got[1].to_f32(), &want);
 }
 
 /// A kernel in GPUVerify's test form: no `#include`, the preamble gives the operators.

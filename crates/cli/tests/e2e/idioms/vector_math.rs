@@ -54,8 +54,11 @@ __global__ void step(float4 *p, float4 *v, float dt)
 "#;
 
 fn violated(text: &str, property: &str) -> String {
-    text.replace(&format!("{property}=verified"), &format!("{property}=violated"))
-        .replace("exit=0", "exit=1")
+    text.replace(
+        &format!("{property}=verified"),
+        &format!("{property}=violated"),
+    )
+    .replace("exit=0", "exit=1")
 }
 
 #[test]
