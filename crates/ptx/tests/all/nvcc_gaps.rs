@@ -1,7 +1,8 @@
 //! Gaps of the PTX road found on nvcc 13.0 output (`nvcc -ptx -O3 -arch=sm_80`) of the
 //! test kernels, closed, each on a small hand-written module in nvcc's style: a register
 //! written both as a float and as the integer of its width (a float read through a `.u32`
-//! element), a ballot (whose lowering wrote one register as a predicate and as a word), and
+//! element), a ballot (whose shuffle lowering wrote one register as a predicate and as a word;
+//! now the thread code's own vote), registers of inline `asm` blocks, and
 //! a `__constant__` array, a buffer parameter of the source kernel but a module-scope
 //! `.const` variable of the PTX. Each is lowered under its source signature and lifted; the
 //! PTX program and the lifted IR run on the interpreter with the same outputs, clean on the

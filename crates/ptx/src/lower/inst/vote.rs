@@ -1,13 +1,14 @@
-//! `vote.sync` from warp shuffles: the thread code has no vote, but a ballot is one
-//! `shfl.sync.idx` per lane of the mask (each a collective over the same mask, as the vote
-//! is), and `all`, `any` and `uni` are comparisons of the ballot with the lanes that take
-//! part. Lanes the mask names but the block does not have contribute no bit.
+//! `vote.sync` as the thread code's warp vote (`Inst::Vote`, which the source's
+//! `__ballot_sync`, `__any_sync` and `__all_sync` lower to as well, so the lifting gives
+//! back the source's vote): the lanes of the mask that the block has vote; `uni` is
+//! `!any || all` over the same mask. Lanes the mask names but the block does not have
+//! contribute no bit.
 
 use super::{bin, has, Lowerer, Res};
-use crate::ast::{Immediate, Instruction, Operand};
+use crate::ast::Instruction;
 use crate::lower::LowerError;
 use warpsafe_exec::thread::code::{BinaryOp, CmpOp, Inst, Reg};
-use warpsafe_ir::{Builtin, Dim, ScalarType, ShuffleKind};
+use warpsafe_ir::{ScalarType, VoteKind};
 
 /// What a vote computes.
 #[derive(Clone, Copy, PartialEq)]
@@ -45,122 +46,58 @@ impl Lowerer<'_> {
         let d = self.dst(i, 0)?;
         let p = self.src(i, 1, ScalarType::Bool)?;
         let mask = self.src(i, 2, u)?;
-        let fixed = match i.operands.get(2) {
-            Some(Operand::Imm(Immediate::Int(m))) => Some(*m as u32),
-            _ => None,
-        };
-        let (zero, one, k32) = (self.e.konst(0, u), self.e.konst(1, u), self.e.konst(32, u));
-        let offer = self.e.temp();
-        self.e.emit(Inst::Select {
-            dst: offer,
-            cond: p,
-            a: one,
-            b: zero,
-        });
-        let (base, size) = self.warp_base_and_block_size();
-        let (ballot, members) = (self.e.temp(), self.e.temp());
-        self.e.emit(Inst::Mov {
-            dst: ballot,
-            src: zero,
-        });
-        self.e.emit(Inst::Mov {
-            dst: members,
-            src: zero,
-        });
-        let (got, member, lane) = (self.e.temp(), self.e.temp(), self.e.temp());
-        // The comparison's predicate has its own register: `member` holds bits (a register
-        // is one IR variable of one type).
-        let exists = self.e.temp();
-        for j in 0..32u64 {
-            if fixed.is_some_and(|m| m >> j & 1 == 0) {
-                continue;
-            }
-            let kj = self.e.konst(j, u);
-            self.e.emit(Inst::Shuffle {
-                kind: ShuffleKind::Idx,
-                ty: u,
-                dst: got,
+        self.direct_vote(mode, d, p, mask)
+    }
+
+    /// The vote as the thread code's own collective (`Inst::Vote`, the form of the source's
+    /// `__ballot_sync`, `__any_sync` and `__all_sync`): the lanes of the mask that the block
+    /// has vote. `any` and `all` give an `i32` 0 or 1 that the
+    /// predicate `d` tests; `uni` is `!any || all`, two votes over the same mask.
+    fn direct_vote(&mut self, mode: Mode, d: Reg, p: Reg, mask: Reg) -> Res<()> {
+        let vote = |e: &mut super::Emitter, kind: VoteKind| -> Reg {
+            let t = e.temp();
+            e.emit(Inst::Vote {
+                kind,
+                dst: t,
                 mask,
-                value: offer,
-                lane: kj,
-                width: k32,
+                pred: p,
             });
-            // member = lane j exists (and, for a register mask, is in it)
-            self.e.emit(bin(BinaryOp::Add, u, lane, base, kj));
-            self.e.emit(Inst::Cmp {
-                op: CmpOp::Lt,
-                ty: u,
-                dst: exists,
-                a: lane,
-                b: size,
-            });
-            self.e.emit(Inst::Select {
-                dst: member,
-                cond: exists,
-                a: one,
-                b: zero,
-            });
-            if fixed.is_none() {
-                self.e.emit(bin(BinaryOp::Shr, u, lane, mask, kj));
-                self.e.emit(bin(BinaryOp::And, u, member, member, lane));
-            }
-            self.e.emit(bin(BinaryOp::And, u, got, got, member));
-            for (acc, bit) in [(ballot, got), (members, member)] {
-                self.e.emit(bin(BinaryOp::Shl, u, bit, bit, kj));
-                self.e.emit(bin(BinaryOp::Or, u, acc, acc, bit));
-            }
-        }
-        let cmp = |e: &mut super::Emitter, op: CmpOp, dst: Reg, a: Reg, b: Reg| {
+            t
+        };
+        let i32t = ScalarType::I32;
+        let test = |e: &mut super::Emitter, op: CmpOp, dst: Reg, t: Reg| {
+            let zero = e.konst(0, i32t);
             e.emit(Inst::Cmp {
                 op,
-                ty: u,
+                ty: i32t,
                 dst,
-                a,
-                b,
-            })
+                a: t,
+                b: zero,
+            });
         };
         match mode {
-            Mode::Ballot => self.e.emit(Inst::Mov {
-                dst: d,
-                src: ballot,
-            }),
-            Mode::All => cmp(&mut self.e, CmpOp::Eq, d, ballot, members),
-            Mode::Any => cmp(&mut self.e, CmpOp::Ne, d, ballot, zero),
+            Mode::Ballot => {
+                let t = vote(&mut self.e, VoteKind::Ballot);
+                self.e.emit(Inst::Mov { dst: d, src: t });
+            }
+            Mode::Any => {
+                let t = vote(&mut self.e, VoteKind::Any);
+                test(&mut self.e, CmpOp::Ne, d, t);
+            }
+            Mode::All => {
+                let t = vote(&mut self.e, VoteKind::All);
+                test(&mut self.e, CmpOp::Ne, d, t);
+            }
             Mode::Uni => {
-                let none = self.e.temp();
-                cmp(&mut self.e, CmpOp::Eq, none, ballot, zero);
-                cmp(&mut self.e, CmpOp::Eq, d, ballot, members);
-                self.e.emit(bin(BinaryOp::Or, ScalarType::Bool, d, d, none));
+                let any = vote(&mut self.e, VoteKind::Any);
+                let all = vote(&mut self.e, VoteKind::All);
+                let (none, every) = (self.e.temp(), self.e.temp());
+                test(&mut self.e, CmpOp::Eq, none, any);
+                test(&mut self.e, CmpOp::Ne, every, all);
+                self.e
+                    .emit(bin(BinaryOp::Or, ScalarType::Bool, d, none, every));
             }
         }
         Ok(())
-    }
-
-    /// Registers holding the linear thread index of lane 0 of this thread's warp and the
-    /// block's thread count.
-    fn warp_base_and_block_size(&mut self) -> (Reg, Reg) {
-        let u = ScalarType::U32;
-        let r: Vec<Reg> = (0..4).map(|_| self.e.temp()).collect();
-        let (linear, size, t, lane) = (r[0], r[1], r[2], r[3]);
-        let special =
-            |e: &mut super::Emitter, dst: Reg, which: Builtin| e.emit(Inst::Special { dst, which });
-        // linear = tid.x + ntid.x·(tid.y + ntid.y·tid.z); size = ntid.x·ntid.y·ntid.z
-        special(&mut self.e, linear, Builtin::ThreadIdx(Dim::Z));
-        special(&mut self.e, t, Builtin::BlockDim(Dim::Y));
-        self.e.emit(bin(BinaryOp::Mul, u, linear, linear, t));
-        special(&mut self.e, t, Builtin::ThreadIdx(Dim::Y));
-        self.e.emit(bin(BinaryOp::Add, u, linear, linear, t));
-        special(&mut self.e, t, Builtin::BlockDim(Dim::X));
-        self.e.emit(bin(BinaryOp::Mul, u, linear, linear, t));
-        special(&mut self.e, t, Builtin::ThreadIdx(Dim::X));
-        self.e.emit(bin(BinaryOp::Add, u, linear, linear, t));
-        special(&mut self.e, size, Builtin::BlockDim(Dim::X));
-        special(&mut self.e, t, Builtin::BlockDim(Dim::Y));
-        self.e.emit(bin(BinaryOp::Mul, u, size, size, t));
-        special(&mut self.e, t, Builtin::BlockDim(Dim::Z));
-        self.e.emit(bin(BinaryOp::Mul, u, size, size, t));
-        special(&mut self.e, lane, Builtin::LaneId);
-        self.e.emit(bin(BinaryOp::Sub, u, linear, linear, lane));
-        (linear, size)
     }
 }
