@@ -2,42 +2,7 @@
 //! `exp(m_old - m_new)` are proved against the softmax spec for every row length; the twins
 //! that drop the rescale, or misuse the maximum, are never proved.
 
-use std::path::Path;
-use warpsafe_equiv::Spec;
-use warpsafe_functional::{prove_all_sizes, Options, Outcome};
-
-fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
-
-fn read(rel: &str) -> String {
-    std::fs::read_to_string(root().join(rel)).expect(rel)
-}
-
-fn prove(src: &str, spec: &str) -> Outcome {
-    let module = warpsafe_cuda_front::compile(src).expect("parses");
-    let spec = Spec::parse(spec).expect("spec parses");
-    prove_all_sizes(&module.kernels[0], &spec, &Options::default())
-}
-
-fn show(o: &Outcome) -> String {
-    let mut s = format!("{} {:?}\n", o.verdict, o.reason);
-    for ob in &o.obligations {
-        s.push_str(&format!(
-            "  {} {} {} {:?} {:.2}s\n",
-            ob.verdict, ob.kind, ob.what, ob.reason, ob.seconds
-        ));
-    }
-    s
-}
-
-fn z3() -> bool {
-    let ok = warpsafe_smt::available();
-    if !ok {
-        eprintln!("z3 not found: skipped");
-    }
-    ok
-}
+use crate::support::{prove_source as prove, read, show, z3};
 
 #[test]
 fn online_softmax_row_is_proved_for_every_n() {

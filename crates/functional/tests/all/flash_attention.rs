@@ -6,17 +6,9 @@
 //! The shipped file has D = 8 and tiles of 16 (3000 obligations, a minute and a half on two
 //! cores); these tests read it with D = 2 and tiles of 4, the same proof at a size CI affords.
 
-use std::path::Path;
+use crate::support::{read, show};
 use warpsafe_equiv::Spec;
 use warpsafe_functional::{prove_all_sizes, Options, Outcome};
-
-fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
-
-fn read(rel: &str) -> String {
-    std::fs::read_to_string(root().join(rel)).expect(rel)
-}
 
 /// `src` with head dimension 2 and key tiles of 4 rows.
 fn small(src: &str) -> String {
@@ -40,23 +32,6 @@ fn spec() -> Spec {
 fn prove(src: &str) -> Outcome {
     let module = warpsafe_cuda_front::compile(src).expect("parses");
     prove_all_sizes(&module.kernels[0], &spec(), &Options::default())
-}
-
-fn show(o: &Outcome) -> String {
-    let mut s = format!(
-        "{} {:?} ({} obligations, {:.1} s)\n",
-        o.verdict,
-        o.reason,
-        o.obligations.len(),
-        o.seconds
-    );
-    for ob in o.obligations.iter().filter(|ob| ob.verdict != "proved") {
-        s.push_str(&format!(
-            "  {} {} {} {:?}\n",
-            ob.verdict, ob.kind, ob.what, ob.reason
-        ));
-    }
-    s
 }
 
 fn z3() -> bool {

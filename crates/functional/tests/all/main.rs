@@ -1,0 +1,6 @@
+//! The functional prover's integration tests, one binary: each file is a module.
+
+mod examples;
+mod flash_attention;
+mod online_softmax;
+mod support;
