@@ -289,8 +289,9 @@ fn mem_of(leaf: ScalarType) -> ScalarType {
     layout::unsigned_of(leaf.size_bytes()).unwrap_or(ScalarType::U32)
 }
 
-/// True when evaluating `e` twice is evaluating it once (no assignment, increment or call).
-fn pure(e: &Expr) -> bool {
+/// True when evaluating `e` twice is evaluating it once (no assignment, increment or call
+/// other than a bit conversion).
+pub(super) fn pure(e: &Expr) -> bool {
     match &e.kind {
         // The bit conversions a record's leaves are read and written with.
         ExprKind::Call(f, _, args)

@@ -847,7 +847,8 @@ fn literal(v: &str, ty: ScalarType, span: Span) -> Result<ExprKind, FrontError> 
     ))
 }
 
-fn binary_op(op: &str) -> Option<BinaryOp> {
+/// The IR operator of a C binary operator's spelling.
+pub(super) fn binary_op(op: &str) -> Option<BinaryOp> {
     Some(match op {
         "+" => BinaryOp::Add,
         "-" => BinaryOp::Sub,

@@ -31,6 +31,7 @@
 //! `p[i]`, `*p`, `p + k`, `&p[i]`, atomics and a local pointer variable holding it; anywhere
 //! else (a call's argument, a comparison) it is rejected, naming the cast.
 
+use super::aggregate::pure;
 use super::expr::{address_of, scalar_cast, strip_implicit};
 use super::{types, Unit};
 use crate::node::Node;
@@ -211,31 +212,6 @@ fn convert(from: ScalarType, to: ScalarType, e: Expr, span: Span) -> Expr {
         return scalar_cast(to, e, span);
     }
     from_bits(to, to_bits(from, e, span), span)
-}
-
-/// True when evaluating `e` twice is evaluating it once (no assignment, increment or call
-/// other than a bit conversion).
-fn pure(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Call(f, _, args)
-            if matches!(
-                f.as_str(),
-                "__uint_as_float"
-                    | "__float_as_uint"
-                    | "__longlong_as_double"
-                    | "__double_as_longlong"
-            ) =>
-        {
-            args.iter().all(pure)
-        }
-        ExprKind::Assign(..) | ExprKind::IncDec { .. } | ExprKind::Call(..) => false,
-        ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => pure(a),
-        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => {
-            pure(a) && pure(b)
-        }
-        ExprKind::Cond(c, a, b) => pure(c) && pure(a) && pure(b),
-        _ => true,
-    }
 }
 
 const CASTS: &[&str] = &[
@@ -1079,7 +1055,7 @@ impl Unit<'_> {
             "=" => None,
             o => Some(
                 o.strip_suffix('=')
-                    .and_then(binary_op)
+                    .and_then(super::expr::binary_op)
                     .ok_or_else(|| unsupported(span, format!("operator `{o}`")))?,
             ),
         };
@@ -1187,20 +1163,4 @@ impl Unit<'_> {
         let c = call(name, out, span);
         Ok(Some(convert(m, t, c, span).kind))
     }
-}
-
-fn binary_op(op: &str) -> Option<BinaryOp> {
-    Some(match op {
-        "+" => BinaryOp::Add,
-        "-" => BinaryOp::Sub,
-        "*" => BinaryOp::Mul,
-        "/" => BinaryOp::Div,
-        "%" => BinaryOp::Rem,
-        "<<" => BinaryOp::Shl,
-        ">>" => BinaryOp::Shr,
-        "&" => BinaryOp::BitAnd,
-        "^" => BinaryOp::BitXor,
-        "|" => BinaryOp::BitOr,
-        _ => return None,
-    })
 }
