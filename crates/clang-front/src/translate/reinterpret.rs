@@ -33,6 +33,7 @@
 
 use super::aggregate::pure;
 use super::expr::{address_of, scalar_cast, strip_implicit};
+use super::layout::unsigned_of;
 use super::{types, Unit};
 use crate::node::Node;
 use std::cell::RefCell;
@@ -159,17 +160,6 @@ fn neg(e: Expr, span: Span) -> Expr {
         ExprKind::Unary(UnaryOp::Neg, Box::new(as_i64(e, span))),
         span,
     )
-}
-
-/// The unsigned integer of `bytes` bytes.
-fn unsigned_of(bytes: u64) -> Option<ScalarType> {
-    Some(match bytes {
-        1 => ScalarType::U8,
-        2 => ScalarType::U16,
-        4 => ScalarType::U32,
-        8 => ScalarType::U64,
-        _ => return None,
-    })
 }
 
 /// True for the types a view may have or look at: integers and 32/64-bit floats.
