@@ -3,7 +3,7 @@
 //! same input gets the same value in every store.
 
 use crate::fxhash::FxHashMap;
-use crate::rat::{rat_int, rat_to_f64, rat_to_i128};
+use crate::rat::{rat_func2, rat_int, rat_rint, rat_to_f64, rat_to_i128};
 use crate::store::eval_int_op;
 use crate::term::{Node, SymInfo, TermId};
 use crate::Store;
@@ -318,8 +318,18 @@ impl<'s> Evaluator<'s> {
                     crate::Func::Floor => q.floor(),
                     crate::Func::Ceil => q.ceil(),
                     crate::Func::Round => q.round(),
+                    crate::Func::Rint => rat_rint(q),
                     _ => q.trunc(),
                 }),
+                _ => return None,
+            },
+            Node::Fn2(g, ..) => match (&v[0], &v[1]) {
+                (NaN, _) | (_, NaN) if *g != crate::Func2::Copysign => NaN,
+                (Rat(p), Rat(q)) if g.is_rational() => match rat_func2(*g, p, q) {
+                    Some(r) => Rat(r),
+                    None if q.is_zero() => NaN,
+                    None => return None,
+                },
                 _ => return None,
             },
             Node::Pow(..) => match (&v[0], &v[1]) {
@@ -430,6 +440,7 @@ impl<'s> Evaluator<'s> {
             Node::Div(..) => v[0] / v[1],
             Node::Neg(_) => -v[0],
             Node::Fn(f, _) => f.eval_f64(v[0]),
+            Node::Fn2(g, ..) => g.eval_f64(v[0], v[1]),
             Node::Pow(..) => v[0].powf(v[1]),
             Node::Max(..) => v[0].max(v[1]),
             Node::Min(..) => v[0].min(v[1]),

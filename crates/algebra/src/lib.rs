@@ -46,7 +46,7 @@ pub use normal::{Atom, Frac, Head, Interrupt, NormalError, Normalizer};
 pub use poly::{AtomId, FracId, Mono, Poly, PolyId, Vars};
 pub use rat::{rat_from_f64, rat_int, rat_text, rat_to_f64, rat_to_i128, wrap_int};
 pub use store::{eval_int_op, ImportMemo, Store};
-pub use term::{Cmp, ConstId, Func, IntOp, Kids, Node, SymId, SymInfo, TermId};
+pub use term::{Cmp, ConstId, Func, Func2, IntOp, Kids, Node, SymId, SymInfo, TermId};
 
 #[cfg(test)]
 mod tests;

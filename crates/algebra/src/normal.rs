@@ -8,7 +8,7 @@ use crate::poly::{
     add_scaled, as_constant, constant, from_terms, mul_q, AtomId, FracId, Mono, Poly, PolyId, Vars,
 };
 use crate::rat::rat_to_i128;
-use crate::term::{Cmp, Func, IntOp, Node, SymId, TermId};
+use crate::term::{Cmp, Func, Func2, IntOp, Node, SymId, TermId};
 use crate::Store;
 use hashbrown::hash_table::{Entry, HashTable};
 use num_rational::BigRational;
@@ -21,6 +21,8 @@ use std::rc::Rc;
 pub enum Head {
     /// A real function other than `exp` of a polynomial.
     Fn(Func),
+    /// A real function of two arguments.
+    Fn2(Func2),
     /// `exp` of a proper quotient.
     ExpFrac,
     /// `max` of a set of arguments (flattened, sorted, deduplicated).
@@ -343,6 +345,7 @@ impl Normalizer {
                 let a = arg(0);
                 self.func(f, a)
             }
+            Node::Fn2(g, ..) => self.app(Head::Fn2(g), vec![arg(0), arg(1)]),
             Node::Pow(..) => {
                 let (a, b) = (arg(0), arg(1));
                 let fb = self.frac(b);

@@ -62,6 +62,7 @@ impl Store {
                 self.write(*a, out, depth + 1);
             }
             Node::Fn(f, a) => call(self, out, f.name(), &[*a]),
+            Node::Fn2(g, a, b) => call(self, out, g.name(), &[*a, *b]),
             Node::Pow(a, b) => call(self, out, "pow", &[*a, *b]),
             Node::Max(a, b) => call(self, out, "max", &[*a, *b]),
             Node::Min(a, b) => call(self, out, "min", &[*a, *b]),

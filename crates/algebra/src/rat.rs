@@ -1,8 +1,10 @@
 //! Exact rational helpers: conversions between machine floats and `BigRational`.
 
+use crate::term::Func2;
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// The exact value of a finite float (`None` for infinities and NaN).
 pub fn rat_from_f64(v: f64) -> Option<BigRational> {
@@ -33,6 +35,32 @@ pub fn rat_to_i128(q: &BigRational) -> Option<i128> {
         q.to_integer().to_i128()
     } else {
         None
+    }
+}
+
+/// The integer nearest `q`, ties to even (C's `rint` in the default rounding mode).
+pub fn rat_rint(q: &BigRational) -> BigRational {
+    let f = q.floor();
+    let half = BigRational::new(1.into(), 2.into());
+    let up = f.clone() + BigRational::one();
+    match (q - &f).cmp(&half) {
+        std::cmp::Ordering::Less => f,
+        std::cmp::Ordering::Greater => up,
+        std::cmp::Ordering::Equal if f.to_integer().is_even() => f,
+        std::cmp::Ordering::Equal => up,
+    }
+}
+
+/// `g(x, y)` for a rational two-argument function, exactly (`None` when undefined: a zero
+/// divisor, or `atan2`, which is not rational).
+pub fn rat_func2(g: Func2, x: &BigRational, y: &BigRational) -> Option<BigRational> {
+    match g {
+        Func2::Atan2 => None,
+        Func2::Fmod | Func2::Remainder if y.is_zero() => None,
+        Func2::Fmod => Some(x - (x / y).trunc() * y),
+        Func2::Remainder => Some(x - rat_rint(&(x / y)) * y),
+        Func2::Copysign if y.is_negative() => Some(-x.abs()),
+        Func2::Copysign => Some(x.abs()),
     }
 }
 

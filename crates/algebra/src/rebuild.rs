@@ -52,6 +52,7 @@ impl Normalizer {
                 let xs: Vec<TermId> = args.iter().map(|&f| self.rebuild(f, store)).collect();
                 match *head {
                     Head::Fn(f) => store.func(f, xs[0]),
+                    Head::Fn2(g) => store.func2(g, xs[0], xs[1]),
                     Head::ExpFrac => store.func(Func::Exp, xs[0]),
                     Head::Max | Head::Min => {
                         let mut acc = xs[0];

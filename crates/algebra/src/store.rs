@@ -8,8 +8,8 @@
 //! drops the table ([`Store::freeze`]).
 
 use crate::fxhash::FxHashMap;
-use crate::rat::{rat_int, rat_to_i128, wrap_int};
-use crate::term::{Cmp, ConstId, Func, IntOp, Node, SymId, SymInfo, TermId};
+use crate::rat::{rat_func2, rat_int, rat_rint, rat_to_i128, wrap_int};
+use crate::term::{Cmp, ConstId, Func, Func2, IntOp, Node, SymId, SymInfo, TermId};
 use hashbrown::hash_table::{Entry, HashTable};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -420,13 +420,9 @@ impl Store {
             return a;
         }
         if let Some(s) = self.inf(a) {
-            return match (f, s) {
-                (Func::Exp | Func::Exp2, false) => self.int(0),
-                (Func::Exp | Func::Exp2 | Func::Abs, _) => self.intern(Node::Inf(true)),
-                (Func::Log | Func::Log2 | Func::Log10 | Func::Sqrt, true) => a,
-                (Func::Floor | Func::Ceil | Func::Round | Func::Trunc, _) => a,
-                (Func::Tanh, s) => self.int(if s { 1 } else { -1 }),
-                _ => self.nan(),
+            return match self.func_of_inf(f, s, a) {
+                Some(r) => r,
+                None => self.intern(Node::Fn(f, a)),
             };
         }
         if let Some(q) = self.as_const(a).cloned() {
@@ -441,6 +437,20 @@ impl Store {
                 Func::Trunc => Some(q.trunc()),
                 Func::Sin | Func::Tan | Func::Tanh if q.is_zero() => Some(q.clone()),
                 Func::Cos if q.is_zero() => Some(BigRational::one()),
+                Func::Atan | Func::Asin | Func::Asinh | Func::Atanh | Func::Erf if q.is_zero() => {
+                    Some(q.clone())
+                }
+                Func::Cbrt if q.is_zero() || q.abs().is_one() => Some(q.clone()),
+                Func::Acos | Func::Acosh if q.is_one() => Some(BigRational::zero()),
+                Func::Erfc if q.is_zero() => Some(BigRational::one()),
+                Func::Rint => Some(rat_rint(&q)),
+                Func::SinPi if q.is_integer() => Some(BigRational::zero()),
+                Func::CosPi if q.is_integer() => {
+                    let odd = num_integer::Integer::is_odd(&q.to_integer());
+                    Some(rat_int(if odd { -1 } else { 1 }))
+                }
+                Func::Tgamma if q.is_one() || q == rat_int(2) => Some(BigRational::one()),
+                Func::Lgamma if q.is_one() || q == rat_int(2) => Some(BigRational::zero()),
                 _ => None,
             };
             if let Some(r) = folded {
@@ -448,6 +458,46 @@ impl Store {
             }
         }
         self.intern(Node::Fn(f, a))
+    }
+
+    /// `f(±∞)` where it is exact and rational (`None` for `atan`, whose limits are `±π/2`).
+    fn func_of_inf(&mut self, f: Func, positive: bool, a: TermId) -> Option<TermId> {
+        let sign = |s: bool| if s { 1 } else { -1 };
+        Some(match (f, positive) {
+            (Func::Exp | Func::Exp2, false) => self.int(0),
+            (Func::Exp | Func::Exp2 | Func::Abs | Func::Lgamma, _) => self.intern(Node::Inf(true)),
+            (Func::Log | Func::Log2 | Func::Log10 | Func::Sqrt, true) => a,
+            (Func::Floor | Func::Ceil | Func::Round | Func::Trunc | Func::Rint, _) => a,
+            (Func::Asinh | Func::Cbrt, _) | (Func::Acosh | Func::Tgamma, true) => a,
+            (Func::Tanh | Func::Erf, s) => self.int(sign(s)),
+            (Func::Erfc, s) => self.int(if s { 0 } else { 2 }),
+            (Func::Atan, _) => return None,
+            _ => self.nan(),
+        })
+    }
+
+    /// `g(a, b)`, folded when both are constants and `g` is rational (a zero divisor of
+    /// `fmod`/`remainder` gives NaN, as IEEE does).
+    pub fn func2(&mut self, g: Func2, a: TermId, b: TermId) -> TermId {
+        if self.is_nan(a) {
+            return a;
+        }
+        // copysign(x, NaN) takes the NaN's sign bit, which no real value carries.
+        if self.is_nan(b) && g != Func2::Copysign {
+            return b;
+        }
+        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+            if g.is_rational() {
+                return match rat_func2(g, x, y) {
+                    Some(r) => self.constant(r),
+                    None => self.nan(),
+                };
+            }
+            if g == Func2::Atan2 && x.is_zero() && y.is_positive() {
+                return a;
+            }
+        }
+        self.intern(Node::Fn2(g, a, b))
     }
 
     /// `a^b`
@@ -658,6 +708,7 @@ fn hash_node(n: &Node) -> u64 {
             two(a, b),
         ),
         Node::Opaque(k) => (19, k as u64, 0),
+        Node::Fn2(g, a, b) => (20, g as u64, two(a, b)),
     };
     let w = tag | extra << 8;
     let m = (ops ^ 0x243f_6a88_85a3_08d3) as u128 * (w ^ 0x1319_8a2e_0370_7344) as u128;

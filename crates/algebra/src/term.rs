@@ -67,6 +67,34 @@ pub enum Func {
     Round,
     /// round toward zero
     Trunc,
+    /// arc tangent
+    Atan,
+    /// arc sine
+    Asin,
+    /// arc cosine
+    Acos,
+    /// inverse hyperbolic sine
+    Asinh,
+    /// inverse hyperbolic cosine
+    Acosh,
+    /// inverse hyperbolic tangent
+    Atanh,
+    /// real cube root
+    Cbrt,
+    /// round to the nearest integer, ties to even
+    Rint,
+    /// error function
+    Erf,
+    /// complementary error function
+    Erfc,
+    /// `ln |Γ(x)|`
+    Lgamma,
+    /// `Γ(x)`
+    Tgamma,
+    /// `sin(πx)`
+    SinPi,
+    /// `cos(πx)`
+    CosPi,
 }
 
 impl Func {
@@ -88,6 +116,20 @@ impl Func {
             Func::Ceil => "ceil",
             Func::Round => "round",
             Func::Trunc => "trunc",
+            Func::Atan => "atan",
+            Func::Asin => "asin",
+            Func::Acos => "acos",
+            Func::Asinh => "asinh",
+            Func::Acosh => "acosh",
+            Func::Atanh => "atanh",
+            Func::Cbrt => "cbrt",
+            Func::Rint => "rint",
+            Func::Erf => "erf",
+            Func::Erfc => "erfc",
+            Func::Lgamma => "lgamma",
+            Func::Tgamma => "tgamma",
+            Func::SinPi => "sinpi",
+            Func::CosPi => "cospi",
         }
     }
 
@@ -95,7 +137,7 @@ impl Func {
     pub fn is_rational(self) -> bool {
         matches!(
             self,
-            Func::Abs | Func::Floor | Func::Ceil | Func::Round | Func::Trunc
+            Func::Abs | Func::Floor | Func::Ceil | Func::Round | Func::Trunc | Func::Rint
         )
     }
 
@@ -117,6 +159,63 @@ impl Func {
             Func::Ceil => x.ceil(),
             Func::Round => x.round(),
             Func::Trunc => x.trunc(),
+            Func::Atan => x.atan(),
+            Func::Asin => x.asin(),
+            Func::Acos => x.acos(),
+            Func::Asinh => x.asinh(),
+            Func::Acosh => x.acosh(),
+            Func::Atanh => x.atanh(),
+            Func::Cbrt => x.cbrt(),
+            Func::Rint => x.round_ties_even(),
+            Func::Erf => libm::erf(x),
+            Func::Erfc => libm::erfc(x),
+            Func::Lgamma => libm::lgamma(x),
+            Func::Tgamma => libm::tgamma(x),
+            Func::SinPi => (std::f64::consts::PI * (x % 2.0)).sin(),
+            Func::CosPi => (std::f64::consts::PI * (x % 2.0)).cos(),
+        }
+    }
+}
+
+/// Real functions of two arguments, uninterpreted but for evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Func2 {
+    /// `atan2(y, x)`: the angle of the point `(x, y)`.
+    Atan2,
+    /// `fmod(x, y) = x − trunc(x / y)·y`.
+    Fmod,
+    /// `remainder(x, y) = x − rint(x / y)·y`.
+    Remainder,
+    /// `|x|` with the sign of `y` (`y = 0` counts as positive).
+    Copysign,
+}
+
+impl Func2 {
+    /// The C name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Func2::Atan2 => "atan2",
+            Func2::Fmod => "fmod",
+            Func2::Remainder => "remainder",
+            Func2::Copysign => "copysign",
+        }
+    }
+
+    /// True when the function maps rationals to rationals (so exact evaluation works).
+    pub fn is_rational(self) -> bool {
+        self != Func2::Atan2
+    }
+
+    /// Evaluates in `f64`.
+    pub fn eval_f64(self, x: f64, y: f64) -> f64 {
+        match self {
+            Func2::Atan2 => x.atan2(y),
+            Func2::Fmod => x % y,
+            Func2::Remainder => libm::remainder(x, y),
+            // Over the reals there is no −0: a zero sign source is positive.
+            Func2::Copysign if y == 0.0 => x.abs(),
+            Func2::Copysign => x.copysign(y),
         }
     }
 }
@@ -223,6 +322,8 @@ pub enum Node {
     Neg(TermId),
     /// `f(a)`
     Fn(Func, TermId),
+    /// `g(a, b)`
+    Fn2(Func2, TermId, TermId),
     /// `a^b`
     Pow(TermId, TermId),
     /// `max(a, b)`
@@ -259,6 +360,7 @@ impl Node {
             | Node::Mul(a, b)
             | Node::Div(a, b)
             | Node::Pow(a, b)
+            | Node::Fn2(_, a, b)
             | Node::Max(a, b)
             | Node::Min(a, b)
             | Node::Cmp(_, a, b)

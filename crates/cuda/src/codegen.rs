@@ -574,8 +574,9 @@ impl Gen<'_> {
                     if *f == MathFn::Fma {
                         format!("ws_hfma({})", args.join(", "))
                     } else {
-                        let wide: Vec<String> =
+                        let mut wide: Vec<String> =
                             args.iter().map(|a| format!("ws_h2f({a})")).collect();
+                        int_exponent(*f, &mut wide);
                         let name = math_name(*f, ScalarType::F32);
                         format!("ws_f2h({name}({}))", wide.join(", "))
                     }
@@ -588,6 +589,8 @@ impl Gen<'_> {
                         args.join(", ")
                     )
                 } else {
+                    let mut args = args;
+                    int_exponent(*f, &mut args);
                     format!("{}({})", math_name(*f, e.ty), args.join(", "))
                 }
             }
@@ -750,6 +753,14 @@ fn bits_as(from: ScalarType, to: ScalarType, x: &str) -> String {
     }
 }
 
+/// `ldexp`'s exponent is a float in the IR and an `int` in CUDA (converted as C does,
+/// truncating toward zero).
+fn int_exponent(f: MathFn, args: &mut [String]) {
+    if let (MathFn::Ldexp, Some(n)) = (f, args.get_mut(1)) {
+        *n = format!("(int)({n})");
+    }
+}
+
 fn math_name(f: MathFn, ty: ScalarType) -> &'static str {
     let single = ty == ScalarType::F32;
     match (f, single) {
@@ -795,6 +806,58 @@ fn math_name(f: MathFn, ty: ScalarType) -> &'static str {
         (MathFn::Round, false) => "round",
         (MathFn::Trunc, true) => "truncf",
         (MathFn::Trunc, false) => "trunc",
+        (MathFn::Atan, true) => "atanf",
+        (MathFn::Atan, false) => "atan",
+        (MathFn::Asin, true) => "asinf",
+        (MathFn::Asin, false) => "asin",
+        (MathFn::Acos, true) => "acosf",
+        (MathFn::Acos, false) => "acos",
+        (MathFn::Sinh, true) => "sinhf",
+        (MathFn::Sinh, false) => "sinh",
+        (MathFn::Cosh, true) => "coshf",
+        (MathFn::Cosh, false) => "cosh",
+        (MathFn::Asinh, true) => "asinhf",
+        (MathFn::Asinh, false) => "asinh",
+        (MathFn::Acosh, true) => "acoshf",
+        (MathFn::Acosh, false) => "acosh",
+        (MathFn::Atanh, true) => "atanhf",
+        (MathFn::Atanh, false) => "atanh",
+        (MathFn::Cbrt, true) => "cbrtf",
+        (MathFn::Cbrt, false) => "cbrt",
+        (MathFn::Expm1, true) => "expm1f",
+        (MathFn::Expm1, false) => "expm1",
+        (MathFn::Log1p, true) => "log1pf",
+        (MathFn::Log1p, false) => "log1p",
+        (MathFn::Exp10, true) => "exp10f",
+        (MathFn::Exp10, false) => "exp10",
+        (MathFn::Rint, true) => "rintf",
+        (MathFn::Rint, false) => "rint",
+        (MathFn::Erf, true) => "erff",
+        (MathFn::Erf, false) => "erf",
+        (MathFn::Erfc, true) => "erfcf",
+        (MathFn::Erfc, false) => "erfc",
+        (MathFn::Lgamma, true) => "lgammaf",
+        (MathFn::Lgamma, false) => "lgamma",
+        (MathFn::Tgamma, true) => "tgammaf",
+        (MathFn::Tgamma, false) => "tgamma",
+        (MathFn::SinPi, true) => "sinpif",
+        (MathFn::SinPi, false) => "sinpi",
+        (MathFn::CosPi, true) => "cospif",
+        (MathFn::CosPi, false) => "cospi",
+        (MathFn::Atan2, true) => "atan2f",
+        (MathFn::Atan2, false) => "atan2",
+        (MathFn::Fmod, true) => "fmodf",
+        (MathFn::Fmod, false) => "fmod",
+        (MathFn::Remainder, true) => "remainderf",
+        (MathFn::Remainder, false) => "remainder",
+        (MathFn::Hypot, true) => "hypotf",
+        (MathFn::Hypot, false) => "hypot",
+        (MathFn::Copysign, true) => "copysignf",
+        (MathFn::Copysign, false) => "copysign",
+        (MathFn::Fdim, true) => "fdimf",
+        (MathFn::Fdim, false) => "fdim",
+        (MathFn::Ldexp, true) => "ldexpf",
+        (MathFn::Ldexp, false) => "ldexp",
         // Rendered by `bits_as`, never by name.
         (MathFn::Bits, _) => "",
     }

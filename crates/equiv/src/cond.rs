@@ -81,6 +81,7 @@ fn shape_in(store: &Store, t: TermId, depth: u32) -> u64 {
         Node::Inf(s) => s.hash(&mut h),
         Node::Opaque(n) => n.hash(&mut h),
         Node::Fn(f, _) => f.hash(&mut h),
+        Node::Fn2(f, ..) => f.hash(&mut h),
         Node::Cmp(op, ..) => op.hash(&mut h),
         Node::Int(op, bits, signed, ..) => (op, bits, signed).hash(&mut h),
         _ => {}

@@ -175,6 +175,7 @@ impl<'s> Substitution<'s> {
             Node::Div(a, b) => dst.div(g(a), g(b)),
             Node::Neg(a) => dst.neg(g(a)),
             Node::Fn(f, a) => dst.func(f, g(a)),
+            Node::Fn2(f, a, b) => dst.func2(f, g(a), g(b)),
             Node::Pow(a, b) => dst.pow(g(a), g(b)),
             Node::Max(a, b) => dst.max(g(a), g(b)),
             Node::Min(a, b) => dst.min(g(a), g(b)),

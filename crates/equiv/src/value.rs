@@ -1,7 +1,7 @@
 //! The symbolic value domain: machine integers stay concrete bits, everything else is a term;
 //! the thread-code ALU over that domain (integers wrap like CUDA, floats are reals).
 
-use warpsafe_algebra::{rat_to_i128, wrap_int, Cmp, Func, IntOp, Node, Store, TermId};
+use warpsafe_algebra::{rat_to_i128, wrap_int, Cmp, Func, Func2, IntOp, Node, Store, TermId};
 use warpsafe_exec::thread::code::{BinaryOp, CmpOp, UnaryOp};
 use warpsafe_ir::{MathFn, ScalarType, Value};
 
@@ -587,6 +587,67 @@ pub(crate) fn math(store: &mut Store, f: MathFn, ty: ScalarType, args: [SVal; 3]
         MathFn::Ceil => store.func(Func::Ceil, a),
         MathFn::Round => store.func(Func::Round, a),
         MathFn::Trunc => store.func(Func::Trunc, a),
+        MathFn::Sinh | MathFn::Cosh => {
+            // (e^x ∓ e^{−x}) / 2 for every real x, so that they meet their spellings in `expf`.
+            let e = store.func(Func::Exp, a);
+            let na = store.neg(a);
+            let en = store.func(Func::Exp, na);
+            let s = if f == MathFn::Sinh {
+                store.sub(e, en)
+            } else {
+                store.add(e, en)
+            };
+            let two = store.int(2);
+            store.div(s, two)
+        }
+        MathFn::Expm1 => {
+            let e = store.func(Func::Exp, a);
+            let one = store.int(1);
+            store.sub(e, one)
+        }
+        MathFn::Log1p => {
+            let one = store.int(1);
+            let s = store.add(one, a);
+            store.func(Func::Log, s)
+        }
+        MathFn::Exp10 => {
+            let ten = store.int(10);
+            store.pow(ten, a)
+        }
+        MathFn::Hypot => {
+            let (aa, bb) = (store.mul(a, a), store.mul(b, b));
+            let s = store.add(aa, bb);
+            store.func(Func::Sqrt, s)
+        }
+        MathFn::Fdim => {
+            let d = store.sub(a, b);
+            let zero = store.int(0);
+            store.max(d, zero)
+        }
+        MathFn::Ldexp => {
+            let two = store.int(2);
+            let p = store.pow(two, b);
+            store.mul(a, p)
+        }
+        MathFn::Atan2 => store.func2(Func2::Atan2, a, b),
+        MathFn::Fmod => store.func2(Func2::Fmod, a, b),
+        MathFn::Remainder => store.func2(Func2::Remainder, a, b),
+        MathFn::Copysign => store.func2(Func2::Copysign, a, b),
+        // Uninterpreted: equal arguments give equal terms, nothing more.
+        MathFn::Atan => store.func(Func::Atan, a),
+        MathFn::Asin => store.func(Func::Asin, a),
+        MathFn::Acos => store.func(Func::Acos, a),
+        MathFn::Asinh => store.func(Func::Asinh, a),
+        MathFn::Acosh => store.func(Func::Acosh, a),
+        MathFn::Atanh => store.func(Func::Atanh, a),
+        MathFn::Cbrt => store.func(Func::Cbrt, a),
+        MathFn::Rint => store.func(Func::Rint, a),
+        MathFn::Erf => store.func(Func::Erf, a),
+        MathFn::Erfc => store.func(Func::Erfc, a),
+        MathFn::Lgamma => store.func(Func::Lgamma, a),
+        MathFn::Tgamma => store.func(Func::Tgamma, a),
+        MathFn::SinPi => store.func(Func::SinPi, a),
+        MathFn::CosPi => store.func(Func::CosPi, a),
         // Returned above; an opaque value would be its meaning here too.
         MathFn::Bits => store.opaque(),
     };

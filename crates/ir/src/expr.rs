@@ -254,6 +254,58 @@ pub enum MathFn {
     Round,
     /// round toward zero
     Trunc,
+    /// arc tangent
+    Atan,
+    /// arc sine
+    Asin,
+    /// arc cosine
+    Acos,
+    /// hyperbolic sine
+    Sinh,
+    /// hyperbolic cosine
+    Cosh,
+    /// inverse hyperbolic sine
+    Asinh,
+    /// inverse hyperbolic cosine
+    Acosh,
+    /// inverse hyperbolic tangent
+    Atanh,
+    /// cube root
+    Cbrt,
+    /// `e^x - 1`
+    Expm1,
+    /// `ln(1 + x)`
+    Log1p,
+    /// `10^x`
+    Exp10,
+    /// round to the nearest integer, ties to even (`rint`, `nearbyint`)
+    Rint,
+    /// error function
+    Erf,
+    /// complementary error function `1 - erf(x)`
+    Erfc,
+    /// natural logarithm of the absolute value of the gamma function
+    Lgamma,
+    /// gamma function
+    Tgamma,
+    /// `sin(πx)`
+    SinPi,
+    /// `cos(πx)`
+    CosPi,
+    /// `atan2(y, x)`: the angle of the point `(x, y)`
+    Atan2,
+    /// `fmod(x, y)`: `x - trunc(x / y)·y`, the sign of the dividend
+    Fmod,
+    /// IEEE `remainder(x, y)`: `x - n·y` with `n` the nearest integer to `x / y`, ties to even
+    Remainder,
+    /// `sqrt(x² + y²)`
+    Hypot,
+    /// `|x|` with the sign of `y`
+    Copysign,
+    /// `fdim(x, y)`: `x - y` when positive, else `+0`
+    Fdim,
+    /// `ldexp(x, n)`: `x·2^n`, with the integer `n` carried as a float of the call's type
+    Ldexp,
     /// The bits of the argument read as the call's type, which has the same width
     /// (`__float_as_int`, `__int_as_float`, `__double_as_longlong`, PTX's `mov.b32`
     /// between a float and an integer register). Not a value conversion: exact.
@@ -264,7 +316,14 @@ impl MathFn {
     /// Number of arguments.
     pub fn arity(self) -> usize {
         match self {
-            MathFn::Pow => 2,
+            MathFn::Pow
+            | MathFn::Atan2
+            | MathFn::Fmod
+            | MathFn::Remainder
+            | MathFn::Hypot
+            | MathFn::Copysign
+            | MathFn::Fdim
+            | MathFn::Ldexp => 2,
             MathFn::Fma => 3,
             _ => 1,
         }
@@ -292,6 +351,32 @@ impl MathFn {
             MathFn::Ceil => "ceil",
             MathFn::Round => "round",
             MathFn::Trunc => "trunc",
+            MathFn::Atan => "atan",
+            MathFn::Asin => "asin",
+            MathFn::Acos => "acos",
+            MathFn::Sinh => "sinh",
+            MathFn::Cosh => "cosh",
+            MathFn::Asinh => "asinh",
+            MathFn::Acosh => "acosh",
+            MathFn::Atanh => "atanh",
+            MathFn::Cbrt => "cbrt",
+            MathFn::Expm1 => "expm1",
+            MathFn::Log1p => "log1p",
+            MathFn::Exp10 => "exp10",
+            MathFn::Rint => "rint",
+            MathFn::Erf => "erf",
+            MathFn::Erfc => "erfc",
+            MathFn::Lgamma => "lgamma",
+            MathFn::Tgamma => "tgamma",
+            MathFn::SinPi => "sinpi",
+            MathFn::CosPi => "cospi",
+            MathFn::Atan2 => "atan2",
+            MathFn::Fmod => "fmod",
+            MathFn::Remainder => "remainder",
+            MathFn::Hypot => "hypot",
+            MathFn::Copysign => "copysign",
+            MathFn::Fdim => "fdim",
+            MathFn::Ldexp => "ldexp",
             MathFn::Bits => "bits",
         }
     }

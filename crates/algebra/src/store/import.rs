@@ -147,6 +147,7 @@ impl Store {
             Node::Div(a, b) => Node::Div(m(a), m(b)),
             Node::Neg(a) => Node::Neg(m(a)),
             Node::Fn(f, a) => Node::Fn(*f, m(a)),
+            Node::Fn2(g, a, b) => Node::Fn2(*g, m(a), m(b)),
             Node::Pow(a, b) => Node::Pow(m(a), m(b)),
             Node::Max(a, b) => Node::Max(m(a), m(b)),
             Node::Min(a, b) => Node::Min(m(a), m(b)),

@@ -69,6 +69,60 @@ fn math_fn(name: &str) -> Option<(MathFn, ScalarType)> {
         "trunc" => (Trunc, F64),
         "fabsf" => (Abs, F32),
         "fabs" => (Abs, F64),
+        "atanf" => (Atan, F32),
+        "atan" => (Atan, F64),
+        "asinf" => (Asin, F32),
+        "asin" => (Asin, F64),
+        "acosf" => (Acos, F32),
+        "acos" => (Acos, F64),
+        "sinhf" => (Sinh, F32),
+        "sinh" => (Sinh, F64),
+        "coshf" => (Cosh, F32),
+        "cosh" => (Cosh, F64),
+        "asinhf" => (Asinh, F32),
+        "asinh" => (Asinh, F64),
+        "acoshf" => (Acosh, F32),
+        "acosh" => (Acosh, F64),
+        "atanhf" => (Atanh, F32),
+        "atanh" => (Atanh, F64),
+        "cbrtf" => (Cbrt, F32),
+        "cbrt" => (Cbrt, F64),
+        "expm1f" => (Expm1, F32),
+        "expm1" => (Expm1, F64),
+        "log1pf" => (Log1p, F32),
+        "log1p" => (Log1p, F64),
+        "exp10f" => (Exp10, F32),
+        "exp10" => (Exp10, F64),
+        "rintf" | "nearbyintf" => (Rint, F32),
+        "rint" | "nearbyint" => (Rint, F64),
+        "erff" => (Erf, F32),
+        "erf" => (Erf, F64),
+        "erfcf" => (Erfc, F32),
+        "erfc" => (Erfc, F64),
+        "lgammaf" => (Lgamma, F32),
+        "lgamma" => (Lgamma, F64),
+        "tgammaf" => (Tgamma, F32),
+        "tgamma" => (Tgamma, F64),
+        "sinpif" => (SinPi, F32),
+        "sinpi" => (SinPi, F64),
+        "cospif" => (CosPi, F32),
+        "cospi" => (CosPi, F64),
+        "atan2f" => (Atan2, F32),
+        "atan2" => (Atan2, F64),
+        "fmodf" => (Fmod, F32),
+        "fmod" => (Fmod, F64),
+        "remainderf" => (Remainder, F32),
+        "remainder" => (Remainder, F64),
+        "hypotf" => (Hypot, F32),
+        "hypot" => (Hypot, F64),
+        "copysignf" => (Copysign, F32),
+        "copysign" => (Copysign, F64),
+        "fdimf" => (Fdim, F32),
+        "fdim" => (Fdim, F64),
+        // The exponent is an `int`; it converts to the call's float type exactly
+        // (|n| < 2^24, and beyond that every result has overflowed or underflowed).
+        "ldexpf" | "scalbnf" => (Ldexp, F32),
+        "ldexp" | "scalbn" => (Ldexp, F64),
         // cuda_fp16.h's half math, computed in half (see `exec`'s rounding).
         "__habs" => (Abs, F16),
         "__hfma" => (Fma, F16),
@@ -85,6 +139,36 @@ fn math_fn(name: &str) -> Option<(MathFn, ScalarType)> {
         "htrunc" => (Trunc, F16),
         _ => return None,
     })
+}
+
+/// `isnan`, `isinf`, `isfinite` and `signbit` of `x` as a `bool`, from comparisons and the
+/// sign bit (exact in IEEE; an integer argument is a `double`, as C++'s overloads make it).
+fn float_class(name: &str, x: Expr) -> Expr {
+    let ty = match x.ty {
+        ScalarType::F32 | ScalarType::F64 => x.ty,
+        ScalarType::F16 => ScalarType::F32,
+        _ => ScalarType::F64,
+    };
+    let x = convert(x, ty);
+    let inf = match ty {
+        ScalarType::F32 => Expr::f32(f32::INFINITY),
+        _ => Expr::constant(warpsafe_ir::Value::F64(f64::INFINITY)),
+    };
+    let abs = || Expr::call(MathFn::Abs, vec![x.clone()]);
+    match name {
+        "isnan" => Expr::binary(BinOp::Ne, x.clone(), x),
+        "isinf" => Expr::binary(BinOp::Eq, abs(), inf),
+        "isfinite" => Expr::binary(BinOp::Lt, abs(), inf),
+        _ => {
+            let int = if ty == ScalarType::F32 {
+                ScalarType::I32
+            } else {
+                ScalarType::I64
+            };
+            let zero = Expr::constant(warpsafe_ir::Value::from_f64(int, 0.0));
+            Expr::binary(BinOp::Lt, x.bits_as(int), zero)
+        }
+    }
 }
 
 /// cuda_fp16.h's conversions, as (parameter type, result type): the argument converts to the
@@ -530,13 +614,25 @@ impl Lowerer<'_> {
             let e = Expr::call(MathFn::Exp2, vec![scaled]);
             return Ok(Val::Scalar(e.with_span(span)));
         }
+        if matches!(name, "isnan" | "isinf" | "isfinite" | "signbit") {
+            arity(name, args, 1..=1, span)?;
+            let x = self.rvalue(&args[0], out)?;
+            if !x.ty.is_numeric() && x.ty != ScalarType::Bool {
+                return err(args[0].span, format!("`{name}` takes a number"));
+            }
+            return Ok(Val::Scalar(float_class(name, x).with_span(span)));
+        }
         if let Some((f, ty)) = math_fn(name) {
             arity(name, args, f.arity()..=f.arity(), span)?;
             let mut xs = Vec::with_capacity(args.len());
-            for a in args {
-                let x = self.rvalue(a, out)?;
+            for (i, a) in args.iter().enumerate() {
+                let mut x = self.rvalue(a, out)?;
                 if !x.ty.is_numeric() && x.ty != ScalarType::Bool {
                     return err(a.span, "a math function argument must be a number");
+                }
+                if f == MathFn::Ldexp && i == 1 {
+                    // C converts the exponent to `int` first (a float argument truncates).
+                    x = convert(x, ScalarType::I32);
                 }
                 xs.push(convert(x, ty));
             }

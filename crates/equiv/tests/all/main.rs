@@ -14,6 +14,7 @@ mod fuzz_spec;
 mod honest;
 mod kernels;
 mod lockstep_volatile;
+mod math_library;
 mod spec_overflow;
 mod specs;
 mod translation;

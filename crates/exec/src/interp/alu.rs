@@ -5,6 +5,7 @@
 //! division by zero. Floats are IEEE in their own width. Shifts by at least the width give 0
 //! (sign fill for signed `>>`); min/max on floats ignore NaN like `fminf`.
 
+use super::special::Special;
 use crate::thread::code::{BinaryOp, CmpOp, UnaryOp};
 use warpsafe_ir::{MathFn, ScalarType, Value, F16};
 
@@ -461,6 +462,34 @@ macro_rules! float_math {
             MathFn::Ceil => $a.ceil(),
             MathFn::Round => $a.round(),
             MathFn::Trunc => $a.trunc(),
+            MathFn::Atan => $a.atan(),
+            MathFn::Asin => $a.asin(),
+            MathFn::Acos => $a.acos(),
+            MathFn::Sinh => $a.sinh(),
+            MathFn::Cosh => $a.cosh(),
+            MathFn::Asinh => $a.asinh(),
+            MathFn::Acosh => $a.acosh(),
+            MathFn::Atanh => $a.atanh(),
+            MathFn::Cbrt => $a.cbrt(),
+            MathFn::Expm1 => $a.exp_m1(),
+            MathFn::Log1p => $a.ln_1p(),
+            MathFn::Exp10 => $a.exp10_libm(),
+            // CUDA rounds to nearest even unless told otherwise.
+            MathFn::Rint => $a.round_ties_even(),
+            MathFn::Erf => $a.erf_libm(),
+            MathFn::Erfc => $a.erfc_libm(),
+            MathFn::Lgamma => $a.lgamma_libm(),
+            MathFn::Tgamma => $a.tgamma_libm(),
+            MathFn::SinPi => $a.sin_pi(),
+            MathFn::CosPi => $a.cos_pi(),
+            MathFn::Atan2 => $a.atan2($b),
+            // Rust's `%` on floats is C's `fmod` (exact, the sign of the dividend).
+            MathFn::Fmod => $a % $b,
+            MathFn::Remainder => $a.remainder_libm($b),
+            MathFn::Hypot => $a.hypot($b),
+            MathFn::Copysign => $a.copysign($b),
+            MathFn::Fdim => $a.fdim_libm($b),
+            MathFn::Ldexp => $a.ldexp_libm($b),
             // Handled by `math` before the float table.
             MathFn::Bits => $a,
         }

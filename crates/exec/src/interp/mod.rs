@@ -12,6 +12,7 @@ mod memory;
 mod race;
 mod run;
 mod scheduler;
+mod special;
 mod step;
 mod worker;
 

@@ -11,6 +11,7 @@ mod findings;
 mod grid_sync;
 mod lockstep_volatile;
 mod lowering;
+mod math_library;
 mod opt_examples;
 mod opt_findings;
 mod throughput;
