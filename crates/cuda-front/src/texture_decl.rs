@@ -3,6 +3,8 @@
 //! ```text
 //! //@ extent(img) = w, h      texels along x, then y (row-major, no padding); len(img) = w * h
 //! //@ extent(lut) = n         a one-dimensional texture or surface of n texels
+//! //@ extent(vol) = w, h, d   a volume (x fastest, then y, then z); a layered texture's last
+//! //@                         extent is its layers, a cubemap's is 6 (faces of w × h)
 //! //@ address(img) = wrap     clamp (the default) | border | wrap (normalized coordinates only)
 //! //@ normalized(img)         tex1D/tex2D coordinates are in [0, 1), scaled by the extent
 //! ```
@@ -36,7 +38,8 @@ pub struct TextureDecl {
     pub name: String,
     /// Where the name is written in the first directive about it.
     pub span: Span,
-    /// Texels along x, then y (from `extent`, or a `len` when there is no `extent`).
+    /// Texels along x, then y, then z or layers (from `extent`, or a `len` when there is no
+    /// `extent`).
     pub extents: Vec<Expr>,
     /// The addressing mode, with where it is declared.
     pub address: Option<(Address, Span)>,
@@ -47,7 +50,7 @@ pub struct TextureDecl {
 /// A texture directive, parsed.
 #[derive(Debug, Clone)]
 pub(crate) enum Parsed {
-    /// `extent(t) = e1[, e2]`.
+    /// `extent(t) = e1[, e2[, e3]]`.
     Extent(String, Span, Vec<Expr>),
     /// `address(t) = mode`.
     Address(String, Span, Address),
@@ -119,16 +122,19 @@ pub(crate) fn parse(toks: &[Tok], line: Span, macros: &Macros) -> Result<Parsed>
             expect(4, T::Assign, "`=`")?;
             let rest = toks.get(5..).unwrap_or(&[]);
             if rest.is_empty() {
-                return err(line, "expected the extents: `extent(t) = width[, height]`");
+                return err(
+                    line,
+                    "expected the extents: `extent(t) = width[, height[, depth]]`",
+                );
             }
             let expanded = expand_tokens(macros, rest.to_vec())?;
             let e = crate::parser::parse_expr_tokens(expanded, line)?;
             let mut extents = vec![];
             flatten_commas(e, &mut extents);
-            if extents.len() > 2 {
+            if extents.len() > 3 {
                 return err(
-                    extents[2].span,
-                    "textures and surfaces of more than two dimensions are not supported",
+                    extents[3].span,
+                    "textures and surfaces of more than three extents are not supported",
                 );
             }
             Ok(Parsed::Extent(n, s, extents))
@@ -278,7 +284,7 @@ mod tests {
     }
 
     #[test]
-    fn rejects_unknown_modes_and_three_dimensions() {
+    fn rejects_unknown_modes_and_four_extents() {
         let m = Macros::default();
         let toks = |s: &str| -> Vec<Tok> {
             lex(s, 0)
@@ -290,7 +296,11 @@ mod tests {
         assert!(e.message.contains("`mirror`"), "{}", e.message);
         let e = parse(&toks("address(t) = sideways"), Span::DUMMY, &m).unwrap_err();
         assert!(e.message.contains("`sideways`"), "{}", e.message);
-        let e = parse(&toks("extent(t) = a, b, c"), Span::DUMMY, &m).unwrap_err();
-        assert!(e.message.contains("two dimensions"), "{}", e.message);
+        match parse(&toks("extent(t) = a, b, c"), Span::DUMMY, &m) {
+            Ok(Parsed::Extent(_, _, e)) => assert_eq!(e.len(), 3),
+            other => panic!("{other:?}"),
+        }
+        let e = parse(&toks("extent(t) = a, b, c, d"), Span::DUMMY, &m).unwrap_err();
+        assert!(e.message.contains("three extents"), "{}", e.message);
     }
 }

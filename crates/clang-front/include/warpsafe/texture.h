@@ -134,6 +134,20 @@ template <class T> T tex2DLayered(cudaTextureObject_t texObject, float x, float 
 template <class T> T tex1DLod(cudaTextureObject_t texObject, float x, float level);
 template <class T> T tex2DLod(cudaTextureObject_t texObject, float x, float y, float level);
 template <class T> T texCubemap(cudaTextureObject_t texObject, float x, float y, float z);
+template <class T> T tex1DGrad(cudaTextureObject_t texObject, float x, float dPdx, float dPdy);
+template <class T>
+T tex2DGrad(cudaTextureObject_t texObject, float x, float y, float2 dPdx, float2 dPdy);
+template <class T> void tex1DLayered(T *ptr, cudaTextureObject_t texObject, float x, int layer);
+template <class T>
+void tex2DLayered(T *ptr, cudaTextureObject_t texObject, float x, float y, int layer);
+template <class T> void texCubemap(T *ptr, cudaTextureObject_t texObject, float x, float y, float z);
+template <class T> void tex1DLod(T *ptr, cudaTextureObject_t texObject, float x, float level);
+template <class T>
+void tex2DLod(T *ptr, cudaTextureObject_t texObject, float x, float y, float level);
+template <class T>
+void tex1DGrad(T *ptr, cudaTextureObject_t texObject, float x, float dPdx, float dPdy);
+template <class T>
+void tex2DGrad(T *ptr, cudaTextureObject_t texObject, float x, float y, float2 dPdx, float2 dPdy);
 template <class T> void tex1Dfetch(T *ptr, cudaTextureObject_t texObject, int x);
 template <class T> void tex1D(T *ptr, cudaTextureObject_t texObject, float x);
 template <class T> void tex2D(T *ptr, cudaTextureObject_t texObject, float x, float y);
@@ -158,6 +172,26 @@ T tex3D(texture<T, cudaTextureType3D, cudaReadModeElementType> t, float x, float
 template <class T>
 typename __warpsafe_tex_norm<T>::type
 tex3D(texture<T, cudaTextureType3D, cudaReadModeNormalizedFloat> t, float x, float y, float z);
+template <class T>
+T tex1DLayered(texture<T, cudaTextureType1DLayered, cudaReadModeElementType> t, float x, int layer);
+template <class T>
+typename __warpsafe_tex_norm<T>::type
+tex1DLayered(texture<T, cudaTextureType1DLayered, cudaReadModeNormalizedFloat> t, float x,
+             int layer);
+template <class T>
+T tex2DLayered(texture<T, cudaTextureType2DLayered, cudaReadModeElementType> t, float x, float y,
+               int layer);
+template <class T>
+typename __warpsafe_tex_norm<T>::type
+tex2DLayered(texture<T, cudaTextureType2DLayered, cudaReadModeNormalizedFloat> t, float x,
+             float y, int layer);
+template <class T>
+T texCubemap(texture<T, cudaTextureTypeCubemap, cudaReadModeElementType> t, float x, float y,
+             float z);
+template <class T>
+typename __warpsafe_tex_norm<T>::type
+texCubemap(texture<T, cudaTextureTypeCubemap, cudaReadModeNormalizedFloat> t, float x, float y,
+           float z);
 
 /* Surface objects. */
 template <class T>
@@ -181,6 +215,30 @@ void surf2Dwrite(T data, cudaSurfaceObject_t surfObject, int x, int y,
 template <class T>
 void surf3Dwrite(T data, cudaSurfaceObject_t surfObject, int x, int y, int z,
                  enum cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap);
+template <class T>
+void surf1Dread(T *data, cudaSurfaceObject_t surfObject, int x,
+                enum cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap);
+template <class T>
+void surf3Dread(T *data, cudaSurfaceObject_t surfObject, int x, int y, int z,
+                enum cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap);
+template <class T>
+T surf1DLayeredread(cudaSurfaceObject_t surfObject, int x, int layer,
+                    enum cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap);
+template <class T>
+T surf2DLayeredread(cudaSurfaceObject_t surfObject, int x, int y, int layer,
+                    enum cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap);
+template <class T>
+void surf1DLayeredread(T *data, cudaSurfaceObject_t surfObject, int x, int layer,
+                       enum cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap);
+template <class T>
+void surf2DLayeredread(T *data, cudaSurfaceObject_t surfObject, int x, int y, int layer,
+                       enum cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap);
+template <class T>
+void surf1DLayeredwrite(T data, cudaSurfaceObject_t surfObject, int x, int layer,
+                        enum cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap);
+template <class T>
+void surf2DLayeredwrite(T data, cudaSurfaceObject_t surfObject, int x, int y, int layer,
+                        enum cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap);
 
 #pragma clang attribute pop
 

@@ -369,17 +369,18 @@ impl Unit<'_> {
     }
 }
 
-/// The name of the scalar parameter that holds extent `axis` (0 width, 1 height) of the
-/// texture reference `tex` when no header line gives it (see `texture.rs`).
+/// The name of the scalar parameter that holds extent `axis` (0 width, 1 height, 2 depth or
+/// layers) of the texture reference `tex` when no header line gives it (see `texture.rs`).
 pub fn extent_name(tex: &str, axis: usize) -> String {
     format!("{tex}__extent{axis}")
 }
 
-/// The two scalar parameters that hold the width and height of the texture reference `tex`:
-/// inputs of the kernels whose fetches use them, as the host's binding sets them (every
-/// value is covered by `verify`; `run` takes them as arguments).
+/// The three scalar parameters that hold the width, height and depth (or layers) of the
+/// texture reference `tex`: inputs of the kernels whose fetches use them, as the host's
+/// binding sets them (every value is covered by `verify`; `run` takes them as arguments).
+/// A kernel gets only those its fetches name.
 pub fn texture_extents(tex: &GlobalArray) -> Vec<GlobalArray> {
-    (0..2)
+    (0..3)
         .map(|axis| {
             let name = extent_name(&tex.name, axis);
             let span = tex.param.span;

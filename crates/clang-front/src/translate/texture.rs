@@ -159,12 +159,25 @@ fn handle_of(written: &str) -> Option<Handle> {
 enum Op {
     /// `tex1Dfetch`: integer coordinate on linear memory.
     Fetch,
-    /// `tex1D`/`tex2D`: float coordinates, point sampled.
+    /// `tex1D`/`tex2D`/`tex3D`: float coordinates, point sampled.
     Sample(usize),
-    /// `surf1Dread`/`surf2Dread`.
-    Read(usize),
-    /// `surf1Dwrite`/`surf2Dwrite`.
-    Write(usize),
+    /// `tex1DLayered`/`tex2DLayered`: float coordinates in one layer of a stack of images.
+    Layered(usize),
+    /// `texCubemap`: a direction picks one of six faces and a point on it.
+    Cubemap,
+    /// `tex1DLod`/`tex2DLod`/`tex1DGrad`/`tex2DGrad`: a level of a mip chain we do not model.
+    Level,
+    /// `surf1Dread`/`surf2Dread`/`surf3Dread`, or their layered forms (`true`).
+    Read(usize, bool),
+    /// `surf1Dwrite`/`surf2Dwrite`/`surf3Dwrite`, or their layered forms (`true`).
+    Write(usize, bool),
+}
+
+impl Op {
+    /// True for the texture fetches (as opposed to surface accesses).
+    fn fetches(self) -> bool {
+        !matches!(self, Op::Read(..) | Op::Write(..))
+    }
 }
 
 fn op_of(name: &str) -> Option<Result<Op, String>> {
@@ -172,29 +185,42 @@ fn op_of(name: &str) -> Option<Result<Op, String>> {
         "tex1Dfetch" => Op::Fetch,
         "tex1D" => Op::Sample(1),
         "tex2D" => Op::Sample(2),
-        "surf1Dread" => Op::Read(1),
-        "surf2Dread" => Op::Read(2),
-        "surf1Dwrite" => Op::Write(1),
-        "surf2Dwrite" => Op::Write(2),
-        "tex3D" | "surf3Dread" | "surf3Dwrite" => {
+        "tex3D" => Op::Sample(3),
+        "tex1DLayered" => Op::Layered(1),
+        "tex2DLayered" => Op::Layered(2),
+        "texCubemap" => Op::Cubemap,
+        "tex1DLod" | "tex2DLod" | "tex1DGrad" | "tex2DGrad" => Op::Level,
+        "surf1Dread" => Op::Read(1, false),
+        "surf2Dread" => Op::Read(2, false),
+        "surf3Dread" => Op::Read(3, false),
+        "surf1DLayeredread" => Op::Read(1, true),
+        "surf2DLayeredread" => Op::Read(2, true),
+        "surf1Dwrite" => Op::Write(1, false),
+        "surf2Dwrite" => Op::Write(2, false),
+        "surf3Dwrite" => Op::Write(3, false),
+        "surf1DLayeredwrite" => Op::Write(1, true),
+        "surf2DLayeredwrite" => Op::Write(2, true),
+        "texCubemapLayered" | "tex3DLod" | "tex3DGrad" | "texCubemapLod" | "surfCubemapread"
+        | "surfCubemapwrite" => {
             return Some(Err(format!(
-                "`{name}`: three-dimensional textures and surfaces are not supported"
-            )))
-        }
-        "tex1DLayered" | "tex2DLayered" | "texCubemap" | "surf1DLayeredread"
-        | "surf2DLayeredread" | "surf1DLayeredwrite" | "surf2DLayeredwrite" => {
-            return Some(Err(format!(
-                "`{name}`: layered and cubemap textures are not supported"
-            )))
-        }
-        "tex1DLod" | "tex2DLod" | "tex1DGrad" | "tex2DGrad" => {
-            return Some(Err(format!(
-                "`{name}`: mipmapped textures are not supported"
+                "`{name}`: layered cubemaps, 3D mipmaps and cubemap surfaces are not supported"
             )))
         }
         "tex2Dgather" => return Some(Err(format!("`{name}`: texture gathers are not supported"))),
         _ => return None,
     }))
+}
+
+/// The extents a texture or surface of `op` declares, as the `//@ extent` line names them.
+fn extent_words(op: Op) -> &'static str {
+    match op {
+        Op::Fetch | Op::Sample(1) | Op::Read(1, false) | Op::Write(1, false) => "width",
+        Op::Sample(2) | Op::Read(2, false) | Op::Write(2, false) => "width, height",
+        Op::Layered(1) | Op::Read(1, true) | Op::Write(1, true) => "width, layers",
+        Op::Layered(_) | Op::Read(_, true) | Op::Write(_, true) => "width, height, layers",
+        Op::Cubemap => "width, width, 6",
+        _ => "width, height, depth",
+    }
 }
 
 /// The legacy texture reference the argument `a` copies, by name.
@@ -248,7 +274,7 @@ fn signature(callee_ty: &str) -> Option<(String, Vec<String>)> {
 fn texel_spelling(op: Op, ret: &str, params: &[String]) -> (usize, String) {
     let pointer_form = params.first().is_some_and(|p| p.ends_with('*'));
     match op {
-        Op::Write(_) => (1, params.first().cloned().unwrap_or_default()),
+        Op::Write(..) => (1, params.first().cloned().unwrap_or_default()),
         _ if pointer_form => {
             let p = params.first().map(String::as_str).unwrap_or("");
             (1, p.trim_end_matches('*').trim().to_string())
@@ -266,6 +292,15 @@ fn texel(spelling: &str) -> Result<ScalarType, String> {
             "texel type `{s}`: only scalar texels are supported (not vector types)"
         )),
     }
+}
+
+/// The leaf scalars of a texel type (one for a scalar texel, four for `float4`), as a fetch
+/// through a texture object names it.
+#[derive(Debug, Clone)]
+struct Leaves {
+    scalar: ScalarType,
+    count: u64,
+    spelled: String,
 }
 
 /// What one texel of a texture is in its buffer: the buffer's scalar, the scalars per texel,
@@ -306,6 +341,34 @@ fn fetch_call(n: &Node) -> Option<(Op, String, Vec<&Node>)> {
 }
 
 impl Unit<'_> {
+    /// The leaves of the texel type `spelling`: a scalar, or a vector or record whose leaves
+    /// share one type (`uchar4`, `float2`).
+    fn texel_leaves(&self, spelling: &str, span: Span) -> Result<Leaves, String> {
+        let s = spelling.trim().trim_start_matches("const ").trim();
+        let spelled = s.to_string();
+        if let Ok(t) = texel(s) {
+            return Ok(Leaves {
+                scalar: t,
+                count: 1,
+                spelled,
+            });
+        }
+        let layout = self
+            .layout_of(s, span)
+            .map_err(|e| e.message.trim_start_matches("unsupported: ").to_string())?
+            .ok_or_else(|| format!("texel type `{s}`: not a scalar, vector or record type"))?;
+        if layout.view.is_some() {
+            return Err(format!(
+                "texel type `{s}`: a record whose leaves have different types"
+            ));
+        }
+        Ok(Leaves {
+            scalar: layout.scalar,
+            count: layout.leaves,
+            spelled,
+        })
+    }
+
     /// The buffer parameter a `cudaTextureObject_t` (read-only) or `cudaSurfaceObject_t`
     /// (read-write) parameter `p` of `f` stands for, `None` for other parameters.
     pub fn texture_param(
@@ -318,9 +381,17 @@ impl Unit<'_> {
             return Ok(None);
         };
         let name = p.name().unwrap_or("").to_string();
-        let mut found: Option<(ScalarType, Span)> = None;
+        let mut found: Option<(Leaves, Span)> = None;
         self.texel_uses(f.node, p.id(), &name, span, 0, &mut found)?;
-        let base = found.map(|(t, _)| t).unwrap_or(ScalarType::U8);
+        if let Some((t, _)) = found.as_ref().filter(|(t, _)| t.count > 1) {
+            if f.kind == ast::FnKind::Kernel {
+                // Extents count texels; the buffer holds their leaves.
+                self.record_params
+                    .borrow_mut()
+                    .push((f.name.clone(), name.clone(), t.count));
+            }
+        }
+        let base = found.map(|(t, _)| t.scalar).unwrap_or(ScalarType::U8);
         Ok(Some(ast::ParamDecl {
             name,
             ty: ast::Type {
@@ -343,7 +414,7 @@ impl Unit<'_> {
         name: &str,
         outer: Span,
         depth: usize,
-        found: &mut Option<(ScalarType, Span)>,
+        found: &mut Option<(Leaves, Span)>,
     ) -> Result<(), FrontError> {
         let span = self.span(n, outer);
         let refers = |a: &Node| {
@@ -354,18 +425,17 @@ impl Unit<'_> {
             let (ret, params) = signature(&ty).unwrap_or_default();
             let (at, spelling) = texel_spelling(op, &ret, &params);
             if args.get(at).is_some_and(|a| refers(a)) {
-                let t = texel(&spelling).map_err(|m| FrontError::new(span, m))?;
-                match *found {
-                    Some((prev, at)) if prev != t => {
+                let t = self
+                    .texel_leaves(&spelling, span)
+                    .map_err(|m| FrontError::new(span, m))?;
+                match found {
+                    Some((prev, at)) if (prev.scalar, prev.count) != (t.scalar, t.count) => {
                         return Err(FrontError::new(
                             span,
                             format!(
                                 "`{name}` is read as `{}` here and as `{}` at bytes {}..{}: \
                                  one texel type per texture",
-                                t.c_name(),
-                                prev.c_name(),
-                                at.lo,
-                                at.hi
+                                t.spelled, prev.spelled, at.lo, at.hi
                             ),
                         ))
                     }
@@ -440,7 +510,7 @@ impl Unit<'_> {
         };
         let result = self.texture_args(n, span).and_then(|args| {
             let fetched = match op {
-                Op::Fetch | Op::Sample(_) => self.fetch_leaves(op, name, n, &args, span),
+                _ if op.fetches() => self.fetch_leaves(op, name, n, &args, span),
                 _ => Err(format!(
                     "`{name}` of a vector or record texel (surfaces hold scalar texels)"
                 )),
@@ -495,29 +565,21 @@ impl Unit<'_> {
         let normalized = source_ty.is_some_and(|t| t.contains("cudaReadModeNormalizedFloat"));
         let s = reference.unwrap_or(spelling);
         let s = s.trim().trim_start_matches("const ").trim();
-        let mut t = match texel(s) {
-            Ok(elem) => Texel {
+        // Names what is wrong with a texel we cannot lay out.
+        self.texel_leaves(s, span)?;
+        let mut t = match types::scalar(s).ok().flatten() {
+            Some(elem) => Texel {
                 elem,
                 stride: 1,
                 starts: vec![0],
                 normalized,
             },
-            Err(m) => {
-                if reference.is_none() {
-                    return Err(format!(
-                        "{m}: a texture object of vector texels (use a legacy `texture<{s}, …>` \
-                         reference, or fetch scalars)"
-                    ));
-                }
+            None => {
                 let layout = self
                     .layout_of(s, span)
-                    .map_err(|e| e.message.trim_start_matches("unsupported: ").to_string())?
-                    .ok_or(m)?;
-                if layout.view.is_some() {
-                    return Err(format!(
-                        "texel type `{s}`: a record whose leaves have different types"
-                    ));
-                }
+                    .ok()
+                    .flatten()
+                    .ok_or_else(|| format!("texel type `{s}` is not laid out in memory"))?;
                 Texel {
                     elem: layout.scalar,
                     stride: layout.leaves,
@@ -558,7 +620,7 @@ impl Unit<'_> {
         args: &[Expr],
         span: Span,
     ) -> Result<ExprKind, String> {
-        if matches!(op, Op::Fetch | Op::Sample(_)) {
+        if op.fetches() {
             let (leaves, at) = self.fetch_leaves(op, name, n, args, span)?;
             let [value] = <[Expr; 1]>::try_from(leaves)
                 .map_err(|_| format!("`{name}` of a vector texel where a scalar is expected"))?;
@@ -595,71 +657,69 @@ impl Unit<'_> {
         }
         let decl = self.textures.decl(tex);
         let tex_e = b.ident(tex);
-        match op {
-            Op::Fetch | Op::Sample(_) => Err(format!("`{name}` is not a surface access")),
-
-            Op::Read(dims) | Op::Write(dims) => {
-                let mode = match coords.get(dims).map(|m| &m.kind) {
-                    None => 2,
-                    Some(ExprKind::Int(m, _)) if *m <= 2 => *m,
-                    Some(_) => {
-                        return Err(format!(
-                            "`{name}` with a boundary mode that is not a constant"
-                        ))
-                    }
-                };
-                if coords.len() < dims || coords.len() > dims + 1 {
-                    return Err(format!("`{name}` takes {dims} coordinate(s)"));
-                }
-                let extents: Vec<Expr> = match self.usable_extents(tex, decl, span) {
-                    Ok(Some(e)) if e.len() == dims => e,
-                    _ if dims == 1 => {
-                        vec![b.call("__warpsafe_buffer_len", vec![tex_e.clone()])]
-                    }
-                    Err(m) => return Err(m),
-                    _ => {
-                        let want = if dims == 1 { "width" } else { "width, height" };
-                        return Err(format!(
-                            "`{name}` of `{tex}` needs its extents: `//@ extent({tex}) = {want}`"
-                        ));
-                    }
-                };
-                let size = u64::from(ty.bits() / 8).max(1);
-                let xb = coords[0].clone();
-                let aligned = b.bin(
-                    BinaryOp::Eq,
-                    b.bin(BinaryOp::Rem, xb.clone(), b.int(size)),
-                    b.int(0),
-                );
-                let x = b.bin(BinaryOp::Div, xb, b.int(size));
-                let mut index: Vec<Expr> = vec![x];
-                index.extend(coords[1..dims].iter().cloned());
-                let (linear, inside) = b.surface_index(&index, &extents, mode);
-                let access = b.index(tex_e, linear);
-                let done = match op {
-                    Op::Write(_) => {
-                        let v = args
-                            .first()
-                            .cloned()
-                            .ok_or("`surf2Dwrite` without a value")?;
-                        let store = b.assign(access, v.clone());
-                        match inside {
-                            Some(ok) => b.cond(ok, store, v),
-                            None => store,
-                        }
-                    }
-                    _ => {
-                        let value = match inside {
-                            Some(ok) => b.cond(ok, access, b.zero()),
-                            None => access,
-                        };
-                        Expr::new(self.deliver(op, at, args, value, &b), span)
-                    }
-                };
-                let check = b.call("__assert", vec![aligned]);
-                Ok(ExprKind::Comma(Box::new(check), Box::new(done)))
+        let (dims, layered) = match op {
+            Op::Read(d, l) | Op::Write(d, l) => (d, l),
+            _ => return Err(format!("`{name}` is not a surface access")),
+        };
+        // The coordinates: x in bytes, the other axes, then the layer.
+        let axes = dims + usize::from(layered);
+        let mode = match coords.get(axes).map(|m| &m.kind) {
+            None => 2,
+            Some(ExprKind::Int(m, _)) if *m <= 2 => *m,
+            Some(_) => {
+                return Err(format!(
+                    "`{name}` with a boundary mode that is not a constant"
+                ))
             }
+        };
+        if coords.len() < axes || coords.len() > axes + 1 {
+            return Err(format!("`{name}` takes {axes} coordinate(s)"));
         }
+        let extents: Vec<Expr> = match self.usable_extents(tex, decl, span) {
+            Ok(Some(e)) if e.len() == axes => e,
+            _ if axes == 1 => vec![b.call("__warpsafe_buffer_len", vec![tex_e.clone()])],
+            Err(m) => return Err(m),
+            _ => {
+                return Err(format!(
+                    "`{name}` of `{tex}` needs its extents: `//@ extent({tex}) = {}`",
+                    extent_words(op)
+                ));
+            }
+        };
+        let size = u64::from(ty.bits() / 8).max(1);
+        let xb = coords[0].clone();
+        let aligned = b.bin(
+            BinaryOp::Eq,
+            b.bin(BinaryOp::Rem, xb.clone(), b.int(size)),
+            b.int(0),
+        );
+        let x = b.bin(BinaryOp::Div, xb, b.int(size));
+        let mut index: Vec<Expr> = vec![x];
+        index.extend(coords[1..axes].iter().cloned());
+        let (linear, inside) = b.surface_index(&index, &extents, mode, layered);
+        let access = b.index(tex_e, linear);
+        let done = match op {
+            Op::Write(..) => {
+                let v = args
+                    .first()
+                    .cloned()
+                    .ok_or_else(|| format!("`{name}` without a value"))?;
+                let store = b.assign(access, v.clone());
+                match inside {
+                    Some(ok) => b.cond(ok, store, v),
+                    None => store,
+                }
+            }
+            _ => {
+                let value = match inside {
+                    Some(ok) => b.cond(ok, access, b.zero()),
+                    None => access,
+                };
+                Expr::new(self.deliver(op, at, args, value, &b), span)
+            }
+        };
+        let check = b.call("__assert", vec![aligned]);
+        Ok(ExprKind::Comma(Box::new(check), Box::new(done)))
     }
 
     /// The value of each leaf of the texel a `tex1Dfetch`, `tex1D` or `tex2D` call `n` reads
@@ -683,6 +743,16 @@ impl Unit<'_> {
         let (at, spelling) = texel_spelling(op, &ret, &params);
         // A legacy reference carries its texel type and read mode in its type.
         let source_ty = n.inner.get(1 + at).map(strip_implicit).and_then(|a| a.ty());
+        if op == Op::Level {
+            let leaves = self.level_leaves(
+                name,
+                source_ty,
+                &spelling,
+                &args[at.min(args.len())..],
+                span,
+            )?;
+            return Ok((leaves, at));
+        }
         let Some(ExprKind::Ident(tex)) = args.get(at).map(|a| &a.kind) else {
             return Err(format!(
                 "`{name}` of a texture or surface that is not a parameter or texture reference"
@@ -741,71 +811,10 @@ impl Unit<'_> {
                 );
                 (x.clone(), Some(inside))
             }
-            Op::Sample(dims) => {
+            Op::Sample(_) | Op::Layered(_) | Op::Cubemap => {
                 self.sampling_allowed(name, tex, decl, by_type)?;
-                let extents = self.usable_extents(tex, decl, span)?;
-                let plain = TextureDecl {
-                    name: tex.to_string(),
-                    span,
-                    extents: vec![],
-                    address: None,
-                    normalized: false,
-                };
-                let (d, extents, host_bound) = match (decl, extents.filter(|e| e.len() == dims)) {
-                    (Some(d), Some(e)) => (d, e, false),
-                    (d, None)
-                        if d.is_none_or(|d| d.extents.is_empty()) && self.is_reference(tex) =>
-                    {
-                        (d.unwrap_or(&plain), b.reference_extents(tex, dims), true)
-                    }
-                    _ => {
-                        let want = if dims == 1 { "width" } else { "width, height" };
-                        return Err(format!(
-                            "`{name}` of `{tex}` needs its extents: `//@ extent({tex}) = {want}`"
-                        ));
-                    }
-                };
-                if coords.len() != dims {
-                    return Err(format!("`{name}` takes {dims} coordinate(s)"));
-                }
-                let mode = d.address.map(|a| a.0).unwrap_or_default();
-                if mode == Address::Wrap && !d.normalized {
-                    return Err(format!(
-                        "wrap addressing of `{tex}` with unnormalized coordinates (CUDA \
-                         switches it to clamp): declare `//@ normalized({tex})` or another mode"
-                    ));
-                }
-                let mut index = vec![];
-                let mut inside: Option<Expr> = None;
-                for (c, e) in coords.iter().zip(&extents) {
-                    let (i, ok) = b.texel_index(c, e, mode, d.normalized);
-                    index.push(i);
-                    if let Some(ok) = ok {
-                        inside = Some(match inside {
-                            Some(prev) => b.and(prev, ok),
-                            None => ok,
-                        });
-                    }
-                }
-                let mut linear = b.linear(&index, &extents);
-                if host_bound {
-                    // Extents the host binds never exceed the buffer: the texel index is kept
-                    // below its length (one expression, so the bound is evident to every
-                    // engine), and a texture bound to nothing reads 0.
-                    let len = texels_in(b.call("__warpsafe_buffer_len", vec![tex_e.clone()]));
-                    let last = b.bin(
-                        BinaryOp::Sub,
-                        len.clone(),
-                        b.e(ExprKind::Int(1, ScalarType::I64)),
-                    );
-                    linear = b.call("min", vec![b.linear_wide(&index, &extents), last]);
-                    let bound = b.bin(BinaryOp::Gt, len, b.e(ExprKind::Int(0, ScalarType::I64)));
-                    inside = Some(match inside {
-                        Some(prev) => b.and(prev, bound),
-                        None => bound,
-                    });
-                }
-                (linear, inside)
+                let len = texels_in(b.call("__warpsafe_buffer_len", vec![tex_e.clone()]));
+                self.sampled_index(op, name, tex, decl, coords, len, &b)?
             }
             _ => return Err(format!("`{name}` is not a texture fetch")),
         };
@@ -831,24 +840,167 @@ impl Unit<'_> {
                     Some(ok) => b.cond(ok.clone(), load, b.zero()),
                     None => load,
                 };
-                match normalizer(texel.elem).filter(|_| texel.normalized) {
-                    Some((scale, least)) => {
-                        let v = b.bin(
-                            BinaryOp::Div,
-                            b.cast(ScalarType::F32, value),
-                            b.float(scale),
-                        );
-                        if least < 0.0 {
-                            b.call("fmaxf", vec![v, b.float(least)])
-                        } else {
-                            v
-                        }
-                    }
-                    None => value,
-                }
+                b.normalize(value, &texel)
             })
             .collect();
         Ok((leaves, at))
+    }
+
+    /// The texel index a sampled fetch (`tex1D`…`tex3D`, `tex1DLayered`, `tex2DLayered`,
+    /// `texCubemap`) of `tex` at `coords` reads, and the condition under which it reads it
+    /// (border addressing, a reference bound to nothing); `len` is the buffer's length in
+    /// texels.
+    #[allow(clippy::too_many_arguments)]
+    fn sampled_index(
+        &self,
+        op: Op,
+        name: &str,
+        tex: &str,
+        decl: Option<&TextureDecl>,
+        coords: &[Expr],
+        len: Expr,
+        b: &Build,
+    ) -> Result<(Expr, Option<Expr>), String> {
+        let span = b.span;
+        // Image axes, extents declared, coordinates taken.
+        let (spatial, want, given) = match op {
+            Op::Sample(d) => (d, d, d),
+            Op::Layered(d) => (d, d + 1, d + 1),
+            _ => (2, 3, 3),
+        };
+        let extents = self.usable_extents(tex, decl, span)?;
+        let plain = TextureDecl {
+            name: tex.to_string(),
+            span,
+            extents: vec![],
+            address: None,
+            normalized: false,
+        };
+        let (d, extents, host_bound) = match (decl, extents.filter(|e| e.len() == want)) {
+            (Some(d), Some(e)) => (d, e, false),
+            (d, None) if d.is_none_or(|d| d.extents.is_empty()) && self.is_reference(tex) => {
+                let host_axes = if op == Op::Cubemap { 2 } else { want };
+                let mut e = b.reference_extents(tex, host_axes);
+                if op == Op::Cubemap {
+                    e.push(b.int(6));
+                }
+                (d.unwrap_or(&plain), e, true)
+            }
+            _ => {
+                return Err(format!(
+                    "`{name}` of `{tex}` needs its extents: `//@ extent({tex}) = {}`",
+                    extent_words(op)
+                ));
+            }
+        };
+        if coords.len() != given {
+            return Err(format!("`{name}` takes {given} coordinate(s)"));
+        }
+        let mode = d.address.map(|a| a.0).unwrap_or_default();
+        if mode == Address::Wrap && !d.normalized && op != Op::Cubemap {
+            return Err(format!(
+                "wrap addressing of `{tex}` with unnormalized coordinates (CUDA \
+                 switches it to clamp): declare `//@ normalized({tex})` or another mode"
+            ));
+        }
+        let mut index = vec![];
+        let mut inside: Option<Expr> = None;
+        let mut layer_ok = None;
+        if op == Op::Cubemap {
+            if !matches!(extents[2].kind, ExprKind::Int(6, _)) {
+                return Err(format!(
+                    "`{name}` of `{tex}`, whose third extent is not 6 (a cubemap has six faces: \
+                     `//@ extent({tex}) = width, width, 6`)"
+                ));
+            }
+            if mode != Address::Clamp {
+                return Err(format!(
+                    "`{name}` of `{tex}` with border or wrap addressing (cubemap faces are \
+                     modelled with clamp only)"
+                ));
+            }
+            index = b.cube_texel(coords, &extents);
+        } else {
+            for (c, e) in coords.iter().zip(&extents).take(spatial) {
+                let (i, ok) = b.texel_index(c, e, mode, d.normalized);
+                index.push(i);
+                if let Some(ok) = ok {
+                    inside = Some(match inside {
+                        Some(prev) => b.and(prev, ok),
+                        None => ok,
+                    });
+                }
+            }
+            if op != Op::Sample(spatial) {
+                // The layer is an integer, never filtered or wrapped.
+                let layer = b.cast(ScalarType::I32, coords[spatial].clone());
+                layer_ok = Some(b.inside(&layer, &extents[spatial]));
+                index.push(layer);
+            }
+        }
+        let mut linear = if index.len() > 2 {
+            b.linear_wide(&index, &extents)
+        } else {
+            b.linear(&index, &extents)
+        };
+        if host_bound {
+            // Extents the host binds never exceed the buffer: the texel index is kept
+            // below its length (one expression, so the bound is evident to every
+            // engine), and a texture bound to nothing reads 0.
+            let last = b.bin(
+                BinaryOp::Sub,
+                len.clone(),
+                b.e(ExprKind::Int(1, ScalarType::I64)),
+            );
+            linear = b.call("min", vec![b.linear_wide(&index, &extents), last]);
+            let bound = b.bin(BinaryOp::Gt, len, b.e(ExprKind::Int(0, ScalarType::I64)));
+            inside = Some(match inside {
+                Some(prev) => b.and(prev, bound),
+                None => bound,
+            });
+        }
+        if let Some(ok) = layer_ok {
+            // A layer outside the stack reads outside the buffer: a bounds finding.
+            linear = b.cond(ok, linear, b.minus_one());
+        }
+        Ok((linear, inside))
+    }
+
+    /// The leaves of a mipmapped fetch (`tex2DLod`, `tex2DGrad`, …): the level of detail picks
+    /// an image of the mip chain, which we do not model, so each leaf is an arbitrary value
+    /// of the texel's type and no memory is read. `rest` is the texture and the coordinates,
+    /// which must have no effects.
+    fn level_leaves(
+        &self,
+        name: &str,
+        source_ty: Option<&str>,
+        spelling: &str,
+        rest: &[Expr],
+        span: Span,
+    ) -> Result<Vec<Expr>, String> {
+        if !rest.iter().all(pure) {
+            return Err(format!(
+                "`{name}` with a texture or coordinate that has effects or calls a helper \
+                 (assign it to a variable first)"
+            ));
+        }
+        let texel = self.texel_of("", source_ty, spelling, span)?;
+        let b = Build {
+            span,
+            ty: texel.elem,
+        };
+        let leaves = texel
+            .starts
+            .iter()
+            .map(|_| {
+                let v = b.call(
+                    &format!("__warpsafe_arbitrary_{}", texel.elem.name()),
+                    vec![],
+                );
+                b.normalize(v, &texel)
+            })
+            .collect();
+        Ok(leaves)
     }
 
     /// The call's result: the value, or its store through the output pointer.
@@ -1108,6 +1260,102 @@ impl Build {
             .collect()
     }
 
+    /// A normalized-float read of `value` (see [`normalizer`]) when `texel` is read so.
+    fn normalize(&self, value: Expr, texel: &Texel) -> Expr {
+        match normalizer(texel.elem).filter(|_| texel.normalized) {
+            Some((scale, least)) => {
+                let v = self.bin(
+                    BinaryOp::Div,
+                    self.cast(ScalarType::F32, value),
+                    self.float(scale),
+                );
+                if least < 0.0 {
+                    self.call("fmaxf", vec![v, self.float(least)])
+                } else {
+                    v
+                }
+            }
+            None => value,
+        }
+    }
+
+    /// `-1`: an index outside every buffer.
+    fn minus_one(&self) -> Expr {
+        self.e(ExprKind::Unary(UnaryOp::Neg, Box::new(self.int(1))))
+    }
+
+    /// `0 <= i && i < n`, compared in `long long`.
+    fn inside(&self, i: &Expr, n: &Expr) -> Expr {
+        self.and(
+            self.bin(BinaryOp::Ge, i.clone(), self.int(0)),
+            self.bin(
+                BinaryOp::Lt,
+                self.cast(ScalarType::I64, i.clone()),
+                self.cast(ScalarType::I64, n.clone()),
+            ),
+        )
+    }
+
+    /// The texel `[s, t, face]` a cubemap fetch in direction `c = (x, y, z)` reads, by the
+    /// Programming Guide's table ("Cubemap Textures"): the axis of largest magnitude picks
+    /// the face (+x 0, -x 1, +y 2, -y 3, +z 4, -z 5) and, with `ma` that magnitude, the face
+    /// coordinates are `((sc / ma) + 1) / 2` and `((tc / ma) + 1) / 2` with
+    ///
+    /// | face | sc | tc |
+    /// |------|----|----|
+    /// | +x   | -z | -y |
+    /// | -x   | +z | -y |
+    /// | +y   | +x | +z |
+    /// | -y   | +x | -z |
+    /// | +z   | +x | -y |
+    /// | -z   | -x | -y |
+    ///
+    /// Ties (`|x| = |y|`) are not in the table: x wins over y and z, y over z. The face
+    /// coordinates are normalized and clamped to the face.
+    fn cube_texel(&self, c: &[Expr], extents: &[Expr]) -> Vec<Expr> {
+        let (x, y, z) = (
+            self.cast(ScalarType::F32, c[0].clone()),
+            self.cast(ScalarType::F32, c[1].clone()),
+            self.cast(ScalarType::F32, c[2].clone()),
+        );
+        let abs = |e: &Expr| self.call("fabsf", vec![e.clone()]);
+        let (ax, ay, az) = (abs(&x), abs(&y), abs(&z));
+        let ge = |a: &Expr, b: &Expr| self.bin(BinaryOp::Ge, a.clone(), b.clone());
+        let neg = |e: &Expr| self.e(ExprKind::Unary(UnaryOp::Neg, Box::new(e.clone())));
+        let x_major = self.and(ge(&ax, &ay), ge(&ax, &az));
+        let y_major = ge(&ay, &az);
+        let positive = |e: &Expr| ge(e, &self.float(0.0));
+        // Chooses among the x-, y- and z-major cases.
+        let pick = |xm: Expr, ym: Expr, zm: Expr| {
+            self.cond(x_major.clone(), xm, self.cond(y_major.clone(), ym, zm))
+        };
+        let signed =
+            |e: &Expr, pos: u64, negv: u64| self.cond(positive(e), self.int(pos), self.int(negv));
+        let face = pick(signed(&x, 0, 1), signed(&y, 2, 3), signed(&z, 4, 5));
+        let sc = pick(
+            self.cond(positive(&x), neg(&z), z.clone()),
+            x.clone(),
+            self.cond(positive(&z), x.clone(), neg(&x)),
+        );
+        let tc = pick(
+            neg(&y),
+            self.cond(positive(&y), z.clone(), neg(&z)),
+            neg(&y),
+        );
+        let ma = pick(ax, ay, az);
+        let face_coord = |sc: Expr| {
+            let ratio = self.bin(BinaryOp::Div, sc, ma.clone());
+            self.bin(
+                BinaryOp::Mul,
+                self.bin(BinaryOp::Add, ratio, self.float(1.0)),
+                self.float(0.5),
+            )
+        };
+        let (s, _) = self.texel_index(&face_coord(sc), &extents[0], Address::Clamp, true);
+        let (t, _) = self.texel_index(&face_coord(tc), &extents[1], Address::Clamp, true);
+        vec![s, t, face]
+    }
+
     /// `min(max(i, 0), n - 1)` in `int`.
     fn clamp_int(&self, i: Expr, n: &Expr) -> Expr {
         let last = self.bin(
@@ -1160,74 +1408,86 @@ impl Build {
         (self.clamp_int(self.cast(ScalarType::I32, held), n), inside)
     }
 
-    /// Row-major `y * w + x` in `long long`, for extents only known to be below `INT_MAX`.
+    /// Row-major `(z * h + y) * w + x` in `long long` (fewer axes likewise), for extents
+    /// only known to be below `INT_MAX`.
     fn linear_wide(&self, index: &[Expr], extents: &[Expr]) -> Expr {
-        let wide = |e: &Expr| self.cast(ScalarType::I64, e.clone());
-        match (index, extents) {
-            ([x, y], [w, _]) => self.bin(
-                BinaryOp::Add,
-                self.bin(BinaryOp::Mul, wide(y), wide(w)),
-                wide(x),
-            ),
-            _ => index.first().map(wide).unwrap_or_else(|| self.int(0)),
-        }
+        self.horner(index, extents, ScalarType::I64)
     }
 
-    /// Row-major `y * w + x` (or `x`).
+    /// Row-major `(z * h + y) * w + x` in `int` (fewer axes likewise).
     fn linear(&self, index: &[Expr], extents: &[Expr]) -> Expr {
-        match (index, extents) {
-            ([x, y], [w, _]) => self.bin(
-                BinaryOp::Add,
-                self.bin(
-                    BinaryOp::Mul,
-                    y.clone(),
-                    self.cast(ScalarType::I32, w.clone()),
-                ),
-                x.clone(),
-            ),
-            _ => index.first().cloned().unwrap_or_else(|| self.int(0)),
-        }
+        self.horner(index, extents, ScalarType::I32)
     }
 
-    /// The element a surface access at texel coordinates `index` touches under boundary
-    /// mode `mode` (0 zero, 1 clamp, 2 trap), and the condition of being inside for zero.
-    /// Under trap, a coordinate outside its extent gives an index outside the buffer.
-    fn surface_index(&self, index: &[Expr], extents: &[Expr], mode: u64) -> (Expr, Option<Expr>) {
-        let inside_axis = |i: &Expr, n: &Expr| {
-            self.and(
-                self.bin(BinaryOp::Ge, i.clone(), self.int(0)),
-                self.bin(
-                    BinaryOp::Lt,
-                    self.cast(ScalarType::I64, i.clone()),
-                    self.cast(ScalarType::I64, n.clone()),
-                ),
-            )
+    /// `((i[n-1] * e[n-2] + i[n-2]) * … ) * e[0] + i[0]` in `ty`: the extents are converted
+    /// to it, and so are the indices unless `ty` is `int`, which they are already.
+    fn horner(&self, index: &[Expr], extents: &[Expr], ty: ScalarType) -> Expr {
+        let index_in = |e: &Expr| match ty {
+            ScalarType::I32 => e.clone(),
+            _ => self.cast(ty, e.clone()),
         };
-        match mode {
+        let Some((last, rest)) = index.split_last() else {
+            return self.int(0);
+        };
+        let mut acc = index_in(last);
+        for (k, i) in rest.iter().enumerate().rev() {
+            let w = extents
+                .get(k)
+                .map(|e| self.cast(ty, e.clone()))
+                .unwrap_or_else(|| self.int(1));
+            acc = self.bin(BinaryOp::Add, self.bin(BinaryOp::Mul, acc, w), index_in(i));
+        }
+        acc
+    }
+
+    /// The element a surface access at texel coordinates `index` (the layer last when
+    /// `layered`) touches under boundary mode `mode` (0 zero, 1 clamp, 2 trap), and the
+    /// condition of being inside for zero. Under trap, a coordinate outside its extent gives
+    /// an index outside the buffer, as does a layer outside the stack under every mode.
+    fn surface_index(
+        &self,
+        index: &[Expr],
+        extents: &[Expr],
+        mode: u64,
+        layered: bool,
+    ) -> (Expr, Option<Expr>) {
+        let spatial = index.len() - usize::from(layered);
+        let all = |axes: &mut dyn Iterator<Item = usize>| -> Option<Expr> {
+            axes.map(|k| self.inside(&index[k], &extents[k]))
+                .reduce(|a, b| self.and(a, b))
+        };
+        let mut at: Vec<Expr> = index.to_vec();
+        let mut inside = None;
+        let mut guard = match mode {
             1 => {
-                let clamped: Vec<Expr> = index
-                    .iter()
-                    .zip(extents)
-                    .map(|(i, n)| self.clamp_int(i.clone(), n))
-                    .collect();
-                (self.linear(&clamped, extents), None)
+                for k in 0..spatial {
+                    at[k] = self.clamp_int(index[k].clone(), &extents[k]);
+                }
+                None
             }
             0 => {
-                let mut ok = inside_axis(&index[0], &extents[0]);
-                for (i, n) in index.iter().zip(extents).skip(1) {
-                    ok = self.and(ok, inside_axis(i, n));
-                }
-                (self.linear(index, extents), Some(ok))
+                inside = all(&mut (0..spatial));
+                None
             }
-            _ => match (index, extents) {
-                // x past its row must not land in the next row: send it out of the buffer.
-                ([x, _], [w, _]) => {
-                    let ok = inside_axis(x, w);
-                    let minus_one = self.e(ExprKind::Unary(UnaryOp::Neg, Box::new(self.int(1))));
-                    (self.cond(ok, self.linear(index, extents), minus_one), None)
-                }
-                _ => (self.linear(index, extents), None),
-            },
+            // Past its row (or slice) must not land in the next one: out of the buffer. The
+            // last axis runs past the end of the buffer by itself.
+            _ => all(&mut (0..index.len().saturating_sub(1))),
+        };
+        if layered {
+            let layer = all(&mut std::iter::once(spatial));
+            guard = match (guard, layer) {
+                (Some(g), Some(l)) => Some(self.and(g, l)),
+                (g, l) => g.or(l),
+            };
+        }
+        let linear = if at.len() > 2 {
+            self.linear_wide(&at, extents)
+        } else {
+            self.linear(&at, extents)
+        };
+        match guard {
+            Some(ok) => (self.cond(ok, linear, self.minus_one()), inside),
+            None => (linear, inside),
         }
     }
 }
@@ -1247,10 +1507,13 @@ mod tests {
         )
         .expect("signature");
         assert_eq!(
-            texel_spelling(Op::Read(2), "void", &p),
+            texel_spelling(Op::Read(2, false), "void", &p),
             (1, "float".to_string())
         );
-        assert_eq!(texel_spelling(Op::Write(2), "void", &["int".into()]).0, 1);
+        assert_eq!(
+            texel_spelling(Op::Write(2, false), "void", &["int".into()]).0,
+            1
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@ mod methods;
 mod mixed_records;
 mod nested_records;
 mod reinterpret;
+mod texture3d;
 mod textures;
 mod vector_math;
 mod wmma;

@@ -369,10 +369,11 @@ __global__ void volume(cudaTextureObject_t t, float* out)
 {
     out[threadIdx.x] = tex3D<float>(t, 0.5f, 0.5f, 0.5f);
 }
-__global__ void vector_texels(cudaTextureObject_t t, float* out)
+struct Mixed { float a; int b; };
+__global__ void record_texels(cudaTextureObject_t t, float* out)
 {
-    float4 v = tex1Dfetch<float4>(t, threadIdx.x);
-    out[threadIdx.x] = v.x;
+    Mixed v = tex1Dfetch<Mixed>(t, threadIdx.x);
+    out[threadIdx.x] = v.a;
 }
 __global__ void two_types(cudaTextureObject_t t, float* out)
 {
@@ -399,7 +400,8 @@ __global__ void shadowed(cudaTextureObject_t h, float* out, int n, int m)
 "#;
     let c = clang("rejects.cu", src);
     assert!(rejection(&c, "volume").contains("`tex3D`"));
-    assert!(rejection(&c, "vector_texels").contains("`float4`"));
+    let mixed = rejection(&c, "record_texels");
+    assert!(mixed.contains("different types"), "{mixed}");
     let two = rejection(&c, "two_types");
     assert!(two.contains("`int`") && two.contains("`float`"), "{two}");
     assert!(rejection(&c, "no_extent").contains("//@ extent(img) = width, height"));
