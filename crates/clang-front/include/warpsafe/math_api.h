@@ -83,7 +83,6 @@ float frexpf(float x, int *nptr);
 float ldexpf(float x, int exp);
 float scalbnf(float x, int n);
 float scalblnf(float x, long int n);
-float modff(float x, float *iptr);
 float remquof(float x, float y, int *quo);
 float nanf(const char *tagp);
 float jnf(int n, float x);
@@ -106,6 +105,13 @@ bool isfinite(float x);
 bool isinf(float x);
 bool isnan(float x);
 bool signbit(float x);
+/* The integral part through the pointer; the fractional part keeps x's sign
+ * (x - trunc(x) is exact), and is a signed zero for an infinite x. */
+inline float modff(float x, float *iptr) {
+    float t = truncf(x);
+    *iptr = t;
+    return isinf(x) ? copysignf(0.0f, x) : copysignf(x - t, x);
+}
 
 /* ---- double precision ---------------------------------------------------- */
 
@@ -174,7 +180,6 @@ double frexp(double x, int *nptr);
 double ldexp(double x, int exp);
 double scalbn(double x, int n);
 double scalbln(double x, long int n);
-double modf(double x, double *iptr);
 double remquo(double x, double y, int *quo);
 double nan(const char *tagp);
 double jn(int n, double x);
@@ -196,6 +201,11 @@ bool isfinite(double x);
 bool isinf(double x);
 bool isnan(double x);
 bool signbit(double x);
+inline double modf(double x, double *iptr) {
+    double t = trunc(x);
+    *iptr = t;
+    return isinf(x) ? copysign(0.0, x) : copysign(x - t, x);
+}
 
 /* ---- absolute value and the toolkit's typed min / max ------------------ */
 

@@ -13,6 +13,7 @@ mod headers;
 mod host_lengths;
 mod inline_asm;
 mod launch_api;
+mod math_library;
 mod math_out_params;
 mod memops;
 mod methods;

@@ -695,6 +695,9 @@ impl Lowerer<'_> {
         }
         let hint = match name {
             "printf" => "`printf` is not supported".to_string(),
+            "frexpf" | "frexp" | "remquof" | "remquo" => {
+                format!("`{name}` returns a second result through a pointer, which is not supported")
+            }
             _ if name.starts_with("__syncthreads_") => format!("`{name}` is not supported"),
             _ if name.starts_with("atomic") => format!("the atomic `{name}` is not supported"),
             _ => format!("unknown function `{name}` (only `__device__` helpers of this file and the supported CUDA intrinsics can be called)"),
