@@ -110,6 +110,20 @@ template <class T, int texType = cudaTextureType1D,
           enum cudaTextureReadMode mode = cudaReadModeElementType>
 struct __attribute__((device_builtin_texture_type)) texture : public textureReference {};
 
+/* Legacy surface references: file-scope `surface<void, 2> surf;` variables the
+ * host binds to an array and kernels read and write with surf2Dread/surf2Dwrite. */
+#define cudaSurfaceType1D 0x01
+#define cudaSurfaceType2D 0x02
+#define cudaSurfaceType3D 0x03
+#define cudaSurfaceTypeCubemap 0x0C
+#define cudaSurfaceType1DLayered 0xF1
+#define cudaSurfaceType2DLayered 0xF2
+struct surfaceReference {
+  struct cudaChannelFormatDesc channelDesc;
+};
+template <class T, int dim = cudaSurfaceType1D>
+struct __attribute__((device_builtin_surface_type)) surface : public surfaceReference {};
+
 /* What a normalized-float fetch returns for an 8- or 16-bit element type. */
 template <class T> struct __warpsafe_tex_norm { typedef float type; };
 template <> struct __warpsafe_tex_norm<char2> { typedef float2 type; };
@@ -239,6 +253,49 @@ void surf1DLayeredwrite(T data, cudaSurfaceObject_t surfObject, int x, int layer
 template <class T>
 void surf2DLayeredwrite(T data, cudaSurfaceObject_t surfObject, int x, int y, int layer,
                         enum cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap);
+
+/* Surface references: the texel type is the explicit template argument
+ * (`surf2Dread<float>(surf, x, y)`), the pointee of the first argument, or
+ * the type of the value written. */
+#define __WARPSAFE_SURF_MODE enum cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap
+template <class T> T surf1Dread(surface<void, cudaSurfaceType1D> s, int x, __WARPSAFE_SURF_MODE);
+template <class T>
+T surf2Dread(surface<void, cudaSurfaceType2D> s, int x, int y, __WARPSAFE_SURF_MODE);
+template <class T>
+T surf3Dread(surface<void, cudaSurfaceType3D> s, int x, int y, int z, __WARPSAFE_SURF_MODE);
+template <class T>
+T surf1DLayeredread(surface<void, cudaSurfaceType1DLayered> s, int x, int layer,
+                    __WARPSAFE_SURF_MODE);
+template <class T>
+T surf2DLayeredread(surface<void, cudaSurfaceType2DLayered> s, int x, int y, int layer,
+                    __WARPSAFE_SURF_MODE);
+template <class T>
+void surf1Dread(T *res, surface<void, cudaSurfaceType1D> s, int x, __WARPSAFE_SURF_MODE);
+template <class T>
+void surf2Dread(T *res, surface<void, cudaSurfaceType2D> s, int x, int y, __WARPSAFE_SURF_MODE);
+template <class T>
+void surf3Dread(T *res, surface<void, cudaSurfaceType3D> s, int x, int y, int z,
+                __WARPSAFE_SURF_MODE);
+template <class T>
+void surf1DLayeredread(T *res, surface<void, cudaSurfaceType1DLayered> s, int x, int layer,
+                       __WARPSAFE_SURF_MODE);
+template <class T>
+void surf2DLayeredread(T *res, surface<void, cudaSurfaceType2DLayered> s, int x, int y, int layer,
+                       __WARPSAFE_SURF_MODE);
+template <class T>
+void surf1Dwrite(T val, surface<void, cudaSurfaceType1D> s, int x, __WARPSAFE_SURF_MODE);
+template <class T>
+void surf2Dwrite(T val, surface<void, cudaSurfaceType2D> s, int x, int y, __WARPSAFE_SURF_MODE);
+template <class T>
+void surf3Dwrite(T val, surface<void, cudaSurfaceType3D> s, int x, int y, int z,
+                 __WARPSAFE_SURF_MODE);
+template <class T>
+void surf1DLayeredwrite(T val, surface<void, cudaSurfaceType1DLayered> s, int x, int layer,
+                        __WARPSAFE_SURF_MODE);
+template <class T>
+void surf2DLayeredwrite(T val, surface<void, cudaSurfaceType2DLayered> s, int x, int y,
+                        int layer, __WARPSAFE_SURF_MODE);
+#undef __WARPSAFE_SURF_MODE
 
 #pragma clang attribute pop
 

@@ -47,6 +47,31 @@ impl Unit<'_> {
             // A function-pointer table: `fn_pointers.rs`.
             return None;
         }
+        if is_surface_reference(v.ty()?) {
+            // Its texel type is that of its accesses: see `type_surface_references`.
+            let span = self.span(v, Span::DUMMY);
+            let name = v.name()?.to_string();
+            return Some(GlobalArray {
+                param: ast::ParamDecl {
+                    name: name.clone(),
+                    ty: ast::Type {
+                        base: Some(ScalarType::U8),
+                        ptr: true,
+                        konst: false,
+                        volatile: false,
+                        span,
+                    },
+                    span,
+                },
+                name,
+                extent: None,
+                id: v.id().to_string(),
+                scalar: false,
+                inner_dims: vec![],
+                record_stride: None,
+                unmodelled: None,
+            });
+        }
         if let Some(mut texels) = texture_reference(v.ty()?) {
             let span = self.span(v, Span::DUMMY);
             let name = v.name()?.to_string();
@@ -129,6 +154,9 @@ impl Unit<'_> {
     /// not read: the contents are inputs, which the host may overwrite (`cudaMemcpyToSymbol`),
     /// as for scalar globals.
     pub fn collect_record_globals(&mut self, n: &Node) {
+        if n.kind == "TranslationUnitDecl" {
+            self.type_surface_references(n);
+        }
         match n.kind.as_str() {
             "TranslationUnitDecl" | "NamespaceDecl" | "LinkageSpecDecl" => {
                 for c in &n.inner {
@@ -406,6 +434,13 @@ pub fn texture_extents(tex: &GlobalArray) -> Vec<GlobalArray> {
             }
         })
         .collect()
+}
+
+/// True for a legacy surface reference type (`surface<void, 2>`).
+pub fn is_surface_reference(ty: &str) -> bool {
+    ty.trim()
+        .trim_start_matches("const ")
+        .starts_with("surface<")
 }
 
 /// The texel type spelled in a legacy texture reference type (`texture<float2, 1,

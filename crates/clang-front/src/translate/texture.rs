@@ -223,14 +223,23 @@ fn extent_words(op: Op) -> &'static str {
     }
 }
 
-/// The legacy texture reference the argument `a` copies, by name.
+/// The legacy texture or surface reference the argument `a` copies, by name.
 fn reference_named(a: &Node) -> Option<&str> {
+    reference_copied(a).map(|(_, name)| name)
+}
+
+/// The declaration id and name of the legacy texture or surface reference (a file-scope
+/// `texture<…>` or `surface<…>` variable) the argument `a` copies.
+fn reference_copied(a: &Node) -> Option<(&str, &str)> {
     let mut n = a;
     loop {
         if n.kind == "DeclRefExpr" {
-            let (_, kind, name) = n.referenced()?;
-            let is_texture = n.ty().is_some_and(|t| t.trim().starts_with("texture<"));
-            return (kind == "VarDecl" && is_texture).then_some(name);
+            let (id, kind, name) = n.referenced()?;
+            let is_texture = n.ty().is_some_and(|t| {
+                let t = t.trim().trim_start_matches("const ");
+                t.starts_with("texture<") || t.starts_with("surface<")
+            });
+            return (kind == "VarDecl" && is_texture).then_some((id, name));
         }
         let copies = matches!(
             n.kind.as_str(),
@@ -341,6 +350,67 @@ fn fetch_call(n: &Node) -> Option<(Op, String, Vec<&Node>)> {
 }
 
 impl Unit<'_> {
+    /// Gives each legacy surface reference (`surface<void, 2> s;`) of [`Unit::globals`] the
+    /// texel type its accesses in `root` name: a buffer of that scalar, or of a vector's
+    /// leaves. One read or written as two types is not modelled (its accesses are rejected).
+    pub fn type_surface_references(&mut self, root: &Node) {
+        let mut uses: Vec<(String, Result<Leaves, String>)> = vec![];
+        self.surface_uses(root, &mut uses, 0);
+        for g in self.globals.iter_mut() {
+            let mut mine = uses.iter().filter(|(id, _)| *id == g.id).map(|(_, t)| t);
+            let Some(first) = mine.next() else { continue };
+            let first = match first {
+                Ok(t) => t,
+                Err(m) => {
+                    g.unmodelled = Some(format!("unsupported: the surface `{}`: {m}", g.name));
+                    continue;
+                }
+            };
+            if let Some(other) = mine.find(|t| {
+                t.as_ref()
+                    .map_or(true, |t| (t.scalar, t.count) != (first.scalar, first.count))
+            }) {
+                let other = match other {
+                    Ok(t) => format!("`{}`", t.spelled),
+                    Err(m) => m.clone(),
+                };
+                g.unmodelled = Some(format!(
+                    "unsupported: the surface `{}` is accessed as `{}` and as {other}: one \
+                     texel type per surface",
+                    g.name, first.spelled
+                ));
+                continue;
+            }
+            g.param.ty.base = Some(first.scalar);
+            if first.count > 1 {
+                g.record_stride = Some(first.count);
+            }
+        }
+    }
+
+    /// The surface references (by declaration id) that the surface accesses in `n` name,
+    /// with the texel type of each access.
+    fn surface_uses(&self, n: &Node, out: &mut Vec<(String, Result<Leaves, String>)>, depth: u32) {
+        if depth > 400 {
+            return;
+        }
+        if let Some((op, ty, args)) = fetch_call(n).filter(|(op, _, _)| !op.fetches()) {
+            let (ret, params) = signature(&ty).unwrap_or_default();
+            let (at, spelling) = texel_spelling(op, &ret, &params);
+            let surface = args
+                .get(at)
+                .and_then(|a| reference_copied(a))
+                .map(|(id, _)| id);
+            if let Some(id) = surface {
+                let span = self.span(n, Span::DUMMY);
+                out.push((id.to_string(), self.texel_leaves(&spelling, span)));
+            }
+        }
+        for c in &n.inner {
+            self.surface_uses(c, out, depth + 1);
+        }
+    }
+
     /// The leaves of the texel type `spelling`: a scalar, or a vector or record whose leaves
     /// share one type (`uchar4`, `float2`).
     fn texel_leaves(&self, spelling: &str, span: Span) -> Result<Leaves, String> {
@@ -675,10 +745,24 @@ impl Unit<'_> {
         if coords.len() < axes || coords.len() > axes + 1 {
             return Err(format!("`{name}` takes {axes} coordinate(s)"));
         }
+        let mut host_bound = false;
         let extents: Vec<Expr> = match self.usable_extents(tex, decl, span) {
             Ok(Some(e)) if e.len() == axes => e,
             _ if axes == 1 => vec![b.call("__warpsafe_buffer_len", vec![tex_e.clone()])],
             Err(m) => return Err(m),
+            Ok(None) if self.is_reference(tex) => {
+                // A surface reference the host binds to an array: the leading extents are
+                // the host's, the last one what the buffer holds of them.
+                let len = b.call("__warpsafe_buffer_len", vec![tex_e.clone()]);
+                let stride = self
+                    .globals
+                    .iter()
+                    .find(|g| g.name == *tex)
+                    .and_then(|g| g.record_stride)
+                    .unwrap_or(1);
+                host_bound = true;
+                b.host_surface_extents(tex, axes, len, stride)
+            }
             _ => {
                 return Err(format!(
                     "`{name}` of `{tex}` needs its extents: `//@ extent({tex}) = {}`",
@@ -696,7 +780,7 @@ impl Unit<'_> {
         let x = b.bin(BinaryOp::Div, xb, b.int(size));
         let mut index: Vec<Expr> = vec![x];
         index.extend(coords[1..axes].iter().cloned());
-        let (linear, inside) = b.surface_index(&index, &extents, mode, layered);
+        let (linear, inside) = b.surface_index(&index, &extents, mode, layered, host_bound);
         let access = b.index(tex_e, linear);
         let done = match op {
             Op::Write(..) => {
@@ -1356,6 +1440,32 @@ impl Build {
         vec![s, t, face]
     }
 
+    /// The `axes` extents of the surface reference `tex`, whose buffer holds `len` scalars,
+    /// `stride` per texel: the host's (the parameters of [`Build::reference_extents`]) but
+    /// the last, which is the texels the buffer holds over the product of the others. For
+    /// the array the host binds (exactly its extents) this is its last extent, and every
+    /// texel inside them is inside the buffer.
+    fn host_surface_extents(&self, tex: &str, axes: usize, len: Expr, stride: u64) -> Vec<Expr> {
+        let wide = |e: Expr| self.cast(ScalarType::I64, e);
+        let mut texels = wide(len);
+        if stride > 1 {
+            texels = self.bin(
+                BinaryOp::Div,
+                texels,
+                self.e(ExprKind::Int(stride, ScalarType::I64)),
+            );
+        }
+        let mut extents = self.reference_extents(tex, axes.saturating_sub(1));
+        let slice = extents
+            .iter()
+            .cloned()
+            .map(wide)
+            .reduce(|a, b| self.bin(BinaryOp::Mul, a, b))
+            .unwrap_or_else(|| self.e(ExprKind::Int(1, ScalarType::I64)));
+        extents.push(self.bin(BinaryOp::Div, texels, slice));
+        extents
+    }
+
     /// `min(max(i, 0), n - 1)` in `int`.
     fn clamp_int(&self, i: Expr, n: &Expr) -> Expr {
         let last = self.bin(
@@ -1444,12 +1554,17 @@ impl Build {
     /// `layered`) touches under boundary mode `mode` (0 zero, 1 clamp, 2 trap), and the
     /// condition of being inside for zero. Under trap, a coordinate outside its extent gives
     /// an index outside the buffer, as does a layer outside the stack under every mode.
+    ///
+    /// With `host_bound` (a reference whose last extent is what its buffer holds, see
+    /// [`Build::host_surface_extents`]) every axis is checked under trap, the last one too:
+    /// past it lies the rest of a buffer that is not a whole number of slices.
     fn surface_index(
         &self,
         index: &[Expr],
         extents: &[Expr],
         mode: u64,
         layered: bool,
+        host_bound: bool,
     ) -> (Expr, Option<Expr>) {
         let spatial = index.len() - usize::from(layered);
         let all = |axes: &mut dyn Iterator<Item = usize>| -> Option<Expr> {
@@ -1471,6 +1586,7 @@ impl Build {
             }
             // Past its row (or slice) must not land in the next one: out of the buffer. The
             // last axis runs past the end of the buffer by itself.
+            _ if host_bound => all(&mut (0..spatial)),
             _ => all(&mut (0..index.len().saturating_sub(1))),
         };
         if layered {
@@ -1480,7 +1596,7 @@ impl Build {
                 (g, l) => g.or(l),
             };
         }
-        let linear = if at.len() > 2 {
+        let linear = if at.len() > 2 || host_bound {
             self.linear_wide(&at, extents)
         } else {
             self.linear(&at, extents)
