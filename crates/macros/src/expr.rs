@@ -659,11 +659,13 @@ impl Gen {
                     #cx.min_max(false, __m, __hi, #sp)
                 })
             }
-            "powf" | "mul_add" => {
-                let (f, k) = if name == "powf" {
-                    (quote!(Pow), 1)
-                } else {
-                    (quote!(Fma), 2)
+            "powf" | "mul_add" | "atan2" | "hypot" | "copysign" => {
+                let (f, k) = match name.as_str() {
+                    "powf" => (quote!(Pow), 1),
+                    "atan2" => (quote!(Atan2), 1),
+                    "hypot" => (quote!(Hypot), 1),
+                    "copysign" => (quote!(Copysign), 1),
+                    _ => (quote!(Fma), 2),
                 };
                 if !check(self, k) {
                     return quote!(#cx.unit());

@@ -38,6 +38,19 @@ pub fn unary_math(name: &str, free: bool) -> Option<&'static str> {
         "ceil" => "Ceil",
         "round" => "Round",
         "trunc" => "Trunc",
+        // Rust's own float methods: no free-function spelling.
+        "atan" if !free => "Atan",
+        "asin" if !free => "Asin",
+        "acos" if !free => "Acos",
+        "sinh" if !free => "Sinh",
+        "cosh" if !free => "Cosh",
+        "asinh" if !free => "Asinh",
+        "acosh" if !free => "Acosh",
+        "atanh" if !free => "Atanh",
+        "cbrt" if !free => "Cbrt",
+        "exp_m1" if !free => "Expm1",
+        "ln_1p" if !free => "Log1p",
+        "round_ties_even" if !free => "Rint",
         "rsqrt" if free => "Rsqrt",
         "fast_exp" if free => "FastExp",
         _ => return None,
@@ -88,4 +101,5 @@ pub fn is_array_ctor(name: &str) -> bool {
 
 /// The methods of the subset, for error messages.
 pub const METHODS: &str = "abs, sqrt, exp, exp2, ln, log2, log10, sin, cos, tan, tanh, floor, \
-ceil, round, trunc, powf, mul_add, min, max, clamp, len";
+ceil, round, trunc, atan, asin, acos, sinh, cosh, asinh, acosh, atanh, cbrt, exp_m1, ln_1p, \
+round_ties_even, atan2, hypot, copysign, powf, mul_add, min, max, clamp, len";

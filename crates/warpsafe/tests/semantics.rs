@@ -417,6 +417,28 @@ fn math_methods_and_functions() {
 }
 
 #[kernel]
+fn library(x: &[f32], out: &mut [f32]) {
+    let i = thread_idx().x;
+    let v = x[i];
+    let w = x[7 - i];
+    out[i] = v.atan() + v.asinh() + v.cbrt() + v.exp_m1() + v.ln_1p() + v.round_ties_even();
+    out[i + 8] = v.atan2(w) + v.hypot(w) + w.copysign(v) + v.sinh() + v.cosh() + v.atanh();
+}
+
+#[test]
+fn library_methods_run_as_rust_computes_them() {
+    let x: Vec<f32> = (0..8).map(|i| i as f32 * 0.125 - 0.4).collect();
+    let mut out = vec![0.0; 16];
+    library::launch(&cpu(), 1, 8, &x, &mut out).unwrap();
+    for i in 0..8 {
+        let (v, w) = (x[i], x[7 - i]);
+        let a = v.atan() + v.asinh() + v.cbrt() + v.exp_m1() + v.ln_1p() + v.round_ties_even();
+        let b = v.atan2(w) + v.hypot(w) + w.copysign(v) + v.sinh() + v.cosh() + v.atanh();
+        assert_eq!((out[i], out[i + 8]), (a, b), "x = {v}");
+    }
+}
+
+#[kernel]
 fn overflowing(a: i32, out: &mut [i32]) {
     out[0] = a * a;
 }
