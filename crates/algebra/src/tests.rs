@@ -541,3 +541,112 @@ fn importing_many_shares_what_exists_and_appends_the_rest() {
     assert_eq!(r.mul(e2, w), got[1]);
     assert!(r.import_many(&o, &[]).is_empty());
 }
+
+fn q(n: i64, d: i64) -> num_rational::BigRational {
+    num_rational::BigRational::new(n.into(), d.into())
+}
+
+#[test]
+fn two_argument_functions_are_hash_consed_and_printed() {
+    let mut s = Store::new();
+    let v = syms(&mut s, &["a", "b"]);
+    let (a, b) = (v[0], v[1]);
+    let t = s.func2(Func2::Atan2, a, b);
+    assert_eq!(s.func2(Func2::Atan2, a, b), t);
+    assert_ne!(s.func2(Func2::Atan2, b, a), t);
+    assert_ne!(s.func2(Func2::Fmod, a, b), t);
+    assert_eq!(s.show(t), "atan2(a, b)");
+    let at = s.func(Func::Atan, a);
+    assert_eq!(s.show(at), "atan(a)");
+    // Equal arguments spelled differently meet in the normal form.
+    let z = s.int(0);
+    let a0 = s.add(a, z);
+    let ab = s.mul(a, b);
+    let ba = s.mul(b, a);
+    let (l, r) = (s.func2(Func2::Fmod, ab, a0), s.func2(Func2::Fmod, ba, a));
+    assert_eq!(verdict(&s, l, r), "equal");
+    let twice = s.add(t, t);
+    let two = s.int(2);
+    let scaled = s.mul(two, t);
+    assert_eq!(verdict(&s, twice, scaled), "equal");
+}
+
+#[test]
+fn rational_functions_fold_exactly() {
+    let mut s = Store::new();
+    let k = |s: &mut Store, n: i64, d: i64| s.constant(q(n, d));
+    let cases = [
+        (Func2::Fmod, (11, 2), (2, 1), q(3, 2)),
+        (Func2::Fmod, (-11, 2), (2, 1), q(-3, 2)),
+        (Func2::Fmod, (11, 2), (-2, 1), q(3, 2)),
+        (Func2::Remainder, (11, 2), (2, 1), q(-1, 2)),
+        (Func2::Remainder, (5, 1), (2, 1), q(1, 1)),
+        (Func2::Copysign, (3, 1), (-1, 4), q(-3, 1)),
+        (Func2::Copysign, (-3, 1), (0, 1), q(3, 1)),
+    ];
+    for (g, (an, ad), (bn, bd), want) in cases {
+        let (x, y) = (k(&mut s, an, ad), k(&mut s, bn, bd));
+        let r = s.func2(g, x, y);
+        assert_eq!(
+            s.as_const(r),
+            Some(&want),
+            "{}({an}/{ad}, {bn}/{bd})",
+            g.name()
+        );
+    }
+    let (x, zero) = (k(&mut s, 1, 1), s.int(0));
+    let r = s.func2(Func2::Fmod, x, zero);
+    assert!(matches!(s.node(r), Node::NaN));
+    for (n, want) in [(5, 2), (7, 4), (-5, -2), (3, 2)] {
+        let x = k(&mut s, n, 2);
+        let r = s.func(Func::Rint, x);
+        assert_eq!(s.as_const(r), Some(&q(want, 1)), "rint({n}/2)");
+    }
+    let three = s.int(3);
+    let c = s.func(Func::CosPi, three);
+    assert_eq!(s.as_const(c), Some(&q(-1, 1)));
+    let zero = s.int(0);
+    for f in [Func::Atan, Func::Asin, Func::Erf, Func::SinPi, Func::Cbrt] {
+        let r = s.func(f, zero);
+        assert_eq!(r, zero, "{}(0)", f.name());
+    }
+    // atan(∞) = π/2 is not rational: it stays a term, never NaN.
+    let inf = s.float(f64::INFINITY);
+    let r = s.func(Func::Atan, inf);
+    assert!(matches!(s.node(r), Node::Fn(Func::Atan, _)));
+    let r = s.func(Func::Erf, inf);
+    assert_eq!(s.as_const(r), Some(&q(1, 1)));
+    let half = k(&mut s, 1, 2);
+    let r = s.func(Func::Atan, half);
+    assert!(s.as_const(r).is_none(), "atan(1/2) is not folded");
+}
+
+#[test]
+fn different_functions_are_never_equal() {
+    let mut s = Store::new();
+    let v = syms(&mut s, &["a", "b"]);
+    let (a, b) = (v[0], v[1]);
+    let (at, asn) = (s.func(Func::Atan, a), s.func(Func::Asin, a));
+    assert_ne!(verdict(&s, at, asn), "equal");
+    let (rint, round) = (s.func(Func::Rint, a), s.func(Func::Round, a));
+    assert_ne!(verdict(&s, rint, round), "equal");
+    let (f, r) = (s.func2(Func2::Fmod, a, b), s.func2(Func2::Remainder, a, b));
+    assert_ne!(verdict(&s, f, r), "equal");
+    // fmod by 1/4 and by 1/3 differ exactly at a random rational point.
+    let (two, three) = (s.constant(q(1, 4)), s.constant(q(1, 3)));
+    let (f2, f3) = (s.func2(Func2::Fmod, a, two), s.func2(Func2::Fmod, a, three));
+    match check_equal(&s, f2, f3) {
+        Verdict::Different(w) => assert!(w.exact, "{w:?}"),
+        other => panic!("{other:?}"),
+    }
+    for g in [
+        Func::Erf,
+        Func::Erfc,
+        Func::Lgamma,
+        Func::Tgamma,
+        Func::CosPi,
+    ] {
+        assert!(g.eval_f64(0.3).is_finite(), "{}", g.name());
+    }
+    assert!((Func2::Atan2.eval_f64(1.0, 1.0) - std::f64::consts::FRAC_PI_4).abs() < 1e-15);
+}
