@@ -310,7 +310,8 @@ fn lower(
                     &unit.record_params.borrow(),
                     source,
                 );
-                let notes = fn_param_preconditions(&mut module, &unit.fn_pointers.params);
+                let mut notes = fn_param_preconditions(&mut module, &unit.fn_pointers.params);
+                notes.extend(unit.notes.borrow().iter().cloned());
                 return Ok(Compiled {
                     module,
                     rejected,

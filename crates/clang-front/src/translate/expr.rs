@@ -16,7 +16,7 @@ pub fn is_expr(n: &Node) -> bool {
         || n.kind == "ExprWithCleanups"
 }
 
-fn unsupported(span: Span, what: impl std::fmt::Display) -> FrontError {
+pub(super) fn unsupported(span: Span, what: impl std::fmt::Display) -> FrontError {
     FrontError::new(span, format!("unsupported: {what}"))
 }
 
@@ -604,6 +604,9 @@ impl Unit<'_> {
         } else {
             name
         };
+        if decl.is_none() && super::printf::is_print(&name) {
+            return self.print_call(&name, n, span);
+        }
         if decl.is_none() {
             match name.as_str() {
                 "__builtin_inff" | "__builtin_huge_valf" => {
@@ -679,7 +682,8 @@ impl Unit<'_> {
 impl Unit<'_> {
     /// A call of the file's own `__device__` function `name` declared without a body
     /// (`proto`): it touches no memory the caller can see only when no pointer or reference
-    /// reaches it, so its arguments are evaluated (a record argument's copy reads every leaf)
+    /// reaches it, so its arguments are read (a record argument's copy reads every leaf;
+    /// `keep_reads`)
     /// and its value, if used, is arbitrary (`__warpsafe_arbitrary_<type>()`: GPUVerify's
     /// `int x = nondet();`). A pointer or reference argument, or a record or pointer
     /// returned, is rejected (what it would write, or return, is unknown).
@@ -706,8 +710,25 @@ impl Unit<'_> {
                 ))
             }
         };
+        let params: Vec<&Node> = proto
+            .inner
+            .iter()
+            .filter(|c| c.kind == "ParmVarDecl")
+            .collect();
         let mut reads = vec![];
-        for a in n.inner.iter().skip(1) {
+        for (i, a) in n.inner.iter().skip(1).enumerate() {
+            // A default argument is the prototype's initialiser, read like a written one.
+            let a = match a.kind.as_str() {
+                "CXXDefaultArgExpr" => params
+                    .get(i)
+                    .and_then(|p| p.inner.iter().find(|c| is_expr(c)))
+                    .ok_or_else(|| unsupported(span, format!("default argument of `{name}`")))?,
+                _ => a,
+            };
+            if super::printf::is_string_literal(a) {
+                // Constant text nothing writes: reading it cannot race or leave its bounds.
+                continue;
+            }
             let ty = a.ty().unwrap_or("");
             let reaches_pointer = |t: &str| t.contains('*') || types::strip_reference(t).1;
             if reaches_pointer(ty) {
@@ -732,25 +753,18 @@ impl Unit<'_> {
                 if b.leaves.is_empty() {
                     continue;
                 }
-                reads.extend(self.record_fields(a, span)?);
+                let fields = self.record_fields(a, span)?;
+                reads.extend(fields.into_iter().zip(b.leaves.iter().map(|l| l.1)));
             } else {
-                reads.push(self.expr(a, span)?);
+                reads.push((self.expr(a, span)?, scalar_of(a, span)?));
             }
         }
-        if let Some(t) = ret_ty {
-            // Its value is one nothing is known about, drawn after the arguments are read.
-            let callee = format!("__warpsafe_arbitrary_{}", t.name());
-            reads.push(Expr::new(ExprKind::Call(callee, span, vec![]), span));
-        }
-        let mut all = reads.into_iter();
-        let Some(first) = all.next() else {
-            return Ok(ExprKind::Int(0, ScalarType::I32));
-        };
-        Ok(all
-            .fold(first, |acc, e| {
-                Expr::new(ExprKind::Comma(Box::new(acc), Box::new(e)), span)
-            })
-            .kind)
+        self.keep_reads(name, reads, span)?;
+        // Its value is one nothing is known about, drawn after the arguments are read.
+        Ok(match ret_ty {
+            Some(t) => super::printf::arbitrary(t, span).kind,
+            None => ExprKind::Int(0, ScalarType::I32),
+        })
     }
 }
 
@@ -821,7 +835,7 @@ pub fn strip_implicit(mut n: &Node) -> &Node {
     n
 }
 
-fn scalar_of(n: &Node, span: Span) -> Result<ScalarType, FrontError> {
+pub(super) fn scalar_of(n: &Node, span: Span) -> Result<ScalarType, FrontError> {
     let t = n.ty().unwrap_or("int");
     let t = t.strip_prefix("const ").unwrap_or(t);
     match types::scalar(t) {

@@ -768,7 +768,7 @@ fn is_pure(e: &Expr, depth: u32) -> bool {
 }
 
 /// True when `n` mentions declaration `id`.
-fn refers_to(n: &Node, id: &str, depth: u32) -> bool {
+pub(super) fn refers_to(n: &Node, id: &str, depth: u32) -> bool {
     depth < 4000
         && (n.referenced().is_some_and(|(r, _, _)| r == id)
             || n.inner.iter().any(|c| refers_to(c, id, depth + 1)))

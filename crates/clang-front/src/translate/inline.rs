@@ -681,6 +681,20 @@ impl Unit<'_> {
                 aliases.insert(p.id().to_string(), Slot::Expr(e));
                 continue;
             }
+            if is_ref && self.record_pointer(inner, span)?.is_none() {
+                // `const float &c`: an lvalue is named again at each use (it sees the
+                // callee's writes through other references); a temporary is a local copy.
+                let e = self.expr(a, span)?;
+                let lvalue = strip_implicit(a).str("valueCategory") == Some("lvalue");
+                let slot = if lvalue {
+                    e
+                } else {
+                    stmts.push(self.local_decl(&pname, inner, Some(e), span)?);
+                    Expr::new(ExprKind::Ident(pname), span)
+                };
+                aliases.insert(p.id().to_string(), Slot::Expr(slot));
+                continue;
+            }
             let record_ptr = self.record_pointer(inner, span)?.is_some();
             if record_ptr {
                 // A pointer to a local record (`curandState s = states[id]; curand(&s);`, an

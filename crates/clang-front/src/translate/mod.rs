@@ -21,6 +21,7 @@ pub mod launches;
 mod layout;
 mod memops;
 mod place;
+mod printf;
 mod records;
 mod reinterpret;
 mod stmt;
@@ -96,6 +97,8 @@ pub struct Unit<'a> {
     pub prototypes: HashMap<String, &'a Node>,
     /// Local pointers that read memory of one scalar type as another (`reinterpret`).
     views: reinterpret::Views,
+    /// What the translation leaves unchecked (a `printf`'s output), one line per place.
+    pub notes: std::cell::RefCell<Vec<(Span, String)>>,
 }
 
 /// What a call names.
@@ -132,6 +135,7 @@ impl<'a> Unit<'a> {
             source: String::new(),
             prototypes: HashMap::new(),
             views: reinterpret::Views::default(),
+            notes: std::cell::RefCell::default(),
         };
         let mut found = vec![];
         unit.walk(root, &mut found, None);
@@ -384,6 +388,34 @@ impl<'a> Unit<'a> {
         n
     }
 
+    /// Records `what` the translation leaves unchecked at `span` (once per place).
+    pub fn note(&self, span: Span, what: String) {
+        let mut notes = self.notes.borrow_mut();
+        if !notes.iter().any(|(s, w)| *s == span && *w == what) {
+            notes.push((span, what));
+        }
+    }
+
+    /// True when the kernel `f` never names its pointer parameter `p` of type `ty` (a
+    /// `char **argv` kept for a signature): it is then a 64-bit value nothing reads, which a
+    /// note records.
+    fn unused_pointer(&self, f: &Node, p: &Node, ty: &str, span: Span) -> bool {
+        let body = f.inner.iter().find(|c| c.kind == "CompoundStmt");
+        let unused = ty.contains('*')
+            && !ty.contains('(')
+            && body.is_some_and(|b| !fn_pointers::refers_to(b, p.id(), 0));
+        if unused {
+            let name = p.name().unwrap_or("");
+            self.note(
+                span,
+                format!(
+                    "parameter `{name}` (`{ty}`) is never used: passed as an opaque 64-bit value"
+                ),
+            );
+        }
+        unused
+    }
+
     /// `n`'s span in the main file, or `outer` when it is written elsewhere.
     pub fn span(&self, n: &Node, outer: Span) -> Span {
         match n.span {
@@ -447,8 +479,19 @@ impl<'a> Unit<'a> {
                 continue;
             }
             let (ty, is_ref) = types::strip_reference(ty);
-            let mut ty = types::scalar_or_pointer(ty, pspan)
-                .map_err(|e| FrontError::new(pspan, format!("unsupported parameter type: {e}")))?;
+            let mut ty = match types::scalar_or_pointer(ty, pspan) {
+                Ok(t) => t,
+                Err(_) if f.kind == FnKind::Kernel && self.unused_pointer(n, p, ty, pspan) => {
+                    types::scalar_or_pointer("unsigned long long", pspan)
+                        .map_err(|e| FrontError::new(pspan, e))?
+                }
+                Err(e) => {
+                    return Err(FrontError::new(
+                        pspan,
+                        format!("unsupported parameter type: {e}"),
+                    ))
+                }
+            };
             if is_ref {
                 if ty.ptr {
                     return Err(FrontError::new(

@@ -19,6 +19,8 @@ mod memops;
 mod methods;
 mod mixed_records;
 mod nested_records;
+mod params;
+mod printf;
 mod reinterpret;
 mod texture3d;
 mod textures;
