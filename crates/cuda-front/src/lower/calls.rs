@@ -121,8 +121,8 @@ fn math_fn(name: &str) -> Option<(MathFn, ScalarType)> {
         "fdim" => (Fdim, F64),
         // The exponent is an `int`; it converts to the call's float type exactly
         // (|n| < 2^24, and beyond that every result has overflowed or underflowed).
-        "ldexpf" | "scalbnf" => (Ldexp, F32),
-        "ldexp" | "scalbn" => (Ldexp, F64),
+        "ldexpf" | "scalbnf" | "scalblnf" => (Ldexp, F32),
+        "ldexp" | "scalbn" | "scalbln" => (Ldexp, F64),
         // cuda_fp16.h's half math, computed in half (see `exec`'s rounding).
         "__habs" => (Abs, F16),
         "__hfma" => (Fma, F16),
@@ -137,6 +137,7 @@ fn math_fn(name: &str) -> Option<(MathFn, ScalarType)> {
         "hfloor" => (Floor, F16),
         "hceil" => (Ceil, F16),
         "htrunc" => (Trunc, F16),
+        "hrint" => (Rint, F16),
         _ => return None,
     })
 }
@@ -630,9 +631,9 @@ impl Lowerer<'_> {
                 if !x.ty.is_numeric() && x.ty != ScalarType::Bool {
                     return err(a.span, "a math function argument must be a number");
                 }
-                if f == MathFn::Ldexp && i == 1 {
-                    // C converts the exponent to `int` first (a float argument truncates).
-                    x = convert(x, ScalarType::I32);
+                if f == MathFn::Ldexp && i == 1 && !x.ty.is_int() {
+                    // C converts the exponent to `int` (or `long`) first: a float truncates.
+                    x = convert(x, ScalarType::I64);
                 }
                 xs.push(convert(x, ty));
             }
