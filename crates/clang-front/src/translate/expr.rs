@@ -632,6 +632,9 @@ impl Unit<'_> {
                 .ok()
                 .flatten()
                 .is_some()
+                || params
+                    .get(i)
+                    .is_some_and(|p| super::texture::is_reference_param(p))
             {
                 continue;
             }

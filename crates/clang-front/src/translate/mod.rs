@@ -452,8 +452,9 @@ impl<'a> Unit<'a> {
                     return Err(e);
                 }
             }
-            if groups::group_of(ty).ok().flatten().is_some() {
-                // A cooperative-groups handle: callers pass nothing (see `Unit::call`).
+            if groups::group_of(ty).ok().flatten().is_some() || texture::is_reference_param(p) {
+                // A cooperative-groups handle, or a texture reference (the file-scope one its
+                // callers pass): callers pass nothing (see `Unit::call`).
                 continue;
             }
             if let Some(texels) = self.texture_param(f, p, pspan)? {

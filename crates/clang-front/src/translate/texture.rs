@@ -2,10 +2,11 @@
 //!
 //! A `cudaTextureObject_t` kernel parameter becomes a read-only buffer (`const T*`) of the
 //! texel type its fetches name (`tex1Dfetch<float>` → `const float*`), a
-//! `cudaSurfaceObject_t` a read-write one (`T*`), and a file-scope legacy reference
+//! `cudaSurfaceObject_t` a read-write one (`T*`), a file-scope legacy reference
 //! `texture<T, dim, cudaReadModeElementType> ref;` a read-only buffer parameter named `ref`
-//! of the kernels that use it (`globals.rs`). Each fetch is then written as C over that
-//! buffer, so every engine checks it like any other access:
+//! of the kernels that use it, and a legacy `surface<void, dim> ref;` a read-write one of
+//! the texel type its accesses name (`globals.rs`). Each fetch is then written as C over
+//! that buffer, so every engine checks it like any other access:
 //!
 //! - `tex1Dfetch(t, i)` (linear memory, integer coordinate): `t[i]` in range, 0 outside.
 //!   The Programming Guide ("Texture Functions", `tex1Dfetch()`) says it takes
@@ -13,25 +14,41 @@
 //!   API (`cudaTextureDesc::addressMode`) that the mode is ignored for
 //!   `cudaResourceTypeLinear`; neither states the value returned out of range. We return 0
 //!   (border), what the hardware does; no access outside the buffer happens either way.
-//! - `tex1D(t, x)`, `tex2D(t, x, y)`: point sampling, texel `floor(x)` (`floor(x * w)` for
-//!   normalized coordinates), row-major `t[y * w + x]`, with the extents of
-//!   `//@ extent(t) = w, h` and the mode of `//@ address(t) = …`: clamp (the default) takes
-//!   the nearest edge texel, border returns 0, wrap (normalized coordinates only: CUDA
-//!   switches it to clamp for unnormalized ones) takes the texel index modulo the extent.
-//!   Linear filtering and mirror addressing are rejected; since they are host settings, a
-//!   file whose host code selects one has its sampled fetches rejected, naming where.
-//! - A legacy reference of vector or record texels (`texture<float2, 1>`) is a buffer of
+//! - `tex1D(t, x)`, `tex2D(t, x, y)`, `tex3D(t, x, y, z)`: point sampling, texel `floor(x)`
+//!   (`floor(x * w)` for normalized coordinates) on each axis, row-major
+//!   `t[(z * h + y) * w + x]`, with the extents of `//@ extent(t) = w, h, d` and the mode of
+//!   `//@ address(t) = …`: clamp (the default) takes the nearest edge texel, border returns
+//!   0, wrap (normalized coordinates only: CUDA switches it to clamp for unnormalized ones)
+//!   takes the texel index modulo the extent. Linear filtering and mirror addressing are
+//!   rejected; since they are host settings, a file whose host code selects one has its
+//!   sampled fetches rejected, naming where.
+//! - `tex1DLayered(t, x, layer)`, `tex2DLayered(t, x, y, layer)`: a stack of images, the
+//!   layer count the last extent. The layer is an integer, never filtered or wrapped; CUDA's
+//!   documents do not say what a layer outside the stack returns, so its fetch reads index
+//!   -1 (an out-of-bounds finding). The same holds for the layer of a layered surface.
+//! - `texCubemap(t, x, y, z)`: six faces (`//@ extent(t) = w, w, 6`); the Programming
+//!   Guide's table picks the face and face coordinates from the direction
+//!   ([`Build::cube_texel`]), sampled with clamp on the face.
+//! - `tex1DLod`/`tex2DLod`/`tex1DGrad`/`tex2DGrad`: the level of detail picks an image of a
+//!   mip chain we do not model. The fetch reads no memory and gives an arbitrary value of
+//!   the texel type (`__warpsafe_arbitrary_<type>()`, as `clock()`): `verify` covers every
+//!   value, `run` draws one.
+//! - Vector or record texels (`texture<float2, 1>`, `tex2D<float4>(obj, …)`): a buffer of
 //!   the texel's leaf scalars, like memory of records (`aggregate.rs`): a fetch loads each
-//!   leaf at the texel's index, with the bound and addressing of a scalar fetch.
+//!   leaf at the texel's index, with the bound and addressing of a scalar fetch; extents
+//!   count texels.
 //! - A `cudaReadModeNormalizedFloat` reference (its mode is in its type) reads 8- and 16-bit
 //!   integer elements as floats divided by the type's largest value, signed ones held at -1
 //!   or above (Programming Guide, "Texture Memory"); for texture objects only host code
 //!   selects the mode, and their fetches are rejected when it does.
-//! - `surf1Dread`/`surf2Dread`/`surf1Dwrite`/`surf2Dwrite`: the x coordinate is in bytes, so
-//!   it is divided by `sizeof(T)` after an assertion that it is a multiple. Out of range
-//!   is an out-of-bounds access of the buffer under `cudaBoundaryModeTrap` (the default),
-//!   0 (reads) or nothing (writes) under `cudaBoundaryModeZero`, the edge under
+//! - `surf1Dread`…`surf3Dwrite` and the layered forms: the x coordinate is in bytes, so it is
+//!   divided by `sizeof(T)` after an assertion that it is a multiple. Out of range is an
+//!   out-of-bounds access of the buffer under `cudaBoundaryModeTrap` (the default), 0
+//!   (reads) or nothing (writes) under `cudaBoundaryModeZero`, the edge under
 //!   `cudaBoundaryModeClamp`.
+//! - A legacy reference no `//@ extent` sizes takes its extents from `u32` parameters (the
+//!   host's binding, `globals::texture_extents`): a texture's clamped index is held below
+//!   its buffer's length, a surface's last extent is what its buffer holds of the others.
 
 use super::expr::strip_implicit;
 use super::{types, FoundFn, Unit};
@@ -223,6 +240,22 @@ fn extent_words(op: Op) -> &'static str {
     }
 }
 
+/// True when the parameter `p` is a legacy texture or surface reference (by value or by
+/// reference, as `tex2DBicubic(const texture<uchar, 2, …> tex, …)` of the CUDA samples):
+/// it stands for the file-scope reference its callers pass, so it takes no slot.
+pub fn is_reference_param(p: &Node) -> bool {
+    p.kind == "ParmVarDecl" && p.ty().is_some_and(is_reference_type)
+}
+
+/// True for `texture<…>` and `surface<…>`, `const` or a reference to one.
+fn is_reference_type(ty: &str) -> bool {
+    let t = types::strip_reference(ty)
+        .0
+        .trim()
+        .trim_start_matches("const ");
+    t.starts_with("texture<") || t.starts_with("surface<")
+}
+
 /// The legacy texture or surface reference the argument `a` copies, by name.
 fn reference_named(a: &Node) -> Option<&str> {
     reference_copied(a).map(|(_, name)| name)
@@ -231,15 +264,18 @@ fn reference_named(a: &Node) -> Option<&str> {
 /// The declaration id and name of the legacy texture or surface reference (a file-scope
 /// `texture<…>` or `surface<…>` variable) the argument `a` copies.
 fn reference_copied(a: &Node) -> Option<(&str, &str)> {
+    copied(a, "VarDecl")
+}
+
+/// The declaration id and name of the texture or surface reference of kind `decl` (a
+/// `VarDecl` or a `ParmVarDecl`) the argument `a` copies.
+fn copied<'n>(a: &'n Node, decl: &str) -> Option<(&'n str, &'n str)> {
     let mut n = a;
     loop {
         if n.kind == "DeclRefExpr" {
             let (id, kind, name) = n.referenced()?;
-            let is_texture = n.ty().is_some_and(|t| {
-                let t = t.trim().trim_start_matches("const ");
-                t.starts_with("texture<") || t.starts_with("surface<")
-            });
-            return (kind == "VarDecl" && is_texture).then_some((id, name));
+            let is_texture = n.ty().is_some_and(is_reference_type);
+            return (kind == decl && is_texture).then_some((id, name));
         }
         let copies = matches!(
             n.kind.as_str(),
@@ -601,6 +637,68 @@ impl Unit<'_> {
         Some(result)
     }
 
+    /// The file-scope reference the helper parameter `id` (see [`is_reference_param`]) stands
+    /// for: the one every call of the helper passes, directly or through the callers' own
+    /// reference parameters (`depth` bounds that chain).
+    fn reference_for_param(&self, id: &str, depth: usize) -> Result<String, String> {
+        if depth > 8 {
+            return Err("passed through more than 8 helpers".into());
+        }
+        let mut passed: Vec<String> = vec![];
+        for f in &self.functions {
+            self.references_passed(f.node, id, depth, &mut passed)?;
+        }
+        passed.sort();
+        passed.dedup();
+        match &passed[..] {
+            [one] => Ok(one.clone()),
+            [] => Err("no call passes it a file-scope texture reference".into()),
+            [a, b, ..] => Err(format!(
+                "its calls pass different references (`{a}`, `{b}`); one per helper"
+            )),
+        }
+    }
+
+    /// Adds to `out` the reference each call in `n` passes to the parameter `id`.
+    fn references_passed(
+        &self,
+        n: &Node,
+        id: &str,
+        depth: usize,
+        out: &mut Vec<String>,
+    ) -> Result<(), String> {
+        if n.kind == "CallExpr" {
+            let decl = n
+                .inner
+                .first()
+                .map(strip_implicit)
+                .and_then(|c| c.referenced())
+                .and_then(|(cid, _, _)| match self.callee.get(cid) {
+                    Some(super::Callee::User(_, d)) => Some(*d),
+                    _ => None,
+                });
+            let at = decl.and_then(|d| {
+                d.inner
+                    .iter()
+                    .filter(|c| c.kind == "ParmVarDecl")
+                    .position(|p| p.id() == id)
+            });
+            if let Some(a) = at.and_then(|i| n.inner.get(1 + i)) {
+                if let Some(name) = reference_named(a) {
+                    out.push(name.to_string());
+                } else if let Some((outer, _)) = copied(a, "ParmVarDecl") {
+                    out.push(self.reference_for_param(outer, depth + 1)?);
+                } else {
+                    return Err("a call passes it something other than a texture reference".into());
+                }
+            }
+        }
+        for c in &n.inner {
+            self.references_passed(c, id, depth, out)?;
+        }
+        Ok(())
+    }
+
     /// The translated arguments of the texture call `n`; a texture reference is named, not
     /// copied.
     fn texture_args(&self, n: &Node, span: Span) -> Result<Vec<Expr>, FrontError> {
@@ -615,6 +713,17 @@ impl Unit<'_> {
                     ExprKind::Ident(r.to_string()),
                     self.span(a, span),
                 ));
+                continue;
+            }
+            // A helper's reference parameter: the reference its callers pass.
+            if let Some((id, pname)) = copied(a, "ParmVarDecl") {
+                let r = self.reference_for_param(id, 0).map_err(|m| {
+                    FrontError::new(
+                        span,
+                        format!("unsupported: the texture parameter `{pname}`: {m}"),
+                    )
+                })?;
+                args.push(Expr::new(ExprKind::Ident(r), self.span(a, span)));
                 continue;
             }
             args.push(self.expr(a, span)?);

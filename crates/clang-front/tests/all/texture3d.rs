@@ -561,3 +561,68 @@ fn surface_references_are_read_write_buffers_of_their_accesses_texels() {
         ],
     );
 }
+
+const HELPER_REFS: &str = r#"//--blockDim=[8,4] --gridDim=1
+#include <cuda_runtime.h>
+//@ extent(img) = 8, 4
+//@ len(out) = 32
+texture<float, 2, cudaReadModeElementType> img;
+texture<float, 2, cudaReadModeElementType> other;
+
+template <class T, class R>
+__device__ R pair(const texture<T, 2, cudaReadModeElementType> t, float x, float y)
+{
+    return tex2D(t, x, y) + tex2D(t, x + 1.0f, y);
+}
+
+__device__ float twice(const texture<float, 2, cudaReadModeElementType> &t, float x, float y)
+{
+    return 2.0f * pair<float, float>(t, x, y);
+}
+
+__global__ void via_helpers(float* out)
+{
+    int i = threadIdx.y * 8 + threadIdx.x;
+    out[i] = twice(img, threadIdx.x + 0.5f, threadIdx.y + 0.5f);
+}
+
+__device__ float first(const texture<float, 2, cudaReadModeElementType> t)
+{
+    return tex2D(t, 0.5f, 0.5f);
+}
+
+__global__ void two_references(float* out)
+{
+    out[threadIdx.x] = first(img) + first(other);
+}
+"#;
+
+#[test]
+fn texture_references_passed_to_helpers_are_the_callers_reference() {
+    let c = clang("helper_refs.cu", HELPER_REFS);
+    let k = kernel(&c, "via_helpers");
+    let img: Vec<f32> = (0..32).map(|i| i as f32 * 1.5).collect();
+    let mut args: Vec<Option<Arg>> = (0..k.params.len()).map(|_| None).collect();
+    let img_at = k.param_named("img").expect("img").0 as usize;
+    let out_at = k.param_named("out").expect("out").0 as usize;
+    args[img_at] = Some(Arg::Buffer(Buffer::from_f32(&img)));
+    args[out_at] = Some(Arg::Buffer(Buffer::from_f32(&[0.0; 32])));
+    let args: Vec<Arg> = args.into_iter().map(|a| a.expect("argument")).collect();
+    let (args, findings) = run_block(k, [8, 4, 1], args);
+    assert!(findings.is_empty(), "{findings:?}");
+    let out = f32s(&args[out_at]);
+    for y in 0..4usize {
+        for x in 0..8usize {
+            let want = 2.0 * (img[y * 8 + x] + img[y * 8 + (x + 1).min(7)]);
+            assert_eq!(out[y * 8 + x], want, "({x}, {y})");
+        }
+    }
+    let r = c
+        .rejected
+        .iter()
+        .find(|r| r.kernel == "two_references")
+        .map(|r| format!("{:?}", r.errors))
+        .unwrap_or_default();
+    assert!(r.contains("different references"), "{r}");
+    expect_verdicts(&c, &[("via_helpers", Property::Bounds, true)]);
+}
