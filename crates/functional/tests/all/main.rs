@@ -2,5 +2,6 @@
 
 mod examples;
 mod flash_attention;
+mod math_library;
 mod online_softmax;
 mod support;
