@@ -6,6 +6,7 @@
 use crate::common;
 
 use warpsafe_exec::{Arg, Buffer};
+use warpsafe_verify::{Property, Verdict};
 
 const SOURCE: &str = r#"//--blockDim=32 --gridDim=2
 #include <cuda_runtime.h>
@@ -45,6 +46,14 @@ __global__ void twice(const double* x, double* out) {
     out[4 * i + 1] = fmod(a, b);
     out[4 * i + 2] = rint(a);
     out[4 * i + 3] = modf(a, &whole) + whole;
+}
+__global__ void angles(const float* h, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = atanf(h[i] / (i + 1.0f)) + rintf(h[i] * 31.0f);
+}
+__global__ void angles_racy(const float* h, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i / 2] = atan2f(h[i], 2.0f);
 }
 __global__ void exponent(const float* x, int* e) {
     int i = threadIdx.x;
@@ -129,4 +138,17 @@ fn frexp_is_rejected_by_name() {
     let c = common::clang_in("math_library", "frexp.cu", SOURCE);
     let (msg, _) = common::rejection(&c, SOURCE, "exponent");
     assert!(msg.contains("frexpf"), "{msg}");
+}
+
+#[test]
+fn a_math_call_is_verified_and_its_racy_twin_is_not() {
+    // lineOfSight's `atanf` and dxtc's `rintf` no longer stop the verifier.
+    let c = common::clang_in("math_library", "angles.cu", SOURCE);
+    let v = common::verdict(common::kernel(&c, "angles"), Property::Race);
+    if common::z3_missing(&v) {
+        return;
+    }
+    assert!(matches!(v, Verdict::Verified), "{v:?}");
+    let v = common::verdict(common::kernel(&c, "angles_racy"), Property::Race);
+    assert!(matches!(v, Verdict::Violated { .. }), "{v:?}");
 }
