@@ -15,7 +15,7 @@ use num_rational::BigRational;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::time::Instant;
-use warpsafe_algebra::{Func, Store, TermId, Witness};
+use warpsafe_algebra::{Func, Func2, Store, TermId, Witness};
 use warpsafe_ir::{Kernel, ParamKind, ScalarType};
 
 /// Most elements a spec may define (ranges are enumerated).
@@ -364,12 +364,14 @@ impl Env<'_> {
                     "log" => Some(Func::Log),
                     "sqrt" => Some(Func::Sqrt),
                     "abs" => Some(Func::Abs),
-                    _ => None,
+                    other => spec_func(other),
                 };
-                match (func, f.as_str(), vals.as_slice()) {
-                    (Some(func), _, [a]) => V::T(store.func(func, *a)),
-                    (None, "max", [a, b]) => V::T(store.max(*a, *b)),
-                    (None, "min", [a, b]) => V::T(store.min(*a, *b)),
+                match (func, spec_func2(f), f.as_str(), vals.as_slice()) {
+                    (Some(func), _, _, [a]) => V::T(store.func(func, *a)),
+                    (_, Some(g), _, [a, b]) => V::T(store.func2(g, *a, *b)),
+                    (None, _, "max", [a, b]) => V::T(store.max(*a, *b)),
+                    (None, _, "min", [a, b]) => V::T(store.min(*a, *b)),
+                    (None, _, "pow", [a, b]) => V::T(store.pow(*a, *b)),
                     _ => {
                         return err(
                             e.span,
@@ -678,5 +680,47 @@ pub fn prove_spec(
         outputs,
         counterexample,
         seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// A spec's name for a one-argument function that a kernel's call meets as the same
+/// uninterpreted term (`atan(x)` in a spec is what `atanf(x)` computes over the reals).
+fn spec_func(name: &str) -> Option<Func> {
+    Some(match name {
+        "log2" => Func::Log2,
+        "log10" => Func::Log10,
+        "sin" => Func::Sin,
+        "cos" => Func::Cos,
+        "tan" => Func::Tan,
+        "floor" => Func::Floor,
+        "ceil" => Func::Ceil,
+        "round" => Func::Round,
+        "trunc" => Func::Trunc,
+        "atan" => Func::Atan,
+        "asin" => Func::Asin,
+        "acos" => Func::Acos,
+        "asinh" => Func::Asinh,
+        "acosh" => Func::Acosh,
+        "atanh" => Func::Atanh,
+        "cbrt" => Func::Cbrt,
+        "rint" => Func::Rint,
+        "erf" => Func::Erf,
+        "erfc" => Func::Erfc,
+        "lgamma" => Func::Lgamma,
+        "tgamma" => Func::Tgamma,
+        "sinpi" => Func::SinPi,
+        "cospi" => Func::CosPi,
+        _ => return None,
+    })
+}
+
+/// A spec's name for a two-argument uninterpreted function.
+fn spec_func2(name: &str) -> Option<Func2> {
+    Some(match name {
+        "atan2" => Func2::Atan2,
+        "fmod" => Func2::Fmod,
+        "remainder" => Func2::Remainder,
+        "copysign" => Func2::Copysign,
+        _ => return None,
     })
 }

@@ -102,3 +102,28 @@ fn a_wrong_definition_is_different() {
     let r = check("out[i] = fdimf(a, b);", "out[i] = fabsf(a - b);");
     assert_eq!(r.verdict, "different", "{r:#?}");
 }
+
+fn prove(body: &str, spec: &str) -> warpsafe_equiv::SpecReport {
+    use warpsafe_equiv::{kernel_from_source, prove_spec, BlockSel, ExecConfig, Spec};
+    let k = kernel_from_source(&kernel(body), None).expect("kernel");
+    let spec = Spec::parse(spec).expect("spec parses");
+    let cfg = ExecConfig {
+        blocks: BlockSel::All,
+        ..ExecConfig::default()
+    };
+    prove_spec(&k, &spec, &cfg).expect("runs")
+}
+
+#[test]
+fn specs_name_the_same_uninterpreted_functions() {
+    let spec = "out[i] = atan2(x[i], y[i]) + erf(x[i]) + fmod(x[i], 2) for i < 32";
+    let r = prove("out[i] = atan2f(a, b) + erff(a) + fmodf(a, 2.0f);", spec);
+    assert_eq!(r.verdict, "equal", "{r:#?}");
+    let r = prove("out[i] = atan2f(b, a) + erff(a) + fmodf(a, 2.0f);", spec);
+    assert_ne!(r.verdict, "equal", "{r:#?}");
+    let r = prove(
+        "out[i] = ldexpf(a, 2);",
+        "out[i] = x[i] * pow(2, 2) for i < 32",
+    );
+    assert_eq!(r.verdict, "equal", "{r:#?}");
+}
