@@ -33,10 +33,10 @@
 //!   mip chain we do not model. The fetch reads no memory and gives an arbitrary value of
 //!   the texel type (`__warpsafe_arbitrary_<type>()`, as `clock()`): `verify` covers every
 //!   value, `run` draws one.
-//! - Vector or record texels (`texture<float2, 1>`, `tex2D<float4>(obj, …)`): a buffer of
-//!   the texel's leaf scalars, like memory of records (`aggregate.rs`): a fetch loads each
-//!   leaf at the texel's index, with the bound and addressing of a scalar fetch; extents
-//!   count texels.
+//! - Vector or record texels (`texture<float2, 1>`, `tex2D<float4>(obj, …)`,
+//!   `surf2Dwrite(make_uchar4(…), …)`): a buffer of the texel's leaf scalars, like memory of
+//!   records (`aggregate.rs`): an access loads or stores each leaf at the texel's index, with
+//!   the bound and addressing of a scalar access; extents count texels.
 //! - A `cudaReadModeNormalizedFloat` reference (its mode is in its type) reads 8- and 16-bit
 //!   integer elements as floats divided by the type's largest value, signed ones held at -1
 //!   or above (Programming Guide, "Texture Memory"); for texture objects only host code
@@ -594,8 +594,15 @@ impl Unit<'_> {
             Ok(a) => a,
             Err(e) => return Some(Err(e)),
         };
+        let value = match op {
+            Op::Write(..) => match self.record_value(n, span) {
+                Ok(v) => v,
+                Err(e) => return Some(Err(e)),
+            },
+            _ => None,
+        };
         Some(
-            self.texture_call_of(op, name, n, &args, span)
+            self.texture_call_of(op, name, n, &args, value, span)
                 .map_err(|m| FrontError::new(span, format!("unsupported: {m}"))),
         )
     }
@@ -617,9 +624,18 @@ impl Unit<'_> {
         let result = self.texture_args(n, span).and_then(|args| {
             let fetched = match op {
                 _ if op.fetches() => self.fetch_leaves(op, name, n, &args, span),
-                _ => Err(format!(
-                    "`{name}` of a vector or record texel (surfaces hold scalar texels)"
-                )),
+                Op::Read(..) => self.surface_leaves(op, name, n, &args, None, span).map(
+                    |(check, mut leaves, at)| {
+                        if let Some(first) = leaves.first_mut() {
+                            *first = Expr::new(
+                                ExprKind::Comma(Box::new(check), Box::new(first.clone())),
+                                span,
+                            );
+                        }
+                        (leaves, at)
+                    },
+                ),
+                _ => Err(format!("`{name}` has no value")),
             };
             let (leaves, at) =
                 fetched.map_err(|m| FrontError::new(span, format!("unsupported: {m}")))?;
@@ -726,9 +742,30 @@ impl Unit<'_> {
                 args.push(Expr::new(ExprKind::Ident(r), self.span(a, span)));
                 continue;
             }
+            if self.record(a.ty().unwrap_or("")).is_some() {
+                // A vector written to a surface (its leaves: `record_value`) holds the first
+                // place; a gradient's leaves only need to be free of effects.
+                if args.is_empty() {
+                    args.push(Expr::new(ExprKind::Int(0, ScalarType::I32), span));
+                } else {
+                    args.extend(self.record_fields(a, span)?);
+                }
+                continue;
+            }
             args.push(self.expr(a, span)?);
         }
         Ok(args)
+    }
+
+    /// The leaves of the vector or record value the surface write `n` stores, `None` when
+    /// it stores a scalar.
+    fn record_value(&self, n: &Node, span: Span) -> Result<Option<Vec<Expr>>, FrontError> {
+        match n.inner.get(1) {
+            Some(a) if self.record(a.ty().unwrap_or("")).is_some() => {
+                self.record_fields(a, span).map(Some)
+            }
+            _ => Ok(None),
+        }
     }
 
     /// The texel of the texture `tex` a call reads: from the reference's type `source_ty`
@@ -797,6 +834,7 @@ impl Unit<'_> {
         name: &str,
         n: &Node,
         args: &[Expr],
+        value: Option<Vec<Expr>>,
         span: Span,
     ) -> Result<ExprKind, String> {
         if op.fetches() {
@@ -809,6 +847,40 @@ impl Unit<'_> {
             };
             return Ok(self.deliver(op, at, args, value, &b));
         }
+        let (check, leaves, at) = self.surface_leaves(op, name, n, args, value, span)?;
+        let b = Build {
+            span,
+            ty: ScalarType::F32,
+        };
+        let done = match (op, <[Expr; 1]>::try_from(leaves)) {
+            (Op::Write(..), Ok([store])) => store,
+            (Op::Write(..), Err(stores)) => stores
+                .into_iter()
+                .reduce(|a, c| b.e(ExprKind::Comma(Box::new(a), Box::new(c))))
+                .ok_or_else(|| format!("`{name}` of an empty texel"))?,
+            (_, Ok([value])) => Expr::new(self.deliver(op, at, args, value, &b), span),
+            (_, Err(_)) => {
+                return Err(format!(
+                    "the pointer form of `{name}` with a vector texel (use the value it \
+                     returns: `v = {name}<T>(…)`)"
+                ))
+            }
+        };
+        Ok(ExprKind::Comma(Box::new(check), Box::new(done)))
+    }
+
+    /// A surface access `n`: the assertion that its byte x coordinate is a multiple of the
+    /// texel's size, then per leaf of the texel (one for a scalar) the value read or the
+    /// store of `value`'s leaf (`args[0]` for a scalar), and which argument is the surface.
+    fn surface_leaves(
+        &self,
+        op: Op,
+        name: &str,
+        n: &Node,
+        args: &[Expr],
+        value: Option<Vec<Expr>>,
+        span: Span,
+    ) -> Result<(Expr, Vec<Expr>, usize), String> {
         let callee_ty = n
             .inner
             .first()
@@ -818,13 +890,16 @@ impl Unit<'_> {
         let (ret, params) =
             signature(callee_ty).ok_or_else(|| format!("`{name}` without a signature"))?;
         let (at, spelling) = texel_spelling(op, &ret, &params);
-        let ty = texel(&spelling)?;
         let Some(ExprKind::Ident(tex)) = args.get(at).map(|a| &a.kind) else {
             return Err(format!(
                 "`{name}` of a texture or surface that is not a parameter or texture reference"
             ));
         };
-        let b = Build { span, ty };
+        let texel = self.texel_of(tex, None, &spelling, span)?;
+        let b = Build {
+            span,
+            ty: texel.elem,
+        };
         let coords = args.get(at + 1..).unwrap_or(&[]);
         for c in coords {
             if !pure(c) {
@@ -879,7 +954,7 @@ impl Unit<'_> {
                 ));
             }
         };
-        let size = u64::from(ty.bits() / 8).max(1);
+        let size = texel.stride * u64::from(texel.elem.bits() / 8).max(1);
         let xb = coords[0].clone();
         let aligned = b.bin(
             BinaryOp::Eq,
@@ -890,29 +965,54 @@ impl Unit<'_> {
         let mut index: Vec<Expr> = vec![x];
         index.extend(coords[1..axes].iter().cloned());
         let (linear, inside) = b.surface_index(&index, &extents, mode, layered, host_bound);
-        let access = b.index(tex_e, linear);
-        let done = match op {
-            Op::Write(..) => {
-                let v = args
-                    .first()
-                    .cloned()
-                    .ok_or_else(|| format!("`{name}` without a value"))?;
-                let store = b.assign(access, v.clone());
-                match inside {
-                    Some(ok) => b.cond(ok, store, v),
-                    None => store,
-                }
+        let element = |start: u64| {
+            if texel.stride == 1 && start == 0 {
+                return linear.clone();
             }
-            _ => {
-                let value = match inside {
-                    Some(ok) => b.cond(ok, access, b.zero()),
-                    None => access,
-                };
-                Expr::new(self.deliver(op, at, args, value, &b), span)
-            }
+            b.bin(
+                BinaryOp::Add,
+                b.bin(
+                    BinaryOp::Mul,
+                    b.cast(ScalarType::I64, linear.clone()),
+                    b.e(ExprKind::Int(texel.stride, ScalarType::I64)),
+                ),
+                b.e(ExprKind::Int(start, ScalarType::I64)),
+            )
         };
+        let stored = match (op, value) {
+            (Op::Write(..), Some(v)) => v,
+            (Op::Write(..), None) => vec![args
+                .first()
+                .cloned()
+                .ok_or_else(|| format!("`{name}` without a value"))?],
+            _ => vec![],
+        };
+        if matches!(op, Op::Write(..)) && stored.len() != texel.starts.len() {
+            return Err(format!(
+                "`{name}` of a value with {} leaves into texels of {}",
+                stored.len(),
+                texel.starts.len()
+            ));
+        }
+        let mut leaves = vec![];
+        for (k, &start) in texel.starts.iter().enumerate() {
+            let access = b.index(tex_e.clone(), element(start));
+            leaves.push(match stored.get(k) {
+                Some(v) => {
+                    let store = b.assign(access, v.clone());
+                    match &inside {
+                        Some(ok) => b.cond(ok.clone(), store, v.clone()),
+                        None => store,
+                    }
+                }
+                None => match &inside {
+                    Some(ok) => b.cond(ok.clone(), access, b.zero()),
+                    None => access,
+                },
+            });
+        }
         let check = b.call("__assert", vec![aligned]);
-        Ok(ExprKind::Comma(Box::new(check), Box::new(done)))
+        Ok((check, leaves, at))
     }
 
     /// The value of each leaf of the texel a `tex1Dfetch`, `tex1D` or `tex2D` call `n` reads

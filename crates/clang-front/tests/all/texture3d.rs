@@ -430,6 +430,8 @@ fn mipmapped_fetches_are_arbitrary_and_vector_texels_of_objects_are_leaves() {
             writable: false
         }
     ));
+    // The header's extent counts texels: 64 texels are 256 floats.
+    assert_eq!(common::len_of(k, "img"), Some(256), "{k}");
     let img: Vec<f32> = (0..256).map(|i| i as f32 * 0.25).collect();
     let args = vec![
         Arg::Buffer(Buffer::from_f32(&img)),
@@ -625,4 +627,82 @@ fn texture_references_passed_to_helpers_are_the_callers_reference() {
         .unwrap_or_default();
     assert!(r.contains("different references"), "{r}");
     expect_verdicts(&c, &[("via_helpers", Property::Bounds, true)]);
+}
+
+const VECTOR_SURFACES: &str = r#"//--blockDim=[4,2] --gridDim=1
+#include <cuda_runtime.h>
+//@ extent(rgba) = 4, 2
+//@ extent(pix) = 4, 2
+
+__global__ void paint(cudaSurfaceObject_t rgba)
+{
+    int x = threadIdx.x, y = threadIdx.y;
+    surf2Dwrite(make_float4(x, y, x + y, 1.0f), rgba, x * sizeof(float4), y);
+}
+
+__global__ void swizzle(cudaSurfaceObject_t pix)
+{
+    int x = threadIdx.x, y = threadIdx.y;
+    uchar4 p = surf2Dread<uchar4>(pix, x * 4, y);
+    surf2Dwrite(make_uchar4(p.w, p.z, p.y, p.x), pix, x * 4, y);
+}
+
+__global__ void paint_misaligned(cudaSurfaceObject_t rgba)
+{
+    surf2Dwrite(make_float4(1.0f, 2.0f, 3.0f, 4.0f), rgba, threadIdx.x * 4, threadIdx.y);
+}
+
+__global__ void paint_racy(cudaSurfaceObject_t rgba)
+{
+    surf2Dwrite(make_float4(1.0f, 2.0f, 3.0f, 4.0f), rgba, 0, threadIdx.y);
+}
+"#;
+
+#[test]
+fn surfaces_of_vector_texels_store_and_load_every_leaf() {
+    let c = clang("vector_surfaces.cu", VECTOR_SURFACES);
+    assert!(c.rejected.is_empty(), "{:?}", c.rejected);
+    let k = kernel(&c, "paint");
+    assert_eq!(common::len_of(k, "rgba"), Some(32), "{k}");
+    let (args, findings) = run_block(
+        k,
+        [4, 2, 1],
+        vec![Arg::Buffer(Buffer::from_f32(&[0.0; 32]))],
+    );
+    assert!(findings.is_empty(), "{findings:?}");
+    let out = f32s(&args[0]);
+    for y in 0..2usize {
+        for x in 0..4usize {
+            let t = (y * 4 + x) * 4;
+            let want = [x as f32, y as f32, (x + y) as f32, 1.0];
+            assert_eq!(out[t..t + 4], want, "({x}, {y})");
+        }
+    }
+    let pixels: Vec<u8> = (0..32).map(|i| (i * 7) as u8).collect();
+    let k = kernel(&c, "swizzle");
+    let (args, findings) = run_block(k, [4, 2, 1], vec![Arg::Buffer(Buffer::from_u8(&pixels))]);
+    assert!(findings.is_empty(), "{findings:?}");
+    let Arg::Buffer(out) = &args[0] else {
+        panic!("not a buffer")
+    };
+    for t in 0..8usize {
+        for l in 0..4usize {
+            let got = out.get(t * 4 + l);
+            assert_eq!(
+                got,
+                warpsafe_ir::Value::U8(pixels[t * 4 + 3 - l]),
+                "texel {t} leaf {l}"
+            );
+        }
+    }
+    expect_verdicts(
+        &c,
+        &[
+            ("paint", Property::Race, true),
+            ("paint", Property::Bounds, true),
+            ("swizzle", Property::Race, true),
+            ("paint_misaligned", Property::Assert, false),
+            ("paint_racy", Property::Race, false),
+        ],
+    );
 }
