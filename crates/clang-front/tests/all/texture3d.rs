@@ -92,6 +92,15 @@ __global__ void volume_border(cudaTextureObject_t bvol, float* out)
     out[slot()] = v;
 }
 
+texture<float, 3, cudaReadModeElementType> vref;
+
+__global__ void volume_reference(float* out)
+{
+    float x = threadIdx.x - 1.0f + 0.5f, y = threadIdx.y - 1.0f + 0.5f;
+    float z = threadIdx.z - 1.0f + 0.5f;
+    out[slot()] = tex3D(vref, x, y, z);
+}
+
 __global__ void volume_racy(cudaTextureObject_t vol, float* out)
 {
     out[threadIdx.x] = tex3D<float>(vol, threadIdx.x + 0.5f, 0.5f, threadIdx.z + 0.5f);
@@ -133,9 +142,41 @@ fn tex3d_reads_volumes_with_clamp_and_border() {
             }
         }
     }
+    // A legacy reference no header sizes: the host's extents are parameters.
+    let k = kernel(&c, "volume_reference");
+    let mut args: Vec<Option<Arg>> = (0..k.params.len()).map(|_| None).collect();
+    let mut set = |name: &str, a: Arg| {
+        let id = k
+            .param_named(name)
+            .unwrap_or_else(|| panic!("no `{name}` in {k}"));
+        args[id.0 as usize] = Some(a);
+    };
+    set("out", Arg::Buffer(Buffer::from_f32(&[-1.0; 120])));
+    set("vref", Arg::Buffer(Buffer::from_f32(&vol)));
+    for (axis, n) in [4u32, 3, 2].into_iter().enumerate() {
+        set(
+            &format!("vref__extent{axis}"),
+            Arg::Scalar(warpsafe_ir::Value::U32(n)),
+        );
+    }
+    let args: Vec<Arg> = args.into_iter().map(|a| a.expect("argument")).collect();
+    let out_at = k.param_named("out").expect("out").0 as usize;
+    let (args, findings) = run_block(k, [6, 5, 4], args);
+    assert!(findings.is_empty(), "{findings:?}");
+    let out = f32s(&args[out_at]);
+    for tz in 0..4i64 {
+        for ty in 0..5i64 {
+            for tx in 0..6i64 {
+                let want = voxel(&vol, (tx - 1, ty - 1, tz - 1), false);
+                let got = out[((tz * 5 + ty) * 6 + tx) as usize];
+                assert_eq!(got, want, "volume_reference at ({tx}, {ty}, {tz})");
+            }
+        }
+    }
     expect_verdicts(
         &c,
         &[
+            ("volume_reference", Property::Bounds, true),
             ("volume_clamp", Property::Bounds, true),
             ("volume_clamp", Property::Race, true),
             ("volume_border", Property::Bounds, true),
@@ -404,6 +445,12 @@ __global__ void grad(cudaTextureObject_t g, float* out)
     out[threadIdx.y * 8 + threadIdx.x] = tex1DGrad<float>(g, threadIdx.x / 8.0f, 0.1f, 0.1f);
 }
 
+__global__ void grad2(cudaTextureObject_t g2, float* out)
+{
+    float2 dx = make_float2(0.1f, 0.0f), dy = make_float2(0.0f, 0.1f);
+    out[threadIdx.y * 8 + threadIdx.x] = tex2DGrad<float>(g2, threadIdx.x / 8.0f, 0.5f, dx, dy);
+}
+
 __global__ void average(cudaTextureObject_t img, float* out)
 {
     int i = threadIdx.y * 8 + threadIdx.x;
@@ -467,6 +514,7 @@ fn mipmapped_fetches_are_arbitrary_and_vector_texels_of_objects_are_leaves() {
             ("lod", Property::Bounds, true),
             ("lod", Property::Race, true),
             ("grad", Property::Race, true),
+            ("grad2", Property::Race, true),
             ("lod_racy", Property::Race, false),
         ],
     );
