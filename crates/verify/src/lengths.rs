@@ -104,16 +104,30 @@ fn decide(
         Ok(tp) => tp.install(work),
         Err(_) => work(),
     };
-    let sufficient = |c: &Candidate| {
+    // `Ok` when no access reaches the candidate; else the largest index a launch the solver
+    // found reaches, when it tells one.
+    let probe = |c: &Candidate| -> Result<(), Option<u128>> {
         let mut asserts = base(l, logs, 1);
         let core: Vec<&Term> = accesses.iter().flat_map(|a| [&a.pc, &a.flat]).collect();
         asserts.extend(no_hazards(logs, 1, &core));
-        asserts.push(Term::or_all(accesses.iter().map(|a| {
-            Term::and_all([a.pc.clone(), a.nonneg.clone(), c.term.ule(&a.flat)])
-        })));
-        let q = query(format!("{}_len", k.name), asserts, &small);
-        matches!(pool.check(&q), Answer::Unsat)
+        let reaching: Vec<Term> = accesses
+            .iter()
+            .map(|a| Term::and_all([a.pc.clone(), a.nonneg.clone(), c.term.ule(&a.flat)]))
+            .collect();
+        asserts.push(Term::or_all(reaching.iter().cloned()));
+        let mut q = query(format!("{}_len", k.name), asserts, &small);
+        q.watch = accesses
+            .iter()
+            .zip(&reaching)
+            .map(|(a, r)| Term::ite(r, &a.flat, &Term::bv(a.flat.width(), 0)))
+            .collect();
+        match pool.check(&q) {
+            Answer::Unsat => Ok(()),
+            Answer::Sat(values) => Err(values.into_iter().flatten().max()),
+            Answer::Unknown(_) => Err(None),
+        }
     };
+    let sufficient = |c: &Candidate| probe(c).is_ok();
     // Candidates some sampled launch reaches are not sufficient: no query for them.
     let samples = sample::launches(l, 24);
     let cands: Vec<Candidate> = cands
@@ -138,7 +152,10 @@ fn decide(
         .all(|c| c.term.as_bv().is_some())
         .then(|| good.iter().filter_map(|c| c.term.as_bv()).min())
         .flatten()
-        .map(|hi| least_sufficient(hi, &|n| sufficient(&number(n))));
+        .map(|hi| {
+            let reached = samples.iter().filter_map(|s| s.largest_reached(accesses));
+            least_sufficient(reached.max().unwrap_or(0), hi, &|n| probe(&number(n)))
+        });
     let tight_candidate;
     let good: Vec<&Candidate> = match tightest {
         Some(n) if good.iter().all(|c| c.term.as_bv() != Some(n)) => {
@@ -197,17 +214,22 @@ fn number(n: u128) -> Candidate {
     }
 }
 
-/// The least `n` in `1..=hi` with `sufficient(n)`, given `sufficient(hi)` and that every
-/// number above a sufficient one is sufficient too.
-fn least_sufficient(hi: u128, sufficient: &dyn Fn(u128) -> bool) -> u128 {
-    let (mut lo, mut hi) = (0u128, hi);
+/// The least `n` in `lo + 1..=hi` that `probe` finds sufficient (`Ok`), given that `hi` is,
+/// that no `n ≤ lo` is (a sampled launch reaches index `lo`), and that every number above a
+/// sufficient one is sufficient too. `lo + 1` is tried first: the largest sampled index is
+/// often the largest of all. An insufficient probe may tell an index a launch reaches
+/// (`Err(Some(x))`, `x ≥ n`): no length up to `x` suffices, so the bisection jumps above it.
+fn least_sufficient(lo: u128, hi: u128, probe: &dyn Fn(u128) -> Result<(), Option<u128>>) -> u128 {
+    let mut hi = hi;
+    let mut lo = lo.min(hi.saturating_sub(1));
+    let mut first = true;
     // Invariant: `lo` is not sufficient (or 0), `hi` is.
     while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if sufficient(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
+        let mid = if first { lo + 1 } else { lo + (hi - lo) / 2 };
+        first = false;
+        match probe(mid) {
+            Ok(()) => hi = mid,
+            Err(reached) => lo = reached.map_or(mid, |x| x.clamp(mid, hi - 1)),
         }
     }
     hi
@@ -381,5 +403,37 @@ fn show(t: &Term, names: &HashMap<String, String>) -> Option<(String, u8)> {
             Some((format!("{x} {sym} {y}"), prec))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::least_sufficient;
+    use std::cell::Cell;
+
+    /// The least sufficient length is found from any true floor, with and without the
+    /// solver telling reached indices, and the floor's successor costs one probe.
+    #[test]
+    fn least_sufficient_finds_the_threshold() {
+        for threshold in [1u128, 2, 7, 1000, 4_259_840] {
+            for floor in [0, threshold / 2, threshold - 1] {
+                for tells in [false, true] {
+                    let probes = Cell::new(0);
+                    let probe = |n: u128| {
+                        probes.set(probes.get() + 1);
+                        if n >= threshold {
+                            Ok(())
+                        } else {
+                            Err(tells.then_some((n + threshold) / 2))
+                        }
+                    };
+                    let got = least_sufficient(floor, 1 << 31, &probe);
+                    assert_eq!(got, threshold, "floor {floor}, tells {tells}");
+                    if floor + 1 == threshold {
+                        assert_eq!(probes.get(), 1);
+                    }
+                }
+            }
+        }
     }
 }

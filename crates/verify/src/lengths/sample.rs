@@ -34,6 +34,15 @@ impl Sample {
         .as_bool()
     }
 
+    /// The largest index an access reaches at this launch.
+    pub fn largest_reached(&self, accesses: &[&Access]) -> Option<u128> {
+        accesses
+            .iter()
+            .filter(|a| self.truth(&a.pc) == Some(true) && self.truth(&a.nonneg) == Some(true))
+            .filter_map(|a| self.value(&a.flat))
+            .max()
+    }
+
     /// True when some access reaches index `len` or beyond at this launch.
     pub fn reaches(&self, accesses: &[&Access], len: &Term) -> bool {
         let Some(n) = self.value(len) else {
@@ -56,7 +65,22 @@ fn pick(rng: &mut Rng, xs: &[u128]) -> u128 {
 /// first thread at the last or a random place of its block and grid.
 pub fn launches(l: &Launch, n: usize) -> Vec<Sample> {
     let dims: [u128; 6] = [1, 2, 3, 32, 64, 256];
-    let values: [u128; 10] = [0, 1, 2, 3, 7, 31, 64, 100, 1000, 4096];
+    // The largest values let guards such as `i < n` pass for every thread of a fixed grid,
+    // so that the last thread shows the largest index.
+    let values: [u128; 12] = [
+        0,
+        1,
+        2,
+        3,
+        7,
+        31,
+        64,
+        100,
+        1000,
+        4096,
+        0x7fff_ffff,
+        0x7fff_ffff_ffff_ffff,
+    ];
     let mut rng = Rng(0x243f_6a88_85a3_08d3);
     let syms = |ts: &[Term]| -> Vec<(String, u32)> {
         ts.iter()
