@@ -36,10 +36,16 @@ pub enum Need {
     },
 }
 
+/// The longest a product candidate's check may take: past it the candidate is left out
+/// (a requirement without it is still proved, only perhaps less tight).
+const PRODUCT_LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// A length candidate: its value (`u64`) and how it is written.
 struct Candidate {
     term: Term,
     text: String,
+    /// A product of two parameters (`n * m`): nonlinear, so its check may be slow.
+    product: bool,
 }
 
 /// Per buffer parameter without a declared length that the kernel accesses: what it needs.
@@ -121,7 +127,12 @@ fn decide(
             .zip(&reaching)
             .map(|(a, r)| Term::ite(r, &a.flat, &Term::bv(a.flat.width(), 0)))
             .collect();
-        match pool.check(&q) {
+        let answer = if c.product {
+            pool.check_for(&q, PRODUCT_LIMIT)
+        } else {
+            pool.check(&q)
+        };
+        match answer {
             Answer::Unsat => Ok(()),
             Answer::Sat(values) => Err(values.into_iter().flatten().max()),
             Answer::Unknown(_) => Err(None),
@@ -134,7 +145,42 @@ fn decide(
         .into_iter()
         .filter(|c| !samples.iter().any(|s| s.reaches(accesses, &c.term)))
         .collect();
-    let ok = run(&|| cands.par_iter().map(&sufficient).collect());
+    // `a ≤ b` in every launch: no sample refutes it and the solver proves it.
+    let at_most_in_every_launch = |a: &Candidate, b: &Candidate| {
+        let refuted = samples
+            .iter()
+            .any(|s| matches!((s.value(&a.term), s.value(&b.term)), (Some(x), Some(y)) if x > y));
+        if refuted {
+            return false;
+        }
+        let mut asserts = l.assumptions.clone();
+        asserts.push(b.term.ult(&a.term));
+        let q = query(format!("{}_len_order", k.name), asserts, &small);
+        matches!(pool.check(&q), Answer::Unsat)
+    };
+    // Products of parameters are checked after the rest, and not at all when an earlier
+    // sufficient candidate is at most them in every launch: such a product is never one of
+    // the minimal candidates chosen below, sufficient or not (and its nonlinear check is the
+    // slow one).
+    let plain: Vec<bool> = run(&|| {
+        cands
+            .par_iter()
+            .map(|c| !c.product && sufficient(c))
+            .collect()
+    });
+    let ok: Vec<bool> = run(&|| {
+        (0..cands.len())
+            .into_par_iter()
+            .map(|j| {
+                let b = &cands[j];
+                if !b.product {
+                    return plain[j];
+                }
+                let dominated = (0..j).any(|i| plain[i] && at_most_in_every_launch(&cands[i], b));
+                !dominated && sufficient(b)
+            })
+            .collect()
+    });
     let good: Vec<&Candidate> = cands
         .iter()
         .zip(ok)
@@ -209,6 +255,7 @@ fn decide(
 /// The length `n` as a candidate.
 fn number(n: u128) -> Candidate {
     Candidate {
+        product: false,
         term: Term::bv(64, n),
         text: n.to_string(),
     }
@@ -275,10 +322,14 @@ fn candidates(
     names: &HashMap<String, String>,
 ) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = vec![];
-    let mut push = |term: Term, text: Option<String>| {
+    let mut push = |term: Term, text: Option<String>, product: bool| {
         if let Some(text) = text {
             if !out.iter().any(|c| c.term.same(&term)) {
-                out.push(Candidate { term, text });
+                out.push(Candidate {
+                    term,
+                    text,
+                    product,
+                });
             }
         }
     };
@@ -296,7 +347,7 @@ fn candidates(
         })
         .collect();
     for (t, n) in &params {
-        push(t.clone(), Some(n.clone()));
+        push(t.clone(), Some(n.clone()), false);
     }
     // Launch extents: threads along x, and in the dimensions the kernel reads.
     let dims = k.launch_dims_read();
@@ -305,18 +356,19 @@ fn candidates(
         let c = ["x", "y", "z"][d];
         Some(format!("gridDim.{c} * blockDim.{c}"))
     };
-    push(ext(0), ext_text(0));
+    push(ext(0), ext_text(0), false);
     if dims == 2 {
         push(
             ext(0).mul(&ext(1)),
             Some("gridDim.x * blockDim.x * gridDim.y * blockDim.y".into()),
+            false,
         );
     }
-    push(l.bdim[0].zext_to(64), show_t(&l.bdim[0]));
-    push(l.gdim[0].zext_to(64), show_t(&l.gdim[0]));
+    push(l.bdim[0].zext_to(64), show_t(&l.bdim[0]), false);
+    push(l.gdim[0].zext_to(64), show_t(&l.gdim[0]), false);
     for (i, (a, na)) in params.iter().enumerate() {
         for (b, nb) in &params[i..] {
-            push(a.mul(b), Some(format!("{na} * {nb}")));
+            push(a.mul(b), Some(format!("{na} * {nb}")), true);
         }
     }
     // Bounds from the accesses' guards, and the largest index a thread forms.
@@ -330,7 +382,7 @@ fn candidates(
                 len
             };
             let text = show_t(&b).map(|s| if inclusive { format!("{s} + 1") } else { s });
-            push(t, text);
+            push(t, text, false);
         }
         let th = &l.threads[0];
         let top = a.flat.subst(&|s| {
@@ -349,7 +401,7 @@ fn candidates(
         });
         if only_launch(&top) {
             let t = top.add(&Term::bv(64, 1));
-            push(t.clone(), show_t(&t));
+            push(t.clone(), show_t(&t), false);
         }
     }
     out

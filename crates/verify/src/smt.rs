@@ -615,6 +615,18 @@ impl SolverPool {
         self.check_within(q, None, until)
     }
 
+    /// [`Self::check`] under at most `limit`, for a query whose `unknown` costs only
+    /// precision (a length candidate left unproved).
+    pub fn check_for(&self, q: &Query, limit: Duration) -> Answer {
+        if let Some(weaker) = without_quantifiers(q) {
+            let brief = INSTANCES_TIMEOUT.min(limit);
+            if let Answer::Unsat = self.check_within(&weaker, Some(brief), None) {
+                return Answer::Unsat;
+            }
+        }
+        self.check_within(q, Some(limit), None)
+    }
+
     /// [`Self::check_until`] without the quantifier-free attempt, under at most `limit` when
     /// given.
     fn check_within(&self, q: &Query, limit: Option<Duration>, until: Option<Instant>) -> Answer {
