@@ -38,7 +38,7 @@ pub enum Need {
 
 /// The longest a product candidate's check may take: past it the candidate is left out
 /// (a requirement without it is still proved, only perhaps less tight).
-const PRODUCT_LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
+const PRODUCT_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// A length candidate: its value (`u64`) and how it is written.
 struct Candidate {
