@@ -707,11 +707,17 @@ impl Unit<'_> {
                     }
                     return Ok((s, k));
                 }
+                let layout = self.layout_of(ty.rsplit_once('*').map_or(ty, |p| p.0), span)?;
+                if let Some(l) = layout.as_ref().filter(|l| l.view.is_none()) {
+                    if let Some((base, offset)) =
+                        self.view_records(inner, l.scalar, l.leaves, span)?
+                    {
+                        return Ok((Scalars { base, offset, view }, stride));
+                    }
+                }
                 let source = types::scalar_or_pointer(from, span)
                     .map_err(|e| unsupported(span, format!("cast of {e} to `{ty}`")))?;
-                let scalar = self
-                    .layout_of(ty.rsplit_once('*').map_or(ty, |p| p.0), span)?
-                    .map(|l| l.scalar);
+                let scalar = layout.map(|l| l.scalar);
                 if !source.ptr || source.base != scalar {
                     return Err(unsupported(
                         span,

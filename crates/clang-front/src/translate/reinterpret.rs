@@ -25,6 +25,11 @@
 //!   rewrite the whole unit (a race between threads writing different bytes of one word
 //!   that the GPU does not have) and is rejected.
 //!
+//! Memory of records whose leaves share one type (`float2 *v`) is that type's memory to a
+//! view (`(char *)v`); cast back to such a record pointer (`(float2 *)((char *)v + r *
+//! pitch)`, CUDA's fluidsGL) the view is the records from its offset, which is asserted to
+//! start at a whole record.
+//!
 //! A view cast again keeps its offset, now in the new type's units, asserting the alignment
 //! the new type needs (`(float *)((char *)rows + r * pitch)`); back at the memory's own type
 //! it is an ordinary pointer, usable anywhere. Otherwise a view is read and written through
@@ -494,7 +499,10 @@ impl Unit<'_> {
                 None => return Ok(None),
             }
         } else {
-            let Some((mem, _)) = pointee(from_ty) else {
+            let Some(mem) = pointee(from_ty)
+                .map(|p| p.0)
+                .or_else(|| self.record_units(inner))
+            else {
                 return Ok(None);
             };
             if mem == to {
@@ -792,6 +800,62 @@ impl Unit<'_> {
         p.is_some_and(|p| self.is_view(p))
     }
 
+    /// The unit type of the records a pointer variable `n` points at, when their leaves
+    /// share it (`(char *)v` of `float2 *v`: bytes of float memory). Only a plain variable:
+    /// arithmetic on a record pointer counts records, not units.
+    fn record_units(&self, n: &Node) -> Option<ScalarType> {
+        let n = strip_implicit(n);
+        if n.kind != "DeclRefExpr" {
+            return None;
+        }
+        let ty = n.ty()?;
+        self.record_pointer(ty, Span::DUMMY).ok()??;
+        let pointee = ty.trim_end().strip_suffix('*')?;
+        let layout = self.layout_of(pointee, Span::DUMMY).ok()??;
+        layout.view.is_none().then_some(layout.scalar)
+    }
+
+    /// The view `n` read as a pointer to records of `leaves` units of `unit` each
+    /// (`(float2 *)((char *)v + r * pitch)`): the memory's pointer and the first record's
+    /// unit offset, asserting that it starts at a whole unit and at a record's first unit;
+    /// `None` when `n` is no view of `unit` memory.
+    pub(super) fn view_records(
+        &self,
+        n: &Node,
+        unit: ScalarType,
+        leaves: u64,
+        span: Span,
+    ) -> Result<Option<(Expr, Expr)>, FrontError> {
+        if !self.is_view(n) {
+            return Ok(None);
+        }
+        let Some(v) = self.view_ptr(n, span)? else {
+            return Ok(None);
+        };
+        if v.mem != unit {
+            return Ok(None);
+        }
+        let what = format!("{} read as records of `{}`", v.what(), unit.c_name());
+        let mut v = Self::retarget(v, unit, &what, span)?;
+        let at = v.at.clone().unwrap_or_else(|| int(0, span));
+        if leaves > 1 && constant(&at).is_none_or(|c| c % leaves != 0) {
+            if !pure(&at) {
+                return Err(unsupported(
+                    span,
+                    format!("{what} at an offset with side effects"),
+                ));
+            }
+            let rem = bin(BinaryOp::Rem, at.clone(), int(leaves, span), span);
+            let whole = bin(BinaryOp::Eq, rem, int(0, span), span);
+            v.check = Some(match v.check.take() {
+                Some(c) => bin(BinaryOp::And, c, whole, span),
+                None => whole,
+            });
+        }
+        let offset = Self::checked(&v, at, span);
+        Ok(Some((v.base, offset)))
+    }
+
     /// True when the pointer expression `n` is a view (structurally; nothing translated).
     fn is_view(&self, n: &Node) -> bool {
         let n = strip_implicit(n);
@@ -801,9 +865,10 @@ impl Unit<'_> {
                 let inner = operands(n).first().copied();
                 match (to, inner) {
                     (Some(to), Some(inner)) => {
+                        let from = strip_implicit(inner).ty().unwrap_or("");
                         self.is_view(inner)
-                            || pointee(strip_implicit(inner).ty().unwrap_or(""))
-                                .is_some_and(|(m, _)| m != to)
+                            || pointee(from).is_some_and(|(m, _)| m != to)
+                            || self.record_units(inner).is_some_and(|m| m != to)
                     }
                     _ => false,
                 }

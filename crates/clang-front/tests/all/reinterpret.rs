@@ -159,6 +159,15 @@ __global__ void scale_pitched(float* base, int pitch) {
     scale_row((float*)((char*)base + blockIdx.x * pitch), 3.0f);
 }
 
+// fluidsGL: rows of `float2` records at a byte pitch, then record pointer arithmetic.
+__global__ void pitched_records(float2* v, int pitch) {
+    float2* p = (float2*)((char*)v + blockIdx.x * pitch) + threadIdx.x;
+    float2 t = *p;
+    t.x += 1.0f;
+    t.y *= 2.0f;
+    *p = t;
+}
+
 // Image rows of `Pixel` addressed through `char *` (CUDA's FunctionPointers sample).
 __global__ void invert_rows(Pixel* image, int pitch) {
     unsigned char* row = (unsigned char*)(((char*)image) + blockIdx.x * pitch);
@@ -625,4 +634,42 @@ __global__ void add_float_bits(float* f) { atomicAdd((int*)f, 1); }
         m.contains("`atomicAdd` on the `int` bits of `float` memory"),
         "{m}"
     );
+}
+
+#[test]
+fn pitched_rows_of_records_start_at_a_whole_record() {
+    let c = clang("pitched_records.cu", SOURCE);
+    let k = kernel(&c, "pitched_records");
+    // Rows of 40 `float2`: a pitch of 320 bytes; the buffer holds the records' floats.
+    let m: Vec<f32> = (0..160).map(|i| i as f32).collect();
+    let got = buffers(
+        k,
+        vec![
+            Arg::Buffer(Buffer::from_f32(&m)),
+            Arg::Scalar(Value::I32(320)),
+        ],
+    );
+    let want: Vec<f32> = m
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match (i / 2 % 40 < 32, i % 2) {
+            (true, 0) => v + 1.0,
+            (true, _) => v * 2.0,
+            _ => *v,
+        })
+        .collect();
+    assert_eq!(got[0].to_f32(), want);
+    // 324 bytes: row 1 starts inside a record (on a float); 322: not even on a float.
+    for pitch in [324, 322] {
+        let out = launch(
+            k,
+            vec![
+                Arg::Buffer(Buffer::from_f32(&m)),
+                Arg::Scalar(Value::I32(pitch)),
+            ],
+        );
+        let found: Vec<_> = out.of(Category::Assert).collect();
+        assert!(!found.is_empty(), "pitch {pitch}: {:?}", out.findings);
+        assert!(found.iter().all(|f| f.at.block == [1, 0, 0]), "{found:?}");
+    }
 }
