@@ -218,18 +218,7 @@ fn decide(
                 .map(move |j| (i, j))
         })
         .collect();
-    let at_most = |&(i, j): &(usize, usize)| {
-        let larger_somewhere = samples.iter().any(|s| {
-            matches!((s.value(&good[i].term), s.value(&good[j].term)), (Some(a), Some(b)) if a > b)
-        });
-        if larger_somewhere {
-            return false;
-        }
-        let mut asserts = l.assumptions.clone();
-        asserts.push(good[j].term.ult(&good[i].term));
-        let q = query(format!("{}_len_order", k.name), asserts, &small);
-        matches!(pool.check(&q), Answer::Unsat)
-    };
+    let at_most = |&(i, j): &(usize, usize)| at_most_in_every_launch(good[i], good[j]);
     let le_list = run(&|| pairs.par_iter().map(&at_most).collect());
     let le: HashMap<(usize, usize), bool> = pairs.into_iter().zip(le_list).collect();
     let leq = |i: usize, j: usize| i == j || le.get(&(i, j)).copied().unwrap_or(false);
