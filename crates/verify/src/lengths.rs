@@ -13,6 +13,7 @@ use crate::symexec::{Access, ThreadLog};
 use crate::term::{Node, Op, SymKind, Term};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::time::Instant;
 use warpsafe_ir::{Kernel, MemRef, ParamKind, Span};
 
 mod sample;
@@ -48,13 +49,25 @@ struct Candidate {
     product: bool,
 }
 
+/// How the inference asks the solver: on `pool`, `jobs` queries at a time, and by `until`
+/// (its share of the run's budget: a query asked later is `unknown`, which leaves a
+/// candidate unproved, never a requirement too small).
+#[derive(Clone, Copy)]
+pub struct Solving<'a> {
+    /// The run's solvers.
+    pub pool: &'a SolverPool,
+    /// Queries at once.
+    pub jobs: usize,
+    /// When the inference's share of the budget ends.
+    pub until: Option<Instant>,
+}
+
 /// Per buffer parameter without a declared length that the kernel accesses: what it needs.
 pub fn infer(
     k: &Kernel,
     l: &Launch,
     logs: &[ThreadLog; 2],
-    pool: &SolverPool,
-    jobs: usize,
+    solving: Solving,
 ) -> Vec<(usize, Need)> {
     let declared: Vec<usize> = k
         .contract
@@ -79,7 +92,7 @@ pub fn infer(
         };
         let cands = candidates(k, l, &accesses, &names);
         let need =
-            decide(k, l, logs, pool, jobs, &accesses, cands).unwrap_or_else(|| Need::Unbounded {
+            decide(k, l, logs, solving, &accesses, cands).unwrap_or_else(|| Need::Unbounded {
                 reason: format!(
                     "no length requirement of `{}` in terms of the parameters and the launch \
                      bounds its accesses (declare one with `//@ len({}) = …`)",
@@ -97,11 +110,11 @@ fn decide(
     k: &Kernel,
     l: &Launch,
     logs: &[ThreadLog; 2],
-    pool: &SolverPool,
-    jobs: usize,
+    solving: Solving,
     accesses: &[&Access],
     cands: Vec<Candidate>,
 ) -> Option<Need> {
+    let Solving { pool, jobs, until } = solving;
     let small = l.small(k);
     let run = |work: &(dyn Fn() -> Vec<bool> + Sync)| match rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
@@ -128,9 +141,9 @@ fn decide(
             .map(|(a, r)| Term::ite(r, &a.flat, &Term::bv(a.flat.width(), 0)))
             .collect();
         let answer = if c.product {
-            pool.check_for(&q, PRODUCT_LIMIT)
+            pool.check_for(&q, PRODUCT_LIMIT, until)
         } else {
-            pool.check(&q)
+            pool.check_until(&q, until)
         };
         match answer {
             Answer::Unsat => Ok(()),
@@ -156,7 +169,7 @@ fn decide(
         let mut asserts = l.assumptions.clone();
         asserts.push(b.term.ult(&a.term));
         let q = query(format!("{}_len_order", k.name), asserts, &small);
-        matches!(pool.check(&q), Answer::Unsat)
+        matches!(pool.check_until(&q, until), Answer::Unsat)
     };
     // Products of parameters are checked after the rest, and not at all when an earlier
     // sufficient candidate is at most them in every launch: such a product is never one of

@@ -104,7 +104,14 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
     let needs = if cfg.strict_bounds {
         vec![]
     } else {
-        lengths::infer(kernel, &launch, &logs, &pool, cfg.jobs)
+        // The inference takes at most one property's share of the budget: a kernel whose
+        // requirement is hard to find still gets its properties checked.
+        let solving = lengths::Solving {
+            pool: &pool,
+            jobs: cfg.jobs,
+            until: solve::share(cfg.deadline, cfg.properties.len() + 1),
+        };
+        lengths::infer(kernel, &launch, &logs, solving)
     };
     for (p, need) in &needs {
         if let (lengths::Need::Length { term, .. }, Some(Some(len))) = (need, launch.lens.get(*p)) {

@@ -600,12 +600,8 @@ impl SolverPool {
     /// witnesses, which usually refute it alone, and z3 takes far longer to find that with
     /// the quantifier present (seen: 0.1 s against more than 10 s on NVRTC's unrolled tile
     /// reads). Dropping assertions only weakens a query, so an unsatisfiable answer stands.
-    pub fn check(&self, q: &Query) -> Answer {
-        self.check_until(q, None)
-    }
-
-    /// [`Self::check`] ending by `until` too when given (a property's share of the run's
-    /// budget): asked after it, `q` answers `unknown` naming that share.
+    /// It ends by `until` too when given (a property's share of the run's budget): asked
+    /// after it, `q` answers `unknown` naming that share.
     pub fn check_until(&self, q: &Query, until: Option<Instant>) -> Answer {
         if let Some(weaker) = without_quantifiers(q) {
             if let Answer::Unsat = self.check_within(&weaker, Some(INSTANCES_TIMEOUT), until) {
@@ -615,16 +611,16 @@ impl SolverPool {
         self.check_within(q, None, until)
     }
 
-    /// [`Self::check`] under at most `limit`, for a query whose `unknown` costs only
+    /// [`Self::check_until`] under at most `limit`, for a query whose `unknown` costs only
     /// precision (a length candidate left unproved).
-    pub fn check_for(&self, q: &Query, limit: Duration) -> Answer {
+    pub fn check_for(&self, q: &Query, limit: Duration, until: Option<Instant>) -> Answer {
         if let Some(weaker) = without_quantifiers(q) {
             let brief = INSTANCES_TIMEOUT.min(limit);
-            if let Answer::Unsat = self.check_within(&weaker, Some(brief), None) {
+            if let Answer::Unsat = self.check_within(&weaker, Some(brief), until) {
                 return Answer::Unsat;
             }
         }
-        self.check_within(q, Some(limit), None)
+        self.check_within(q, Some(limit), until)
     }
 
     /// [`Self::check_until`] without the quantifier-free attempt, under at most `limit` when

@@ -105,6 +105,11 @@ pub fn launches(l: &Launch, n: usize) -> Vec<Sample> {
             })
         })
         .collect();
+    // Parameters the launch fixes (`w == 1024`) take that value, in every sample.
+    let mut pinned = vec![];
+    for a in &l.assumptions {
+        crate::launch::fixed_symbols(a, &mut pinned);
+    }
     let t1 = &l.threads[0];
     let mut out = vec![];
     for _ in 0..n * 4 {
@@ -122,6 +127,7 @@ pub fn launches(l: &Launch, n: usize) -> Vec<Sample> {
                 if *w >= 128 { v } else { v & ((1u128 << w) - 1) },
             );
         }
+        m.extend(pinned.iter().cloned());
         let s = Sample(m);
         if !checkable.iter().all(|a| s.truth(a) == Some(true)) {
             continue;

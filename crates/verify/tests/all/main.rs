@@ -8,6 +8,7 @@ mod examples;
 mod grid_sync;
 mod inferred_lengths;
 mod narrow_types;
+mod pinned_params;
 mod soundness;
 mod uniformity;
 mod votes;
