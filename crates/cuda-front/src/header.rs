@@ -44,8 +44,8 @@ pub fn apply_header(
         let trimmed = line.trim_start();
         let at = start + (line.len() - trimmed.len());
         let trimmed = trimmed.trim_end();
-        let r = if let Some(flags) = trimmed.strip_prefix("//--") {
-            launch_flags(flags, at + 4, kernels)
+        let r = if let Some((flags, skip)) = flag_line(trimmed) {
+            launch_flags(flags, at + skip, kernels)
         } else if let Some(rest) = trimmed.strip_prefix("//@") {
             if is_permission_annotation(rest) {
                 Ok(())
@@ -72,6 +72,15 @@ pub fn apply_header(
 fn is_permission_annotation(text: &str) -> bool {
     let lead = text.split_whitespace().next().unwrap_or("");
     ["kernel", "thread", "barrier", "invariant"].contains(&lead)
+}
+
+/// The flags of a line `//--blockDim=64 …` (or `// --blockDim=64 …`, as one of GPUVerify's
+/// own benchmarks writes it), and how many bytes precede them.
+fn flag_line(line: &str) -> Option<(&str, usize)> {
+    let rest = line.strip_prefix("//")?;
+    let gap = rest.len() - rest.trim_start().len();
+    let flags = rest[gap..].strip_prefix("--")?;
+    Some((flags, 2 + gap + 2))
 }
 
 /// `--blockDim=[16,16] --gridDim=64 --other-flags` (GPUVerify's form).

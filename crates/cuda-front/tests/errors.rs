@@ -184,3 +184,17 @@ fn ordinary_comments_and_unknown_flags_are_ignored() {
     let m = compile(&src).expect("compiles");
     assert_eq!(m.kernels[0].contract.block_dim, Some([32, 1, 1]));
 }
+
+#[test]
+fn a_flag_line_may_have_a_space_after_the_slashes() {
+    // GPUVerify's scalarProd benchmark: `// --gridDim=128 --blockDim=256 --warp-sync=32`.
+    let src = format!(
+        "//pass\n// --gridDim=128 --blockDim=256 --warp-sync=32\n// -- a dash comment\n{}",
+        kernel("a[0] = n;")
+    );
+    let m = compile(&src).expect("compiles");
+    assert_eq!(m.kernels[0].contract.block_dim, Some([256, 1, 1]));
+    assert_eq!(m.kernels[0].contract.grid_dim, Some([128, 1, 1]));
+    let bad = format!("//  --blockDim=0\n{}", kernel("a[0] = n;"));
+    rejects(&bad, "--blockDim=0", "not a positive launch dimension");
+}
