@@ -5,6 +5,7 @@ use super::{Lowerer, PtrVal, Val};
 use crate::ast;
 use crate::error::{err, Result};
 use crate::types::{common, convert, promoted, to_bool};
+use std::collections::HashSet;
 use warpsafe_ir::{
     AtomicOp, BinOp, BlockVoteKind, Expr, ExprKind as IK, LogicOp, MathFn, MemRef, ScalarType,
     ShuffleKind, Span, Stmt, StmtKind, UnOp, UncheckedAnnotation, VoteKind,
@@ -340,17 +341,45 @@ const GPUVERIFY_UNSUPPORTED: &[&str] = &[
     "__return_val_ptr",
 ];
 
-/// The first unsupported annotation builtin `e` calls, as `` `name` ``.
-fn untranslatable(e: &ast::Expr) -> Option<String> {
+/// GPUVerify's names for a helper's result in its postconditions.
+const RETURN_VALUES: &[&str] = &["__return_val_int", "__return_val_bool", "__return_val_ptr"];
+
+/// The first unsupported annotation builtin `e` calls, as `` `name` ``; `__no_read(p)` and
+/// `__no_write(p)` of a parameter in `untouched` are supported (no access through it yet).
+/// With `returns`, a helper's result (`__return_val_int()`, `_bool`, `_ptr`) is supported.
+fn untranslatable(e: &ast::Expr, untouched: &HashSet<String>, returns: bool) -> Option<String> {
     let mut found = None;
-    ast::visit_calls(e, &mut |name| {
+    ast::visit_subexprs(e, &mut |x| {
+        let ast::ExprKind::Call(name, _, args) = &x.kind else {
+            return;
+        };
         if found.is_none()
-            && (GPUVERIFY_UNSUPPORTED.contains(&name) || name.starts_with("__return_val"))
+            && (GPUVERIFY_UNSUPPORTED.contains(&name.as_str()) || name.starts_with("__return_val"))
+            && untouched_param(name, args, untouched).is_none()
+            && !(returns && RETURN_VALUES.contains(&name.as_str()))
         {
             found = Some(format!("`{name}`"));
         }
     });
     found
+}
+
+/// `p` for `__no_read(p)` or `__no_write(p)` of a parameter in `untouched`.
+fn untouched_param<'e>(
+    name: &str,
+    args: &'e [ast::Expr],
+    untouched: &HashSet<String>,
+) -> Option<&'e str> {
+    match (name, args) {
+        (
+            "__no_read" | "__no_write",
+            [ast::Expr {
+                kind: ast::ExprKind::Ident(p),
+                ..
+            }],
+        ) if untouched.contains(p) => Some(p),
+        _ => None,
+    }
 }
 
 fn arity(
@@ -471,7 +500,16 @@ impl Lowerer<'_> {
             | "__global_invariant" | "__ensures" => {
                 arity(name, args, 1..=1, span)?;
                 let in_helper = self.inline_stack.len() > 1;
-                if let Some(what) = untranslatable(&args[0]) {
+                // `__all(e)`, the whole annotation: `e` in every thread that executes it,
+                // which is what the annotation of `e` checks (or assumes) already.
+                let whole = match &args[0].kind {
+                    ast::ExprKind::Call(all, _, inner) if all == "__all" && inner.len() == 1 => {
+                        &inner[0]
+                    }
+                    _ => &args[0],
+                };
+                let post = name == "__ensures" && in_helper;
+                if let Some(what) = untranslatable(whole, &self.untouched, post) {
                     // Loop invariants are GPUVerify's proof hints and a kernel's
                     // preconditions only narrow what is checked: leaving one out loses no
                     // finding. Assertions, postconditions and a helper's preconditions (its
@@ -485,15 +523,30 @@ impl Lowerer<'_> {
                     });
                     return Ok(Val::Void);
                 }
-                if name == "__ensures" && in_helper {
-                    self.k.contract.unchecked.push(UncheckedAnnotation {
-                        what: "`__ensures` of a `__device__` helper is not supported".into(),
-                        span,
-                        hint: false,
+                if post {
+                    // Checked where the inlined helper ends (`inline_call`), over the values
+                    // there: a name the helper assigns could mean its value at entry.
+                    let mut named = HashSet::new();
+                    ast::visit_subexprs(whole, &mut |x| {
+                        if let ast::ExprKind::Ident(n) = &x.kind {
+                            named.insert(n.clone());
+                        }
                     });
+                    if let Some(n) = named.iter().find(|n| self.assigned.contains(*n)) {
+                        self.k.contract.unchecked.push(UncheckedAnnotation {
+                            what: format!(
+                                "`__ensures` of a helper names `{n}`, which the helper assigns \
+                                 (its value at entry is not kept)"
+                            ),
+                            span,
+                            hint: false,
+                        });
+                    } else {
+                        self.helper_post.push((whole.clone(), span));
+                    }
                     return Ok(Val::Void);
                 }
-                let c = self.cond(&args[0], out)?;
+                let c = self.cond(whole, out)?;
                 match name {
                     // Preconditions and axioms constrain every thread of the launch.
                     // A helper's precondition is its caller's obligation: checked where the
@@ -509,6 +562,21 @@ impl Lowerer<'_> {
                     _ => push(out, StmtKind::Assert(c)),
                 }
                 return Ok(Val::Void);
+            }
+            // GPUVerify's "this thread has not read (written) `p` since the last barrier":
+            // true before any statement names `p` (`untranslatable` lets no other use by).
+            "__no_read" | "__no_write" => {
+                return match untouched_param(name, args, &self.untouched) {
+                    Some(_) => Ok(Val::Scalar(Expr::bool(true).with_span(span))),
+                    None => err(span, format!("`{name}` here is not supported")),
+                };
+            }
+            "__return_val_int" | "__return_val_bool" | "__return_val_ptr" => {
+                arity(name, args, 0..=0, span)?;
+                return match &self.return_val {
+                    Some(v) => Ok(v.clone()),
+                    None => err(span, format!("`{name}` outside a helper's `__ensures`")),
+                };
             }
             "__enabled" => {
                 // GPUVerify's "this thread is not masked off by a branch it did not take": a

@@ -347,6 +347,25 @@ impl Lowerer<'_> {
                 let d = Expr::binary(BinOp::Sub, p.off_i64(span), q.off_i64(span));
                 return Ok(Val::Scalar(d.with_span(span)));
             }
+            // Two pointers into one buffer compare as their offsets.
+            (Val::Ptr(p), Val::Ptr(q))
+                if matches!(
+                    op,
+                    BinaryOp::Eq
+                        | BinaryOp::Ne
+                        | BinaryOp::Lt
+                        | BinaryOp::Le
+                        | BinaryOp::Gt
+                        | BinaryOp::Ge
+                ) && p.mem == q.mem
+                    && p.elem == q.elem
+                    && p.rest == 1
+                    && q.rest == 1
+                    && p.choice.is_none()
+                    && q.choice.is_none() =>
+            {
+                (p.off_i64(span), q.off_i64(span))
+            }
             (Val::Void, _) | (_, Val::Void) => return err(span, "a `void` value is used"),
             _ => return err(span, "this pointer operation is not supported"),
         };

@@ -10,13 +10,36 @@ use crate::ast;
 use crate::error::{err, Result};
 use crate::types::convert;
 use std::collections::HashMap;
-use warpsafe_ir::{Expr, Span, Stmt, StmtKind};
+use warpsafe_ir::{Expr, Span, Stmt, StmtKind, UncheckedAnnotation};
 
 fn stmt(kind: StmtKind, span: Span) -> Stmt {
     Stmt::new(kind).with_span(span)
 }
 
 impl Lowerer<'_> {
+    /// The `__ensures` conditions the inlined helper stated, as assertions over the values
+    /// where it ends, `result` standing for `__return_val_*()`.
+    fn helper_postconditions(&mut self, result: Option<Val>, out: &mut Vec<Stmt>) {
+        let conds = std::mem::take(&mut self.helper_post);
+        self.return_val = result;
+        for (cond, span) in &conds {
+            let mut pre = vec![];
+            match self.cond(cond, &mut pre) {
+                Ok(c) => {
+                    out.extend(pre);
+                    out.push(stmt(StmtKind::Assert(c), *span));
+                }
+                // A claim we cannot state leaves `assert` unknown, not the file rejected.
+                Err(e) => self.k.contract.unchecked.push(UncheckedAnnotation {
+                    what: format!("`__ensures` of a helper: {}", e.message),
+                    span: *span,
+                    hint: false,
+                }),
+            }
+        }
+        self.return_val = None;
+    }
+
     pub(crate) fn inline_call(
         &mut self,
         f: &ast::Function,
@@ -171,7 +194,17 @@ impl Lowerer<'_> {
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
         self.inline_stack.push(f.name.clone());
         let mut body = Vec::new();
-        let r = self.stmts(&f.body, &mut body);
+        let saved_post = std::mem::take(&mut self.helper_post);
+        let mut post = Vec::new();
+        let r = self.stmts(&f.body, &mut body).map(|()| {
+            let result = match (&ptr_result, result) {
+                (Some(v), _) => Some(Val::Ptr(self.ptr_of_var(v, span))),
+                (None, Some((v, _))) => Some(Val::Scalar(self.var_expr(v, span))),
+                (None, None) => None,
+            };
+            self.helper_postconditions(result, &mut post);
+        });
+        self.helper_post = saved_post;
         self.inline_stack.pop();
         self.loop_depth = saved_loops;
         let ctx = std::mem::replace(&mut self.ret, saved_ret);
@@ -195,6 +228,7 @@ impl Lowerer<'_> {
         } else {
             out.extend(body);
         }
+        out.extend(post);
         if let (Some(v), true) = (&ptr_result, want) {
             let what = format!("`{}` returns no pointer", f.name);
             if !self.known_bases(&v.bases, what, span) {

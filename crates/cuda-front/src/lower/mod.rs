@@ -103,6 +103,14 @@ pub(crate) struct Lowerer<'a> {
     pub(crate) header: bool,
     /// The kernel's `__ensures` postconditions, as assertions to check where it ends.
     pub(crate) ensures: Vec<Stmt>,
+    /// While an annotation statement of the kernel's own body is lowered: the parameters no
+    /// earlier statement names, so no access through them has happened yet (GPUVerify's
+    /// `__no_read(p)` and `__no_write(p)` hold there).
+    pub(crate) untouched: HashSet<String>,
+    /// The `__ensures` conditions of the helper being inlined, checked where it ends.
+    pub(crate) helper_post: Vec<(ast::Expr, Span)>,
+    /// What `__return_val_*()` stands for while a helper's postcondition is lowered.
+    pub(crate) return_val: Option<Val>,
 }
 
 /// Lowers every kernel of a translation unit. Kernels come back with an empty contract but
@@ -234,7 +242,18 @@ fn lower_kernel_once(
         lw.kernel_param(p, &mut body)?;
     }
     lw.inline_stack.push(f.name.clone());
-    lw.stmts(&f.body, &mut body)?;
+    let mut named = HashSet::new();
+    for s in &f.body {
+        if scan::is_local_annotation(s) {
+            lw.untouched = (f.params.iter())
+                .filter(|p| !named.contains(&p.name))
+                .map(|p| p.name.clone())
+                .collect();
+        }
+        lw.stmt(s, &mut body)?;
+        lw.untouched.clear();
+        scan::mentioned_names(s, &mut named);
+    }
     let ensures = std::mem::take(&mut lw.ensures);
     ensure_at_exits(&mut body, &ensures);
     body.extend(ensures);
@@ -300,6 +319,9 @@ impl<'a> Lowerer<'a> {
             kernel_params: HashMap::new(),
             header: false,
             ensures: vec![],
+            untouched: HashSet::new(),
+            helper_post: vec![],
+            return_val: None,
         }
     }
 

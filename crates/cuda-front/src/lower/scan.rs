@@ -1,6 +1,6 @@
 //! Pre-passes over a function body: which names are assigned, and where `return`s are.
 
-use crate::ast::{visit_stmt_exprs, Expr, ExprKind, Stmt, StmtKind};
+use crate::ast::{visit_stmt_exprs, visit_subexprs, Expr, ExprKind, Stmt, StmtKind};
 use std::collections::HashSet;
 
 /// Names that appear as the target of an assignment, `++` or `--` anywhere in `body`
@@ -45,6 +45,34 @@ fn expr(e: &Expr, names: &mut HashSet<String>) {
         | ExprKind::Ident(_)
         | ExprKind::SizeOf(_) => {}
     }
+}
+
+/// Adds every name `s` mentions (conservative under shadowing), but for the arguments of
+/// `__no_read(p)` and `__no_write(p)`, which access nothing.
+pub(crate) fn mentioned_names(s: &Stmt, names: &mut HashSet<String>) {
+    let mut count: std::collections::HashMap<String, isize> = Default::default();
+    visit_stmt_exprs(s, &mut |e| {
+        visit_subexprs(e, &mut |x| match &x.kind {
+            ExprKind::Ident(n) => *count.entry(n.clone()).or_default() += 1,
+            ExprKind::Call(f, _, args) if matches!(f.as_str(), "__no_read" | "__no_write") => {
+                for a in args {
+                    if let ExprKind::Ident(n) = &a.kind {
+                        *count.entry(n.clone()).or_default() -= 1;
+                    }
+                }
+            }
+            _ => {}
+        })
+    });
+    names.extend(count.into_iter().filter(|(_, c)| *c > 0).map(|(n, _)| n));
+}
+
+/// True for a statement that is a check or assumption taking effect where it stands
+/// (`__assert(…)`, `__requires(…)`, `__assume(…)`, `assert(…)`; not `__ensures`, which
+/// speaks about the kernel's end).
+pub(crate) fn is_local_annotation(s: &Stmt) -> bool {
+    matches!(&s.kind, StmtKind::Expr(Expr { kind: ExprKind::Call(name, _, _), .. })
+        if matches!(name.as_str(), "__assert" | "__requires" | "__assume" | "assert"))
 }
 
 /// Names whose address is taken (`&x`) anywhere in `body` (conservative under shadowing).

@@ -107,6 +107,89 @@ fn an_untranslatable_loop_invariant_is_a_hint_left_out_with_a_note() {
     assert!(text.contains("assert      unknown"), "{text}");
 }
 
+const NO_ACCESS: &str = r#"//pass
+//--blockDim=64 --gridDim=1
+//@ len(p) = 64
+__global__ void fill(volatile int *p, int *q) {
+    __assert(__no_read(p));
+    __requires(__no_write(p) && __no_read(q));
+    p[threadIdx.x] = threadIdx.x;
+    __assert(__all(threadIdx.x < 64));
+}
+"#;
+
+#[test]
+fn no_access_yet_holds_before_any_statement_names_the_buffer() {
+    // GPUVerify's misc2: `__no_read(p)` as the kernel's first statement.
+    let out = verify("no_read", NO_ACCESS, &["--property", "race,assert"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("assert      verified"), "{text}");
+    assert!(!text.contains("not checked"), "{text}");
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    // After a statement that reads `p`, the claim is not one we decide: assert is unknown.
+    let late = twin(
+        NO_ACCESS,
+        "    __assert(__no_read(p));\n",
+        "    int v = p[threadIdx.x];\n    __assert(__no_read(p) || v == 0);\n",
+    );
+    let out = verify("no_read_late", &late, &["--property", "race,assert"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("unknown: `__assert` uses `__no_read`"),
+        "{text}"
+    );
+    assert!(text.contains("assert      unknown"), "{text}");
+    // `__all(e)` as the whole assertion is `e` in every thread (GPUVerify's test_all).
+    let half = twin(
+        NO_ACCESS,
+        "__all(threadIdx.x < 64)",
+        "__all(threadIdx.x < 32)",
+    );
+    let out = verify("all_half", &half, &["--property", "assert"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("assert      VIOLATED"), "{text}");
+    assert_eq!(out.status.code(), Some(1), "{text}");
+}
+
+const POST: &str = r#"//pass
+//--blockDim=64 --gridDim=1
+//@ len(p) = 65
+__device__ int *at(int *p) {
+    __ensures(__implies(__enabled(), __return_val_ptr() == p));
+    return p;
+}
+__device__ int next(int x) {
+    __ensures(__return_val_int() == x + 1);
+    return x + 1;
+}
+__global__ void k(int *p) {
+    at(p)[threadIdx.x] = next(threadIdx.x);
+}
+"#;
+
+#[test]
+fn a_helpers_postcondition_is_checked_where_it_returns() {
+    // GPUVerify's pointertests test5/test6: `__return_val_ptr()` in a helper's `__ensures`.
+    let out = verify("post", POST, &["--property", "race,assert"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("assert      verified"), "{text}");
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    for (from, to) in [
+        ("return p;", "return p + 1;"),
+        ("return x + 1;", "return x + 2;"),
+    ] {
+        let bug = twin(POST, from, to);
+        let out = verify("post_bug", &bug, &["--property", "assert"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("assert      VIOLATED"), "{to}: {text}");
+    }
+    // A parameter the helper assigns: its value at entry is not kept, so no verdict.
+    let assigned = twin(POST, "    return x + 1;", "    x = x + 1;\n    return x;");
+    let out = verify("post_assigned", &assigned, &["--property", "assert"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("assert      unknown"), "{text}");
+}
+
 const HELPER: &str = r#"//pass
 //--blockDim=64 --gridDim=1
 // verify: assert=verified race=verified exit=0
