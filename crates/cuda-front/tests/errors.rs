@@ -198,3 +198,14 @@ fn a_flag_line_may_have_a_space_after_the_slashes() {
     let bad = format!("//  --blockDim=0\n{}", kernel("a[0] = n;"));
     rejects(&bad, "--blockDim=0", "not a positive launch dimension");
 }
+
+#[test]
+fn pointers_into_rows_of_a_matrix_are_not_compared_by_their_column() {
+    // `&t[1][0] - &t[0][0]` was 0 and `==` true: the row index is not in the offset.
+    for op in ["-", "=="] {
+        let src = format!(
+            "__global__ void k(int* a) {{ __shared__ int t[4][8]; a[0] = &t[1][0] {op} &t[0][0]; }}"
+        );
+        rejects(&src, "&t[1][0]", "multi-dimensional");
+    }
+}

@@ -337,6 +337,14 @@ impl Lowerer<'_> {
                 let neg = Expr::unary(UnOp::Neg, convert(i, ScalarType::I64)).with_span(span);
                 return self.ptr_add(p, neg, span).map(Val::Ptr);
             }
+            // Indices into outer dimensions (`&t[1][0]`) are not in the offset.
+            (Val::Ptr(p), Val::Ptr(q)) if !p.prefix.is_empty() || !q.prefix.is_empty() => {
+                return err(
+                    span,
+                    "pointers into a multi-dimensional array compared or subtracted (index \
+                     the array instead)",
+                )
+            }
             (Val::Ptr(p), Val::Ptr(q))
                 if op == BinaryOp::Sub
                     && p.mem == q.mem
