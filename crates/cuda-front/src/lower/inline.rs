@@ -195,6 +195,9 @@ impl Lowerer<'_> {
         self.inline_stack.push(f.name.clone());
         let mut body = Vec::new();
         let saved_post = std::mem::take(&mut self.helper_post);
+        // A helper called inside a kernel's annotation has its own accesses: nothing is
+        // untouched in its body.
+        let saved_untouched = std::mem::take(&mut self.untouched);
         let mut post = Vec::new();
         let r = self.stmts(&f.body, &mut body).map(|()| {
             let result = match (&ptr_result, result) {
@@ -205,6 +208,7 @@ impl Lowerer<'_> {
             self.helper_postconditions(result, &mut post);
         });
         self.helper_post = saved_post;
+        self.untouched = saved_untouched;
         self.inline_stack.pop();
         self.loop_depth = saved_loops;
         let ctx = std::mem::replace(&mut self.ret, saved_ret);

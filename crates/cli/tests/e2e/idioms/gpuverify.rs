@@ -139,6 +139,21 @@ fn no_access_yet_holds_before_any_statement_names_the_buffer() {
         "{text}"
     );
     assert!(text.contains("assert      unknown"), "{text}");
+    // A helper called inside the kernel's first annotation reads `p` itself: its own
+    // `__no_read(p)` is not decided (it is false there).
+    let helper = twin(
+        &twin(
+            NO_ACCESS,
+            "__assert(__no_read(p));",
+            "__assert(first(p) * 0 == 0);",
+        ),
+        "__global__ void fill",
+        "__device__ int first(volatile int *p) {\n    int v = p[threadIdx.x];\n    \
+         __assert(__no_read(p));\n    return v;\n}\n__global__ void fill",
+    );
+    let out = verify("no_read_helper", &helper, &["--property", "assert"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("assert      unknown"), "{text}");
     // `__all(e)` as the whole assertion is `e` in every thread (GPUVerify's test_all).
     let half = twin(
         NO_ACCESS,
