@@ -888,8 +888,20 @@ impl Unit<'_> {
         let fields = self.fields_of(key, span)?;
         let unit = self.unit_of(&s, key, span)?;
         let starts = self.field_units(key, unit, span)?;
+        // A union's members share its units, each seen through its own leaves' types.
+        let mem = match (&s.view, self.is_union(key)) {
+            (_, false) => None,
+            (Some(v), true) => Some(v.mem),
+            (None, true) => Some(self.layout(key, span)?.scalar),
+        };
         let mut slots = vec![];
         for ((name, ty), &first) in fields.iter().zip(&starts) {
+            let view = match mem {
+                Some(mem) => self
+                    .member_view(key, name, ty, mem, span)?
+                    .map(|leaves| View { mem, leaves }),
+                None => s.view.as_ref().map(|v| v.from(first)),
+            };
             let at = Scalars {
                 base: s.base.clone(),
                 offset: add(
@@ -897,7 +909,7 @@ impl Unit<'_> {
                     Expr::new(ExprKind::Int(first, ScalarType::I32), span),
                     span,
                 ),
-                view: s.view.as_ref().map(|v| v.from(first)),
+                view,
             };
             slots.push(match self.record_key_of(ty) {
                 Some(inner) => super::place::Slot::Record(self.memory_place_at(&inner, at, span)?),
@@ -1233,6 +1245,25 @@ impl Unit<'_> {
                 span,
                 format!("member `{field}` (a record) used as a value"),
             ));
+        }
+        let key = self
+            .record_key_of(if arrow {
+                base_ty.rsplit_once('*').map_or(base_ty, |p| p.0)
+            } else {
+                base_ty
+            })
+            .unwrap_or_default();
+        if self.is_union(&key) {
+            // Members share the union's units: each is read through its own view of them.
+            let place = if arrow {
+                self.pointee_place(base, &key, span)?
+            } else {
+                self.record_place_of(base, &key, span)?
+            };
+            return match place.slots.into_iter().nth(index) {
+                Some(super::place::Slot::Expr(e)) => Ok(Some(Expr::new(e.kind, span))),
+                _ => Err(unsupported(span, format!("member `{field}` of `{key}`"))),
+            };
         }
         let leaf = self.leaf_offset(&fields, index) as usize;
         if arrow {

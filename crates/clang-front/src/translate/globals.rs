@@ -263,7 +263,7 @@ impl Unit<'_> {
     }
 
     /// The first union among record `key` and its record fields (`depth` bounds the walk).
-    fn union_in(&self, key: &str, depth: u32) -> Option<String> {
+    pub(super) fn union_in(&self, key: &str, depth: u32) -> Option<String> {
         let decl = self.record_decls.get(key)?;
         if decl.str("tagUsed") == Some("union") {
             return Some(key.to_string());

@@ -62,6 +62,57 @@ fn aligned_attr(n: &Node) -> Option<u64> {
         .max()
 }
 
+fn is_union_decl(decl: &Node) -> bool {
+    decl.str("tagUsed") == Some("union")
+}
+
+/// The leaves of a union whose members have the leaves `members` (offsets from the union's
+/// start): its memory units, since members share bytes. The unit is the type every leaf
+/// shares, else the unsigned integer of the smallest leaf's size; a member is read through a
+/// view of those units ([`Unit::member_view`]).
+fn union_units(
+    key: &str,
+    members: &[(u64, ScalarType)],
+    size: u64,
+    span: Span,
+) -> Result<Vec<(u64, ScalarType)>, FrontError> {
+    let Some(&(_, first)) = members.first() else {
+        return Err(unsupported(
+            span,
+            format!("the empty union `{key}` in memory"),
+        ));
+    };
+    let unit = if members.iter().all(|&(_, t)| t == first) {
+        first
+    } else {
+        if let Some(&(o, t)) = members.iter().find(|&&(_, t)| t == ScalarType::F16) {
+            return Err(unsupported(
+                span,
+                format!(
+                    "union `{key}` in memory with the half-precision leaf at byte {o} (`{}`) \
+                     among leaves of other types",
+                    t.c_name()
+                ),
+            ));
+        }
+        let small = members
+            .iter()
+            .map(|&(_, t)| t.size_bytes())
+            .min()
+            .unwrap_or(1);
+        unsigned_of(small)
+            .ok_or_else(|| unsupported(span, format!("union `{key}`: leaf of {small} bytes")))?
+    };
+    let step = unit.size_bytes().max(1);
+    if !size.is_multiple_of(step) {
+        return Err(unsupported(
+            span,
+            format!("union `{key}` of {size} bytes in {step}-byte units"),
+        ));
+    }
+    Ok((0..size / step).map(|k| (k * step, unit)).collect())
+}
+
 /// The unsigned integer of `bytes` bytes.
 pub(super) fn unsigned_of(bytes: u64) -> Option<ScalarType> {
     Some(match bytes {
@@ -162,19 +213,69 @@ impl Unit<'_> {
             align: decl.and_then(aligned_attr).unwrap_or(1),
             ..Bytes::default()
         };
+        let union = decl.is_some_and(is_union_decl);
         let mut offset = 0u64;
+        let mut members = vec![];
         for (name, ty) in &fields {
             let (size, a, leaves) = self.field_bytes(key, top, name, ty, span)?;
             let a = a.max(decl.and_then(|d| field_align(d, name)).unwrap_or(1));
+            out.align = out.align.max(a);
+            if union {
+                out.fields.push(0);
+                members.extend(leaves);
+                offset = offset.max(size);
+                continue;
+            }
             offset = offset.div_ceil(a) * a;
             out.fields.push(offset);
             out.leaves
                 .extend(leaves.into_iter().map(|(o, t)| (o + offset, t)));
             offset += size;
-            out.align = out.align.max(a);
         }
         out.size = offset.div_ceil(out.align) * out.align;
+        if union {
+            out.leaves = union_units(key, &members, out.size, span)?;
+        }
         Ok(out)
+    }
+
+    /// True when the record `key` is a union.
+    pub(super) fn is_union(&self, key: &str) -> bool {
+        self.record_decls.get(key).is_some_and(|d| is_union_decl(d))
+    }
+
+    /// How the member of type `ty` of a union lies in memory of `mem` units: `None` when its
+    /// leaves are the units themselves, else the type of the leaf starting at each unit.
+    pub(super) fn member_view(
+        &self,
+        key: &str,
+        name: &str,
+        ty: &str,
+        mem: ScalarType,
+        span: Span,
+    ) -> Result<Option<Vec<Option<ScalarType>>>, FrontError> {
+        let (size, _, leaves) = self.field_bytes(key, key, name, ty, span)?;
+        if leaves.iter().all(|&(_, t)| t == mem) {
+            return Ok(None);
+        }
+        let unit = mem.size_bytes().max(1);
+        let mut view = vec![None; size.div_ceil(unit) as usize];
+        for (o, t) in leaves {
+            if !o.is_multiple_of(unit) || t.size_bytes() < unit || matches!(t, ScalarType::F16) {
+                return Err(unsupported(
+                    span,
+                    format!(
+                        "member `{name}` of the union `{key}` in memory: its `{}` at byte {o} \
+                         is not made of whole {unit}-byte units",
+                        t.c_name()
+                    ),
+                ));
+            }
+            if let Some(v) = view.get_mut((o / unit) as usize) {
+                *v = Some(t);
+            }
+        }
+        Ok(Some(view))
     }
 
     /// Size, alignment and leaves (offsets from the field's start) of field `name` of type

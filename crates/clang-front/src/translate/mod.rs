@@ -343,6 +343,12 @@ impl<'a> Unit<'a> {
                 if let (Some(name), Some(ty)) = (n.name(), n.ty()) {
                     if let Some(fields) = self.record(ty).cloned() {
                         self.records.entry(name.to_string()).or_insert(fields);
+                        let decl = self
+                            .record_key_of(ty)
+                            .and_then(|k| self.record_decls.get(&k).copied());
+                        if let Some(d) = decl {
+                            self.record_decls.entry(name.to_string()).or_insert(d);
+                        }
                     }
                 }
             }
@@ -464,6 +470,9 @@ impl<'a> Unit<'a> {
             if let Some(fields) = self.record(ty).cloned() {
                 // A record passed by value: one parameter per leaf field (`A.s.p` is
                 // `A__s__p`).
+                if let Some(key) = self.record_key_of(ty) {
+                    self.reject_union_value(&key, pspan)?;
+                }
                 self.record_param(p.name().unwrap_or(""), &fields, pspan, &mut params, 0)?;
                 continue;
             }

@@ -139,9 +139,26 @@ impl Unit<'_> {
             .ok_or_else(|| unsupported(span, format!("record `{key}`")))
     }
 
+    /// The rejection of a union (or a record holding one) as a value of its own: a local
+    /// variable, a by-value parameter or result. Its members share bytes, which one local per
+    /// field would not; unions are modelled in memory only.
+    pub(super) fn reject_union_value(&self, key: &str, span: Span) -> Result<(), FrontError> {
+        match self.union_in(key, 0) {
+            Some(u) => Err(unsupported(
+                span,
+                format!(
+                    "the union `{u}` held in a variable or passed by value (unions are modelled \
+                     in memory only: `__shared__` or global arrays, pointers, references)"
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// The default place of record variable `var` (as the translation names it): one local
     /// per field, `var__field`.
     pub fn local_place(&self, key: &str, var: &str, span: Span) -> Result<Place, FrontError> {
+        self.reject_union_value(key, span)?;
         let fields = self.fields_of(key, span)?;
         let mut slots = vec![];
         for (f, ty) in &fields {

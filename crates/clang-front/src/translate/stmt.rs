@@ -314,6 +314,9 @@ impl Unit<'_> {
         if let Some(many) = self.record_var_decl(v, vspan)? {
             return Ok(many);
         }
+        if let Some(key) = v.ty().and_then(|t| self.record_key_of(t)) {
+            self.reject_union_value(&key, vspan)?;
+        }
         let Some(fields) = v.ty().and_then(|t| self.record(t)).cloned() else {
             return Err(unsupported(
                 vspan,
