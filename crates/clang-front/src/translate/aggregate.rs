@@ -923,10 +923,20 @@ impl Unit<'_> {
                 ),
             });
         }
+        let units = match mem {
+            Some(unit) => Some(super::place::Units {
+                count: self.record_bytes(key, key, span)?.size / unit.size_bytes().max(1),
+                base: s.base,
+                offset: s.offset,
+                unit,
+            }),
+            None => None,
+        };
         Ok(super::place::Place {
             key: key.to_string(),
             fields,
             slots,
+            units,
         })
     }
 
@@ -972,6 +982,22 @@ impl Unit<'_> {
             ExprKind::Unary(UnaryOp::AddrOf, Box::new(m)),
             span,
         ))
+    }
+
+    /// The place of a union variable: the local array `array` of the union's units, which
+    /// its members are views of.
+    pub(super) fn union_local_place(
+        &self,
+        key: &str,
+        array: &str,
+        span: Span,
+    ) -> Result<super::place::Place, FrontError> {
+        let s = Scalars {
+            base: Expr::new(ExprKind::Ident(array.to_string()), span),
+            offset: zero(span),
+            view: None,
+        };
+        self.memory_place_at(key, s, span)
     }
 
     /// Where the record lvalue `n` (`p[i]`, `*p`) starts, as a nested place.

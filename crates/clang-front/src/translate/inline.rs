@@ -808,6 +808,24 @@ impl Unit<'_> {
         out: &mut Vec<Stmt>,
         span: Span,
     ) -> Result<(), FrontError> {
+        if let Some(u) = &place.units {
+            // A union variable: one local array of the units its members share.
+            let ExprKind::Ident(n) = &u.base.kind else {
+                return Err(unsupported(
+                    span,
+                    format!("union `{}` in memory", place.key),
+                ));
+            };
+            if inits.iter().any(Option::is_some) {
+                return Err(unsupported(
+                    span,
+                    format!("a braced initialiser of the union `{}`", place.key),
+                ));
+            }
+            let spelling = format!("{}[{}]", u.unit.c_name(), u.count);
+            out.push(self.field_decl(n, &spelling, shared, None, span)?);
+            return Ok(());
+        }
         for (i, (slot, (_, ty))) in place.slots.iter().zip(&place.fields).enumerate() {
             match slot {
                 Slot::Expr(Expr {
@@ -891,6 +909,7 @@ impl Unit<'_> {
             .get(key)
             .copied()
             .ok_or_else(|| unsupported(span, format!("record `{key}`")))?;
+        self.reject_union_value(key, span)?;
         let place = self.local_place(key, base, span)?;
         let id = self.fresh() + 1;
         let mut stmts = vec![];
@@ -1083,6 +1102,7 @@ impl Unit<'_> {
                 Ok(place)
             }
             "InitListExpr" => {
+                self.reject_union_value(key, span)?;
                 let decl = self.record_decls.get(key).copied();
                 let field_decls: Vec<&Node> = decl
                     .map(|d| d.inner.iter().filter(|c| c.kind == "FieldDecl").collect())
@@ -1254,10 +1274,11 @@ impl Unit<'_> {
                     )
                 })
                 .and_then(|c| self.user_constructor(c));
-            let odd_fields = fields.iter().any(|(_, t)| {
-                let t = t.trim();
-                t.contains('[') || t.ends_with('&') || self.record_key_of(t).is_some()
-            });
+            let odd_fields = self.is_union(&key)
+                || fields.iter().any(|(_, t)| {
+                    let t = t.trim();
+                    t.contains('[') || t.ends_with('&') || self.record_key_of(t).is_some()
+                });
             let plain_init =
                 construct.is_none_or(|c| c.kind == "CXXConstructExpr" && c.inner.is_empty());
             if ctor.is_none() && !shared && !odd_fields {

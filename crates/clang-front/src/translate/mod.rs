@@ -35,7 +35,7 @@ pub const UNTYPED: &str = "clang could not type this expression";
 
 use crate::headers;
 use crate::node::Node;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use warpsafe_cuda_front::ast::{self, FnKind, Item};
 use warpsafe_cuda_front::FrontError;
 use warpsafe_ir::Span;
@@ -78,6 +78,12 @@ pub struct Unit<'a> {
     /// Record declarations by key (as [`Unit::records`]), for their constructors, methods
     /// and default member initialisers.
     pub record_decls: HashMap<String, &'a Node>,
+    /// Names of records a function body defines, and names two different records define
+    /// (a function's own `struct Pair` beside the file's): the latter name no record, so a
+    /// use is rejected rather than read with the other record's fields.
+    pub local_records: HashSet<String>,
+    /// See [`Unit::local_records`].
+    pub ambiguous_records: HashSet<String>,
     /// Member functions and constructors with bodies, by declaration id (an out-of-line
     /// definition also under its in-class declaration's id).
     pub methods: HashMap<String, &'a Node>,
@@ -126,6 +132,8 @@ impl<'a> Unit<'a> {
             conversions: HashMap::new(),
             record_params: std::cell::RefCell::default(),
             record_decls: HashMap::new(),
+            local_records: HashSet::new(),
+            ambiguous_records: HashSet::new(),
             methods: HashMap::new(),
             static_vars: HashMap::new(),
             captures: HashMap::new(),
@@ -229,6 +237,9 @@ impl<'a> Unit<'a> {
                     return;
                 };
                 if has_body {
+                    if let Some(body) = n.inner.iter().find(|c| c.kind == "CompoundStmt") {
+                        self.collect_local_records(body, found);
+                    }
                     found.push((n, kind, targs));
                 } else if !self.callee.contains_key(n.id()) {
                     // A prototype: the definition (later) names it as `previousDecl`.

@@ -8,9 +8,9 @@ use super::aggregate::{field_local, Fields};
 use super::expr::strip_implicit;
 use super::Unit;
 use crate::node::Node;
-use warpsafe_cuda_front::ast::{Expr, ExprKind};
+use warpsafe_cuda_front::ast::{BinaryOp, Expr, ExprKind};
 use warpsafe_cuda_front::FrontError;
-use warpsafe_ir::Span;
+use warpsafe_ir::{ScalarType, Span};
 
 fn unsupported(span: Span, what: impl std::fmt::Display) -> FrontError {
     FrontError::new(span, format!("unsupported: {what}"))
@@ -37,6 +37,44 @@ pub struct Place {
     pub fields: Fields,
     /// One slot per field, in declaration order.
     pub slots: Vec<Slot>,
+    /// For a union, the memory units its members share (what a copy of it copies).
+    pub units: Option<Units>,
+}
+
+/// The units of memory a union's members share: `count` elements of `base` from `offset`
+/// (a `__shared__` or global array, or the local array a union variable is).
+#[derive(Debug, Clone)]
+pub struct Units {
+    /// The memory: an array or pointer expression.
+    pub base: Expr,
+    /// The first unit's index.
+    pub offset: Expr,
+    /// The unit type.
+    pub unit: ScalarType,
+    /// How many units the union spans.
+    pub count: u64,
+}
+
+impl Units {
+    /// Every unit as an element expression `base[offset + k]`.
+    fn elements(&self, span: Span) -> Vec<Expr> {
+        (0..self.count)
+            .map(|k| {
+                let k = Expr::new(ExprKind::Int(k, ScalarType::I32), span);
+                let at = match &self.offset.kind {
+                    ExprKind::Int(0, _) => k,
+                    _ => Expr::new(
+                        ExprKind::Binary(BinaryOp::Add, Box::new(self.offset.clone()), Box::new(k)),
+                        span,
+                    ),
+                };
+                Expr::new(
+                    ExprKind::Index(Box::new(self.base.clone()), Box::new(at)),
+                    span,
+                )
+            })
+            .collect()
+    }
 }
 
 impl Place {
@@ -58,6 +96,10 @@ impl Place {
     }
 
     fn leaves_into(&self, out: &mut Vec<Expr>, span: Span) -> Result<(), FrontError> {
+        if let Some(u) = &self.units {
+            out.extend(u.elements(span));
+            return Ok(());
+        }
         for (s, (f, ty)) in self.slots.iter().zip(&self.fields) {
             match s {
                 Slot::Expr(e) if ty.contains('[') => out.extend(elements_of(e, ty, span)?),
@@ -139,16 +181,16 @@ impl Unit<'_> {
             .ok_or_else(|| unsupported(span, format!("record `{key}`")))
     }
 
-    /// The rejection of a union (or a record holding one) as a value of its own: a local
-    /// variable, a by-value parameter or result. Its members share bytes, which one local per
-    /// field would not; unions are modelled in memory only.
+    /// The rejection of a union (or a record holding one) where it would be one value per
+    /// field (a kernel's by-value parameter, a braced initialiser, a constructor): its members
+    /// share bytes, which separate values would not.
     pub(super) fn reject_union_value(&self, key: &str, span: Span) -> Result<(), FrontError> {
         match self.union_in(key, 0) {
             Some(u) => Err(unsupported(
                 span,
                 format!(
-                    "the union `{u}` held in a variable or passed by value (unions are modelled \
-                     in memory only: `__shared__` or global arrays, pointers, references)"
+                    "the union `{u}` as one value per member (a kernel parameter, a braced \
+                     initialiser or a constructor; its members share bytes)"
                 ),
             )),
             None => Ok(()),
@@ -158,7 +200,9 @@ impl Unit<'_> {
     /// The default place of record variable `var` (as the translation names it): one local
     /// per field, `var__field`.
     pub fn local_place(&self, key: &str, var: &str, span: Span) -> Result<Place, FrontError> {
-        self.reject_union_value(key, span)?;
+        if self.is_union(key) {
+            return self.union_local_place(key, &field_local(var, "u"), span);
+        }
         let fields = self.fields_of(key, span)?;
         let mut slots = vec![];
         for (f, ty) in &fields {
@@ -173,6 +217,7 @@ impl Unit<'_> {
             key: key.to_string(),
             fields,
             slots,
+            units: None,
         })
     }
 
@@ -269,6 +314,7 @@ impl Unit<'_> {
                     key,
                     fields,
                     slots: derived.slots[..k].to_vec(),
+                    units: None,
                 })
             }
             "ConditionalOperator" => self.conditional_place(n, &key, span),

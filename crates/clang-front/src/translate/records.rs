@@ -95,6 +95,49 @@ impl<'a> Unit<'a> {
         self.collect_record_as(n, &name, outer, found);
     }
 
+    /// The records a function body declares (`union { float4 v; float a[4]; } u;`): each
+    /// under its name, or an unnamed one under clang's spelling of the type of the variable
+    /// it declares. A name another record has too names neither (a use is rejected rather
+    /// than read with the other record's fields).
+    pub(super) fn collect_local_records(
+        &mut self,
+        n: &'a Node,
+        found: &mut Vec<(&'a Node, FnKind, Option<String>)>,
+    ) {
+        for (i, c) in n.inner.iter().enumerate() {
+            let record = matches!(c.kind.as_str(), "CXXRecordDecl" | "RecordDecl")
+                && c.flag("completeDefinition")
+                && !c.flag("isImplicit");
+            if !record {
+                if c.kind != "LambdaExpr" {
+                    self.collect_local_records(c, found);
+                }
+                continue;
+            }
+            let key = match c.name().filter(|n| !n.is_empty()) {
+                Some(name) => Some(name.to_string()),
+                None => n.inner[i + 1..]
+                    .iter()
+                    .find(|v| v.kind == "VarDecl")
+                    .and_then(|v| v.ty())
+                    .and_then(unnamed_key),
+            };
+            let Some(key) = key else { continue };
+            if self
+                .record_decls
+                .get(&key)
+                .is_some_and(|d| d.id() != c.id())
+            {
+                self.records.remove(&key);
+                self.record_decls.remove(&key);
+                self.ambiguous_records.insert(key);
+                continue;
+            }
+            self.local_records.insert(key.clone());
+            self.collect_record_as(c, &key, None, found);
+        }
+    }
+
     /// [`Unit::collect_record`] under the name `name`: a record's own, or the typedef name of
     /// an unnamed one (`typedef struct { short x, y; } pair_t;`).
     pub(super) fn collect_record_as(
@@ -122,7 +165,18 @@ impl<'a> Unit<'a> {
             Some(o) => format!("{o}::{}", record_key(n, &name)),
             None => record_key(n, &name),
         };
-        if !name.is_empty() && (!fields.is_empty() || user) {
+        let clash = |u: &Self, k: &str| {
+            u.local_records.contains(k) && u.record_decls.get(k).is_some_and(|d| d.id() != n.id())
+        };
+        if clash(self, &key) || clash(self, &name) {
+            for k in [&key, &name] {
+                self.records.remove(k);
+                self.record_decls.remove(k);
+                self.ambiguous_records.insert(k.clone());
+            }
+        }
+        let ambiguous = self.ambiguous_records.contains(&key);
+        if !ambiguous && !name.is_empty() && (!fields.is_empty() || user) {
             self.records.entry(key.clone()).or_insert(fields.clone());
             self.records.entry(name.clone()).or_insert(fields);
             self.record_decls.entry(key.clone()).or_insert(n);

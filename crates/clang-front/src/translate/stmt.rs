@@ -380,7 +380,9 @@ impl Unit<'_> {
                 // Each declarator after what the one before it declares: what its initial
                 // value hoists (`float3 p = a + b, l = normalize(c - p);`) lands just before it.
                 let mut out = vec![];
-                for v in &n.inner {
+                // A record the statement defines (`union { … } u;`) was collected with the
+                // function's other local records.
+                for v in n.inner.iter().filter(|v| v.kind == "VarDecl") {
                     let (r, hoisted) = self.with_pending(|| self.record_declarator(v, span));
                     out.extend(hoisted);
                     out.extend(r?);

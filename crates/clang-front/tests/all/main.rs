@@ -23,7 +23,7 @@ mod params;
 mod printf;
 mod reinterpret;
 mod texture3d;
-mod unions;
 mod textures;
+mod unions;
 mod vector_math;
 mod wmma;
