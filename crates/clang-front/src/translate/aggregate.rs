@@ -828,6 +828,21 @@ impl Unit<'_> {
                 };
                 Ok((Scalars { base, offset, view }, stride))
             }
+            "UnaryOperator" | "CompoundAssignOperator"
+                if matches!(n.str("opcode"), Some("++" | "--" | "+=" | "-=")) =>
+            {
+                let base = self
+                    .record_pointer_step(n, span)?
+                    .ok_or_else(|| unsupported(span, "a pointer to records from its step"))?;
+                Ok((
+                    Scalars {
+                        base,
+                        offset: zero(span),
+                        view,
+                    },
+                    stride,
+                ))
+            }
             other => {
                 self.check_global_under(n, span)?;
                 Err(unsupported(
@@ -982,6 +997,80 @@ impl Unit<'_> {
             ExprKind::Unary(UnaryOp::AddrOf, Box::new(m)),
             span,
         ))
+    }
+
+    /// Arithmetic on a pointer to records (`p + k`, `p - q`, `p++`, `p += k`) as arithmetic on
+    /// the pointer to their first scalar it is: a step of `k` records is `k` times the record's
+    /// units, a difference is in records. `None` for another form.
+    pub(super) fn record_pointer_step(
+        &self,
+        n: &Node,
+        span: Span,
+    ) -> Result<Option<Expr>, FrontError> {
+        let stride_of = |ty: &str| -> Result<Option<u64>, FrontError> {
+            Ok(self.record_pointer(ty, span)?.map(|(_, k)| k))
+        };
+        let int = |k: u64| Expr::new(ExprKind::Int(k, ScalarType::I64), span);
+        let bin = |op, a, b| Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), span);
+        let operand = |i: usize| {
+            n.inner
+                .get(i)
+                .ok_or_else(|| unsupported(span, "malformed pointer arithmetic"))
+        };
+        let ty = |i: usize| -> Result<String, FrontError> {
+            Ok(strip_implicit(operand(i)?).ty().unwrap_or("").to_string())
+        };
+        let op = match n.str("opcode") {
+            Some("+" | "+=" | "++") => BinaryOp::Add,
+            Some("-" | "-=" | "--") => BinaryOp::Sub,
+            _ => return Ok(None),
+        };
+        match n.kind.as_str() {
+            "UnaryOperator" => {
+                let Some(stride) = stride_of(&ty(0)?)? else {
+                    return Ok(None);
+                };
+                let target = self.expr(operand(0)?, span)?;
+                let step = Expr::new(
+                    ExprKind::Assign(Some(op), Box::new(target), Box::new(int(stride))),
+                    span,
+                );
+                if n.flag("isPostfix") {
+                    // The old value: the stepped pointer stepped back.
+                    let back = if op == BinaryOp::Add {
+                        BinaryOp::Sub
+                    } else {
+                        BinaryOp::Add
+                    };
+                    return Ok(Some(bin(back, step, int(stride))));
+                }
+                Ok(Some(step))
+            }
+            "CompoundAssignOperator" => {
+                let Some(stride) = stride_of(&ty(0)?)? else {
+                    return Ok(None);
+                };
+                let target = self.expr(operand(0)?, span)?;
+                let k = times(self.expr(operand(1)?, span)?, stride, span);
+                Ok(Some(Expr::new(
+                    ExprKind::Assign(Some(op), Box::new(target), Box::new(k)),
+                    span,
+                )))
+            }
+            "BinaryOperator" => {
+                let (a, b) = (stride_of(&ty(0)?)?, stride_of(&ty(1)?)?);
+                let (x, y) = (self.expr(operand(0)?, span)?, self.expr(operand(1)?, span)?);
+                Ok(match (a, b) {
+                    (Some(s), Some(t)) if s == t && op == BinaryOp::Sub => {
+                        Some(bin(BinaryOp::Div, bin(BinaryOp::Sub, x, y), int(s)))
+                    }
+                    (Some(s), None) => Some(bin(op, x, times(y, s, span))),
+                    (None, Some(s)) if op == BinaryOp::Add => Some(bin(op, times(x, s, span), y)),
+                    _ => None,
+                })
+            }
+            _ => Ok(None),
+        }
     }
 
     /// The place of a union variable: the local array `array` of the union's units, which

@@ -36,6 +36,9 @@ impl Unit<'_> {
                 .and_then(|a| strip_implicit(a).ty())
                 .is_some_and(|t| self.is_record_pointer(t));
         if difference || arithmetic && n.ty().is_some_and(|t| self.is_record_pointer(t)) {
+            if let Some(e) = self.record_pointer_step(n, span)? {
+                return Ok(e);
+            }
             return Err(unsupported(
                 span,
                 "arithmetic on a pointer to records (index it instead: `p[i]`)",

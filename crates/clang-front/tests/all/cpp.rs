@@ -478,18 +478,18 @@ __global__ void lib(const float* __restrict__ in, float* out, int n, const float
     assert!(a.contains("requires len(scale) == 1ull;"), "{a}");
     let body = |t: &str| -> String { t.lines().filter(|l| !l.contains("len(scale)")).collect() };
     assert_eq!(body(&a), body(&b), "C++:\n{a}\nC:\n{b}");
-    // Pointer arithmetic on a pointer to records would step by scalars: rejected.
+    // A step of a pointer to records is a step of whole records: 4 floats per `float4`.
     let bumped = cpp.replace(
         "float4 v = in4[threadIdx.x];",
         "in4 += 1; float4 v = in4[threadIdx.x];",
     );
     let got = clang("bumped.cu", &bumped, &Options::default());
+    assert!(got.rejected.is_empty(), "{:?}", got.rejected);
+    let a = got.module.kernels[0].to_string();
+    assert!(a.contains("in4_off_0 = in4_off_0 + 4ll;"), "{a}");
     assert!(
-        got.rejected[0].errors[0]
-            .message
-            .contains("pointer to records"),
-        "{:?}",
-        got.rejected
+        a.contains("let v__y_2: f32 = in[in4_off_0 + ((((i64)threadIdx.x) * 4ll) + 1ll)];"),
+        "{a}"
     );
 }
 

@@ -21,6 +21,7 @@ mod mixed_records;
 mod nested_records;
 mod params;
 mod printf;
+mod record_pointers;
 mod reinterpret;
 mod texture3d;
 mod textures;
