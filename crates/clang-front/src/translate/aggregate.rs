@@ -1155,7 +1155,19 @@ impl Unit<'_> {
             );
             return Ok(decode(leaf, store, span).kind);
         }
-        if !pure(&value) || !units.iter().all(pure) {
+        let n = units.len() as u64;
+        let unit_bytes = leaf.size_bytes() / n;
+        let unit = layout::unsigned_of(unit_bytes).unwrap_or(ScalarType::U8);
+        let wide = layout::unsigned_of(leaf.size_bytes()).unwrap_or(ScalarType::U64);
+        let mut bits = encode(leaf, wide, value, span);
+        if !pure(&bits) && units.iter().all(pure) && self.can_hoist() {
+            // Its bytes are written one by one: the value is computed once, before.
+            let name = format!("__leaf{}", self.fresh());
+            let decl = self.local_decl(&name, wide.c_name(), Some(bits), span)?;
+            self.hoist(vec![decl], span)?;
+            bits = Expr::new(ExprKind::Ident(name), span);
+        }
+        if !pure(&bits) || !units.iter().all(pure) {
             return Err(unsupported(
                 span,
                 format!(
@@ -1166,11 +1178,6 @@ impl Unit<'_> {
                 ),
             ));
         }
-        let n = units.len() as u64;
-        let unit_bytes = leaf.size_bytes() / n;
-        let unit = layout::unsigned_of(unit_bytes).unwrap_or(ScalarType::U8);
-        let wide = layout::unsigned_of(leaf.size_bytes()).unwrap_or(ScalarType::U64);
-        let bits = encode(leaf, wide, value, span);
         let mut seq: Option<Expr> = None;
         for (j, m) in units.iter().enumerate() {
             let mut part = bits.clone();

@@ -69,3 +69,38 @@ fn a_pointer_to_records_steps_by_whole_records() {
     assert_eq!(have, want);
     assert_eq!(got[2].to_i32(), vec![(PER as i32 - 1) * 10 + 1; N]);
 }
+
+const STORE_ONCE: &str = r#"
+//--blockDim=32 --gridDim=2
+struct Pixel { unsigned long long data; unsigned short tag; };
+__device__ unsigned long long bump(unsigned int *c) { return atomicAdd(c, 1u) * 3ull; }
+__global__ void fill(Pixel *px, unsigned int *counter) {
+    int i = blockIdx.x * 32 + threadIdx.x;
+    px[i].tag = (unsigned short)i;
+    px[i].data = bump(counter);
+}
+"#;
+
+#[test]
+fn a_call_stored_into_a_wide_field_of_byte_addressed_records_runs_once() {
+    let c = common::clang_in("record_pointers", "fill.cu", STORE_ONCE);
+    let k = kernel(&c, "fill");
+    // `Pixel` mixes 8- and 2-byte leaves: 8 `u16` units, `data` the first four.
+    let got = common::run_buffers(
+        k,
+        vec![
+            Arg::Buffer(Buffer::from_u16(&vec![0; N * 8])),
+            Arg::Buffer(Buffer::from_u32(&[0])),
+        ],
+    );
+    assert_eq!(got[1].to_u32(), vec![N as u32], "one atomic per thread");
+    let units = got[0].to_u16();
+    let mut data: Vec<u64> = units
+        .chunks(8)
+        .map(|c| (0..4).map(|j| (c[j] as u64) << (16 * j)).sum())
+        .collect();
+    let tags: Vec<u16> = units.chunks(8).map(|c| c[4]).collect();
+    assert_eq!(tags, (0..N as u16).collect::<Vec<_>>());
+    data.sort_unstable();
+    assert_eq!(data, (0..N as u64).map(|k| 3 * k).collect::<Vec<_>>());
+}
