@@ -419,7 +419,10 @@ impl Unit<'_> {
                 // A pointer to a record variable has no buffer to pass: the call is inlined
                 // here, the parameter standing for the record (see `bind_params`).
                 let local_pointer = || args.iter().any(|a| self.local_record_pointee(a).is_some());
-                if !self.takes_records(decl) && !local_pointer() {
+                // A view of memory (`(unsigned int *)bytes`) is not a pointer the helper road
+                // can pass: inlined here, the parameter becomes the view (`view_param`).
+                let view = || args.iter().any(|a| self.is_view(a));
+                if !self.takes_records(decl) && !local_pointer() && !view() {
                     return Ok(None);
                 }
                 self.inline_fn(decl, None, &args, vec![], span).map(Some)
@@ -693,6 +696,10 @@ impl Unit<'_> {
                     Expr::new(ExprKind::Ident(pname), span)
                 };
                 aliases.insert(p.id().to_string(), Slot::Expr(slot));
+                continue;
+            }
+            if let Some(decl) = self.view_param(p, a, &pname, span)? {
+                stmts.push(decl);
                 continue;
             }
             let record_ptr = self.record_pointer(inner, span)?.is_some();

@@ -44,7 +44,7 @@ use crate::node::Node;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use warpsafe_cuda_front::ast::{
-    BinaryOp, Declarator, Expr, ExprKind, Init, Storage, Type, UnaryOp,
+    BinaryOp, Decl, Declarator, Expr, ExprKind, Init, Stmt, StmtKind, Storage, Type, UnaryOp,
 };
 use warpsafe_cuda_front::FrontError;
 use warpsafe_ir::{ScalarType, Span};
@@ -857,7 +857,7 @@ impl Unit<'_> {
     }
 
     /// True when the pointer expression `n` is a view (structurally; nothing translated).
-    fn is_view(&self, n: &Node) -> bool {
+    pub(super) fn is_view(&self, n: &Node) -> bool {
         let n = strip_implicit(n);
         match n.kind.as_str() {
             k if CASTS.contains(&k) => {
@@ -1091,6 +1091,66 @@ impl Unit<'_> {
                 span,
             },
         )))
+    }
+
+    /// A helper's pointer parameter `param` (named `name` in the inlined body) bound to the
+    /// argument `arg`: when `arg` is a view (`md5_internal((unsigned int *)(input + k), …)`
+    /// of `unsigned char` memory), the parameter is declared a pointer to the memory's type
+    /// and becomes a view itself, as `T *p = <view>;` does; `None` when `arg` is no view
+    /// (and the parameter is then no view, whatever an earlier inlining bound it to).
+    pub(super) fn view_param(
+        &self,
+        param: &Node,
+        arg: &Node,
+        name: &str,
+        span: Span,
+    ) -> Result<Option<Stmt>, FrontError> {
+        self.views.vars.borrow_mut().remove(param.id());
+        let Some((view, konst)) = param.ty().and_then(pointee) else {
+            return Ok(None);
+        };
+        if !self.is_view(arg) {
+            return Ok(None);
+        }
+        let Some(p) = self.view_ptr(arg, span)? else {
+            return Ok(None);
+        };
+        if p.view != view {
+            return Err(unsupported(
+                span,
+                format!("the parameter `{name}` bound to {}", p.what()),
+            ));
+        }
+        let mem = p.mem;
+        let value = self.view_address(p, span)?;
+        if view != mem {
+            self.views
+                .vars
+                .borrow_mut()
+                .insert(param.id().to_string(), ViewVar { view, mem });
+        }
+        let base = Type {
+            base: Some(mem),
+            ptr: false,
+            konst,
+            volatile: false,
+            span,
+        };
+        Ok(Some(Stmt {
+            kind: StmtKind::Decl(Decl {
+                storage: Storage::default(),
+                base,
+                declarators: vec![Declarator {
+                    name: name.to_string(),
+                    name_span: span,
+                    ptr: true,
+                    dims: vec![],
+                    init: Some(Init::Expr(value)),
+                    span,
+                }],
+            }),
+            span,
+        }))
     }
 
     /// `lhs = rhs`, `lhs op= rhs` when `lhs` is an element of a view or a view variable
