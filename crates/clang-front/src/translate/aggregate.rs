@@ -373,6 +373,16 @@ impl Unit<'_> {
         let Some(layout) = self.layout_of(elem, span)? else {
             return Ok(None);
         };
+        let konst = if elem.trim_start().starts_with("const ") {
+            "const "
+        } else {
+            ""
+        };
+        if dims.trim() == "]" {
+            // `extern __shared__ float4 tile[]`: the records of dynamic shared memory, whose
+            // size the launch gives.
+            return Ok(Some(format!("{konst}{}[]", layout.scalar.c_name())));
+        }
         let extent: u64 = dims
             .strip_suffix(']')
             .and_then(|d| d.trim().parse().ok())
@@ -385,11 +395,6 @@ impl Unit<'_> {
         let total = extent
             .checked_mul(layout.leaves)
             .ok_or_else(|| unsupported(span, format!("array `{ty}` too large")))?;
-        let konst = if elem.trim_start().starts_with("const ") {
-            "const "
-        } else {
-            ""
-        };
         Ok(Some(format!("{konst}{}[{total}]", layout.scalar.c_name())))
     }
 

@@ -2,8 +2,11 @@
 //! its hand-written C twin (clang instantiated the templates, resolved the overloads and
 //! folded the constants), and a construct we do not model rejects only its own kernel.
 
+use crate::common;
 use std::path::PathBuf;
 use warpsafe_clang_front::{compile_file, Compiled, Options};
+use warpsafe_exec::{Arg, Buffer};
+use warpsafe_verify::{Property, Verdict};
 
 /// Writes `source` to a fresh file and reads it through clang.
 fn clang(name: &str, source: &str, opts: &Options) -> Compiled {
@@ -572,4 +575,49 @@ __global__ void filter(const float* a, float* b) { b[threadIdx.x] = twice(a, thr
         ir.contains("taps["),
         "the helper's read of `taps` is lost:\n{ir}"
     );
+}
+
+#[test]
+fn records_in_dynamic_shared_memory_are_its_scalars() {
+    let src = r#"
+//--blockDim=32 --gridDim=2
+//@ shared_bytes = blockDim.x * 16
+__global__ void reverse(float4 *out, const float4 *in) {
+    extern __shared__ float4 tile[];
+    int t = threadIdx.x;
+    tile[t] = in[blockIdx.x * 32 + t];
+    __syncthreads();
+    float4 v = tile[31 - t];
+    v.x += 1.0f;
+    out[blockIdx.x * 32 + t] = v;
+}
+"#;
+    let got = clang("dyn_records.cu", src, &Options::default());
+    assert!(got.rejected.is_empty(), "{:?}", got.rejected);
+    let k = &got.module.kernels[0];
+    assert!(k.to_string().contains("extern shared tile: f32[0];"), "{k}");
+    let inp: Vec<f32> = (0..256).map(|i| i as f32 * 0.5).collect();
+    let out = common::run_buffers(
+        k,
+        vec![
+            Arg::Buffer(Buffer::from_f32(&[0.0; 256])),
+            Arg::Buffer(Buffer::from_f32(&inp)),
+        ],
+    );
+    let want: Vec<f32> = (0..64)
+        .flat_map(|i| {
+            let j = i / 32 * 32 + 31 - i % 32;
+            let mut v = inp[4 * j..4 * j + 4].to_vec();
+            v[0] += 1.0;
+            v
+        })
+        .collect();
+    assert_eq!(out[0].to_f32(), want);
+    // Half the bytes the records need: the upper threads' stores are out of bounds.
+    let small = src.replace("blockDim.x * 16", "blockDim.x * 8");
+    let got = clang("dyn_records_small.cu", &small, &Options::default());
+    let v = common::verdict(&got.module.kernels[0], Property::Bounds);
+    if !common::z3_missing(&v) {
+        assert!(matches!(v, Verdict::Violated(_)), "{v:?}");
+    }
 }
