@@ -4,7 +4,7 @@
 
 use super::{types, Callee, Unit};
 use crate::node::Node;
-use warpsafe_cuda_front::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use warpsafe_cuda_front::ast::{BinaryOp, Expr, ExprKind, Stmt, StmtKind, UnaryOp};
 use warpsafe_cuda_front::FrontError;
 use warpsafe_ir::{ScalarType, Span};
 
@@ -521,6 +521,9 @@ impl Unit<'_> {
             }
         }
         let a = Box::new(self.child(n, 0, span)?);
+        if matches!(opcode, "&&" | "||") && self.can_hoist() {
+            return self.short_circuit(opcode == "&&", *a, n, span);
+        }
         let b = Box::new(if matches!(opcode, "&&" | "||") {
             self.guarded("on the right of `&&` or `||`", || self.child(n, 1, span))?
         } else {
@@ -540,6 +543,52 @@ impl Unit<'_> {
         let op =
             binary_op(opcode).ok_or_else(|| unsupported(span, format!("operator `{opcode}`")))?;
         Ok(ExprKind::Binary(op, a, b))
+    }
+
+    /// `a && b` (`and`) or `a || b` where statements may be hoisted: when `b` hoists
+    /// statements of its own (an inlined call), they run only where `a` lets `b` be
+    /// evaluated: `bool c = a; if (c) { …; c = b; }` (`if (!c)` for `||`) before the
+    /// statement, whose value is `c`.
+    fn short_circuit(
+        &self,
+        and: bool,
+        a: Expr,
+        n: &Node,
+        span: Span,
+    ) -> Result<ExprKind, FrontError> {
+        let (b, stmts) = self.with_pending(|| self.child(n, 1, span));
+        let b = b?;
+        let op = if and { BinaryOp::And } else { BinaryOp::Or };
+        if stmts.is_empty() {
+            return Ok(ExprKind::Binary(op, Box::new(a), Box::new(b)));
+        }
+        let name = format!("__cond{}", self.fresh());
+        let c = || Expr::new(ExprKind::Ident(name.clone()), span);
+        let truth = |e: Expr| scalar_cast(ScalarType::Bool, e, span);
+        let decl = self.local_decl(&name, "bool", Some(truth(a)), span)?;
+        let mut body = stmts;
+        body.push(Stmt {
+            kind: StmtKind::Expr(Expr::new(
+                ExprKind::Assign(None, Box::new(c()), Box::new(truth(b))),
+                span,
+            )),
+            span,
+        });
+        let guard = if and {
+            c()
+        } else {
+            Expr::new(ExprKind::Unary(UnaryOp::Not, Box::new(c())), span)
+        };
+        let block = Stmt {
+            kind: StmtKind::Block(body),
+            span,
+        };
+        let branch = Stmt {
+            kind: StmtKind::If(guard, Box::new(block), None),
+            span,
+        };
+        self.hoist(vec![decl, branch], span)?;
+        Ok(c().kind)
     }
 
     fn call(&self, n: &Node, span: Span) -> Result<ExprKind, FrontError> {

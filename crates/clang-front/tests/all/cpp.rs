@@ -621,3 +621,63 @@ __global__ void reverse(float4 *out, const float4 *in) {
         assert!(matches!(v, Verdict::Violated(_)), "{v:?}");
     }
 }
+
+#[test]
+fn an_inlined_call_right_of_a_short_circuit_runs_only_when_reached() {
+    let src = r#"
+//--blockDim=32 --gridDim=2
+struct P2 { float x, y; };
+__device__ bool inside(P2 p, int *hits) {
+    atomicAdd(hits, 1);
+    return p.x * p.x + p.y * p.y < 1.0f;
+}
+__global__ void classify(const float *xs, const float *ys, int *out, int *hits) {
+    int i = blockIdx.x * 32 + threadIdx.x;
+    P2 p;
+    p.x = xs[i];
+    p.y = ys[i];
+    if (p.x > 0.0f && inside(p, hits)) out[i] = 1; else out[i] = 0;
+    out[i] += (p.y > 0.0f || inside(p, hits)) ? 10 : 0;
+}
+"#;
+    let got = clang("short_circuit.cu", src, &Options::default());
+    assert!(got.rejected.is_empty(), "{:?}", got.rejected);
+    let xs: Vec<f32> = (0..64).map(|i| (i as f32 - 31.5) / 40.0).collect();
+    let ys: Vec<f32> = (0..64)
+        .map(|i| ((i * 7 % 64) as f32 - 31.5) / 40.0)
+        .collect();
+    let out = common::run_buffers(
+        &got.module.kernels[0],
+        vec![
+            Arg::Buffer(Buffer::from_f32(&xs)),
+            Arg::Buffer(Buffer::from_f32(&ys)),
+            Arg::Buffer(Buffer::from_i32(&[0; 64])),
+            Arg::Buffer(Buffer::from_i32(&[0])),
+        ],
+    );
+    let inside = |x: f32, y: f32| x * x + y * y < 1.0;
+    let mut hits = 0;
+    let want: Vec<i32> = (0..64)
+        .map(|i| {
+            let (x, y) = (xs[i], ys[i]);
+            let mut o = 0;
+            if x > 0.0 {
+                hits += 1;
+                o = inside(x, y) as i32;
+            }
+            if y > 0.0 {
+                o += 10;
+            } else {
+                hits += 1;
+                o += 10 * inside(x, y) as i32;
+            }
+            o
+        })
+        .collect();
+    assert_eq!(out[2].to_i32(), want);
+    assert_eq!(
+        out[3].to_i32(),
+        vec![hits],
+        "the call runs only where it is reached"
+    );
+}
