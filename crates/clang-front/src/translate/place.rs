@@ -272,6 +272,25 @@ impl Unit<'_> {
                 Slot::Record(p) => Ok(p),
                 _ => Err(unsupported(span, "member as a record")),
             },
+            "CXXOperatorCallExpr" if self.can_hoist() => {
+                if let Some(copies) = self.record_assignment(n, span)? {
+                    // `dot(tmp = (L - A), tmp)`: the copy runs before the statement, the
+                    // value is the assigned record.
+                    self.hoist(copies, span)?;
+                    let lhs = n
+                        .inner
+                        .get(1)
+                        .ok_or_else(|| unsupported(span, "malformed assignment"))?;
+                    return self.place_of(lhs, span);
+                }
+                match self.call_value(n, span)? {
+                    Some(super::inline::Value::Record(p)) => Ok(p),
+                    _ => Err(unsupported(
+                        span,
+                        format!("a record returned by a call (`{}`)", n.kind),
+                    )),
+                }
+            }
             "CXXMemberCallExpr" | "CXXOperatorCallExpr" | "CallExpr" => {
                 match self.call_value(n, span)? {
                     Some(super::inline::Value::Record(p)) => Ok(p),

@@ -389,49 +389,56 @@ impl Unit<'_> {
                 }
                 Ok(Some(out))
             }
-            "CXXOperatorCallExpr" => {
-                let callee = n.inner.first().map(super::expr::strip_implicit);
-                let is_assign = callee
-                    .and_then(|c| c.referenced())
-                    .is_some_and(|(_, _, name)| name == "operator=");
-                let (true, Some(lhs), Some(rhs)) = (is_assign, n.inner.get(1), n.inner.get(2))
-                else {
-                    return Ok(None);
-                };
-                if lhs.ty().and_then(|t| self.record(t)).is_none() {
-                    return Ok(None);
-                }
-                let op_id = callee
-                    .and_then(|c| c.referenced())
-                    .map(|r| r.0)
-                    .unwrap_or("");
-                if self
-                    .methods
-                    .get(op_id)
-                    .is_some_and(|m| !m.flag("isImplicit"))
-                {
-                    // A user-defined assignment: inlined like any member function.
-                    return Ok(None);
-                }
-                let to = self.record_fields(lhs, span)?;
-                let from = self.record_fields(rhs, span)?;
-                // Leaf by leaf, each converted to the memory it lands in (a record of mixed
-                // leaf types in memory holds their bits).
-                let copies = to
-                    .into_iter()
-                    .zip(from)
-                    .map(|(a, b)| {
-                        let kind = self.leaf_assign(None, a, b, span)?;
-                        Ok(Stmt {
-                            kind: StmtKind::Expr(Expr::new(kind, span)),
-                            span,
-                        })
-                    })
-                    .collect::<Result<Vec<_>, FrontError>>()?;
-                Ok(Some(copies))
-            }
+            "CXXOperatorCallExpr" => self.record_assignment(n, span),
             _ => Ok(None),
         }
+    }
+
+    /// The copies `a = b` makes for an implicit record assignment `n` (a
+    /// `CXXOperatorCallExpr` of `operator=`); `None` for any other node, and for a
+    /// user-defined `operator=` (inlined like any member function).
+    pub(super) fn record_assignment(
+        &self,
+        n: &Node,
+        span: Span,
+    ) -> Result<Option<Vec<Stmt>>, FrontError> {
+        let callee = n.inner.first().map(super::expr::strip_implicit);
+        let is_assign = callee
+            .and_then(|c| c.referenced())
+            .is_some_and(|(_, _, name)| name == "operator=");
+        let (true, Some(lhs), Some(rhs)) = (is_assign, n.inner.get(1), n.inner.get(2)) else {
+            return Ok(None);
+        };
+        if lhs.ty().and_then(|t| self.record(t)).is_none() {
+            return Ok(None);
+        }
+        let op_id = callee
+            .and_then(|c| c.referenced())
+            .map(|r| r.0)
+            .unwrap_or("");
+        if self
+            .methods
+            .get(op_id)
+            .is_some_and(|m| !m.flag("isImplicit"))
+        {
+            return Ok(None);
+        }
+        let to = self.record_fields(lhs, span)?;
+        let from = self.record_fields(rhs, span)?;
+        // Leaf by leaf, each converted to the memory it lands in (a record of mixed leaf
+        // types in memory holds their bits).
+        let copies = to
+            .into_iter()
+            .zip(from)
+            .map(|(a, b)| {
+                let kind = self.leaf_assign(None, a, b, span)?;
+                Ok(Stmt {
+                    kind: StmtKind::Expr(Expr::new(kind, span)),
+                    span,
+                })
+            })
+            .collect::<Result<Vec<_>, FrontError>>()?;
+        Ok(Some(copies))
     }
 
     fn if_stmt(&self, n: &Node, span: Span) -> Result<Stmt, FrontError> {

@@ -681,3 +681,40 @@ __global__ void classify(const float *xs, const float *ys, int *out, int *hits) 
         "the call runs only where it is reached"
     );
 }
+
+#[test]
+fn a_record_assignment_used_as_a_value_assigns_then_reads() {
+    let src = r#"
+//--blockDim=32 --gridDim=2
+struct V3 { float x, y, z; };
+__device__ V3 sub(V3 a, V3 b) { V3 r; r.x = a.x - b.x; r.y = a.y - b.y; r.z = a.z - b.z; return r; }
+__device__ float dot(V3 a, V3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+__global__ void dist2(const float *p, float *out) {
+    int i = blockIdx.x * 32 + threadIdx.x;
+    V3 a;
+    a.x = p[3 * i];
+    a.y = p[3 * i + 1];
+    a.z = p[3 * i + 2];
+    V3 b = {1.0f, 2.0f, 3.0f};
+    V3 tmp;
+    out[i] = dot(tmp = sub(a, b), tmp) + tmp.x;
+}
+"#;
+    let got = clang("assign_value.cu", src, &Options::default());
+    assert!(got.rejected.is_empty(), "{:?}", got.rejected);
+    let p: Vec<f32> = (0..192).map(|i| (i % 17) as f32 * 0.25).collect();
+    let out = common::run_buffers(
+        &got.module.kernels[0],
+        vec![
+            Arg::Buffer(Buffer::from_f32(&p)),
+            Arg::Buffer(Buffer::from_f32(&[0.0; 64])),
+        ],
+    );
+    let want: Vec<f32> = (0..64)
+        .map(|i| {
+            let d = [p[3 * i] - 1.0, p[3 * i + 1] - 2.0, p[3 * i + 2] - 3.0];
+            d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[0]
+        })
+        .collect();
+    assert_eq!(out[1].to_f32(), want);
+}
