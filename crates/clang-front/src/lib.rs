@@ -287,12 +287,13 @@ fn lower(
     }
     // Lower the kernels together (the header applies to all of them); a kernel whose
     // lowering fails is set aside and the rest lowered again.
+    let mut text = source.to_string();
     loop {
         let mut items = unit.constants.clone();
         items.extend(ok_helpers.iter().cloned().map(Item::Function));
         items.extend(kernels.iter().cloned().map(Item::Function));
         let tu = TranslationUnit { items };
-        match warpsafe_cuda_front::compile_unit(&tu, source) {
+        match warpsafe_cuda_front::compile_unit(&tu, &text) {
             Ok(mut module) => {
                 for (kernel, array, extent) in &added {
                     give_length(&mut module, kernel, array, *extent);
@@ -335,6 +336,9 @@ fn lower(
                     .map(|(i, _)| i)
                     .collect();
                 if guilty.is_empty() {
+                    if drop_set_aside_lines(&mut text, &errs, &unit, &rejected) {
+                        continue;
+                    }
                     return Err(errs);
                 }
                 for i in guilty.into_iter().rev() {
@@ -366,6 +370,40 @@ fn lower(
             }
         }
     }
+}
+
+/// Blanks (in `text`) the header lines whose only fault is to name a parameter of kernels
+/// already set aside (`//@ extent(t) = …` where every kernel taking `t` was rejected): such a
+/// line concerns only those kernels. True when every error in `errs` is one of them.
+fn drop_set_aside_lines(
+    text: &mut String,
+    errs: &[FrontError],
+    unit: &translate::Unit,
+    rejected: &[Rejection],
+) -> bool {
+    let params: Vec<&str> = unit
+        .functions
+        .iter()
+        .filter(|f| rejected.iter().any(|r| r.kernel == f.name))
+        .flat_map(|f| f.node.inner.iter().filter(|c| c.kind == "ParmVarDecl"))
+        .filter_map(|p| p.name())
+        .collect();
+    let named = |e: &FrontError| {
+        let name = e.message.strip_prefix('`')?.split_once('`')?.0;
+        let about_kernels = e.message.ends_with("of any kernel in this file");
+        (about_kernels && params.contains(&name)).then_some(e.span.lo as usize)
+    };
+    let at: Option<Vec<usize>> = errs.iter().map(named).collect();
+    let Some(at) = at.filter(|a| !a.is_empty()) else {
+        return false;
+    };
+    for lo in at {
+        let start = text[..lo.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let blank = " ".repeat(end - start);
+        text.replace_range(start..end, &blank);
+    }
+    true
 }
 
 /// A clang error as `message (line N)`, or with the header position its note gives.

@@ -408,10 +408,15 @@ pub fn extent_name(tex: &str, axis: usize) -> String {
 /// binding sets them (every value is covered by `verify`; `run` takes them as arguments).
 /// A kernel gets only those its fetches name.
 pub fn texture_extents(tex: &GlobalArray) -> Vec<GlobalArray> {
+    extent_params(&tex.name, &tex.id, tex.param.span)
+}
+
+/// [`texture_extents`] of the texture `name` (declared by `id`, at `span`): a legacy
+/// reference, or a `cudaTextureObject_t` parameter no `//@ extent` line sizes.
+pub fn extent_params(tex: &str, id: &str, span: Span) -> Vec<GlobalArray> {
     (0..3)
         .map(|axis| {
-            let name = extent_name(&tex.name, axis);
-            let span = tex.param.span;
+            let name = extent_name(tex, axis);
             GlobalArray {
                 param: ast::ParamDecl {
                     name: name.clone(),
@@ -424,7 +429,7 @@ pub fn texture_extents(tex: &GlobalArray) -> Vec<GlobalArray> {
                     },
                     span,
                 },
-                id: format!("{}#extent{axis}", tex.id),
+                id: format!("{id}#extent{axis}"),
                 name,
                 extent: None,
                 scalar: false,

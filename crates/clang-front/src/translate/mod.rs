@@ -240,6 +240,7 @@ impl<'a> Unit<'a> {
                     if let Some(body) = n.inner.iter().find(|c| c.kind == "CompoundStmt") {
                         self.collect_local_records(body, found);
                     }
+                    self.collect_object_extents(n);
                     found.push((n, kind, targs));
                 } else if !self.callee.contains_key(n.id()) {
                     // A prototype: the definition (later) names it as `previousDecl`.

@@ -46,9 +46,11 @@
 //!   out-of-bounds access of the buffer under `cudaBoundaryModeTrap` (the default), 0
 //!   (reads) or nothing (writes) under `cudaBoundaryModeZero`, the edge under
 //!   `cudaBoundaryModeClamp`.
-//! - A legacy reference no `//@ extent` sizes takes its extents from `u32` parameters (the
-//!   host's binding, `globals::texture_extents`): a texture's clamped index is held below
-//!   its buffer's length, a surface's last extent is what its buffer holds of the others.
+//! - A legacy reference or a texture object no `//@ extent` sizes takes its extents from
+//!   `u32` parameters `t__extent0`, … (a reference's from the host's binding,
+//!   `globals::texture_extents`; an object's from its `cudaCreateTextureObject`): a
+//!   texture's clamped index is held below its buffer's length, a surface's last extent is
+//!   what its buffer holds of the others. A surface object still needs the line.
 
 use super::expr::strip_implicit;
 use super::{types, FoundFn, Unit};
@@ -1171,7 +1173,10 @@ impl Unit<'_> {
         };
         let (d, extents, host_bound) = match (decl, extents.filter(|e| e.len() == want)) {
             (Some(d), Some(e)) => (d, e, false),
-            (d, None) if d.is_none_or(|d| d.extents.is_empty()) && self.is_reference(tex) => {
+            (d, None)
+                if d.is_none_or(|d| d.extents.is_empty())
+                    && (self.is_reference(tex) || self.has_host_extents(tex)) =>
+            {
                 let host_axes = if op == Op::Cubemap { 2 } else { want };
                 let mut e = b.reference_extents(tex, host_axes);
                 if op == Op::Cubemap {
@@ -1365,6 +1370,34 @@ impl Unit<'_> {
 
     /// Rejects a sampled fetch of `tex` that host code configures beyond what we model.
     /// True when `tex` is a legacy texture reference (`texture<float, 2> tex;`).
+    /// The texture-object parameters of `f` get the extents a legacy reference has when no
+    /// `//@ extent` line sizes them: scalar parameters the host's object sets
+    /// ([`super::globals::extent_params`]), covered for every value by `verify`. A fetch
+    /// never faults (its coordinates are clamped), so nothing rests on their values but
+    /// which texel is read. Surface objects, whose stores can trap, still need the line.
+    pub(super) fn collect_object_extents(&mut self, f: &Node) {
+        for p in f.inner.iter().filter(|c| c.kind == "ParmVarDecl") {
+            if p.written_ty().and_then(handle_of) != Some(Handle::Texture) {
+                continue;
+            }
+            let Some(name) = p.name().filter(|n| !n.is_empty()) else {
+                continue;
+            };
+            if self.has_host_extents(name) {
+                continue;
+            }
+            let span = self.span(p, Span::DUMMY);
+            let extents = super::globals::extent_params(name, p.id(), span);
+            self.globals.extend(extents);
+        }
+    }
+
+    /// True when the texture `tex` has host-bound extent parameters.
+    fn has_host_extents(&self, tex: &str) -> bool {
+        let first = super::globals::extent_name(tex, 0);
+        self.globals.iter().any(|g| g.name == first)
+    }
+
     fn is_reference(&self, tex: &str) -> bool {
         self.globals
             .iter()

@@ -404,7 +404,16 @@ __global__ void shadowed(cudaTextureObject_t h, float* out, int n, int m)
     assert!(mixed.contains("different types"), "{mixed}");
     let two = rejection(&c, "two_types");
     assert!(two.contains("`int`") && two.contains("`float`"), "{two}");
-    assert!(rejection(&c, "no_extent").contains("//@ extent(img) = width, height"));
+    // A texture object no line sizes has the host's extents, as a reference does: scalar
+    // parameters (a fetch never faults); the lines about the rejected kernels' textures
+    // concern only them.
+    let k = c.module.kernel("no_extent").expect("read");
+    assert!(
+        k.to_string().contains(
+            "no_extent(img: &[f32], out: &mut [f32], img__extent0: u32, img__extent1: u32)"
+        ),
+        "{k}"
+    );
     assert!(rejection(&c, "wrap_unnormalized").contains("normalized(w)"));
     // Extents name the kernel's parameters: a helper's names or a shadowing local are not
     // them.
@@ -812,4 +821,37 @@ fn vector_and_normalized_texels_in_2d_images() {
             assert!(matches!(v, Verdict::Violated(_)), "{name} {p:?}: {v:?}");
         }
     }
+}
+
+#[test]
+fn a_texture_object_without_extents_samples_with_the_hosts_extents() {
+    let src = r#"//--blockDim=16 --gridDim=1
+#include <cuda_runtime.h>
+__global__ void blur(cudaTextureObject_t img, float* out)
+{
+    int x = threadIdx.x;
+    out[x] = (tex2D<float>(img, x - 1, 0) + tex2D<float>(img, x + 1, 1)) * 0.5f;
+}
+"#;
+    let c = clang("host_extents.cu", src);
+    let k = c.module.kernel("blur").expect("read");
+    // A 12 x 2 image: rows clamp at 0 and 11, the second row is row 1.
+    let img: Vec<f32> = (0..24).map(|i| i as f32).collect();
+    let args = args_by_name(
+        k,
+        vec![
+            ("img", Arg::Buffer(Buffer::from_f32(&img))),
+            ("out", Arg::Buffer(Buffer::from_f32(&[0.0; 16]))),
+            ("img__extent0", Arg::Scalar(warpsafe_ir::Value::U32(12))),
+            ("img__extent1", Arg::Scalar(warpsafe_ir::Value::U32(2))),
+        ],
+    );
+    let (after, findings) = run_block(k, 16, args);
+    assert!(findings.is_empty(), "{findings:?}");
+    let at = |x: i64, y: i64| img[(y.clamp(0, 1) * 12 + x.clamp(0, 11)) as usize];
+    let want: Vec<f32> = (0..16)
+        .map(|x| (at(x - 1, 0) + at(x + 1, 1)) * 0.5)
+        .collect();
+    let out = buffer_named(k, &after, "out");
+    assert_eq!(f32s(out), want);
 }
