@@ -145,7 +145,17 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         obligations.extend(match p {
             Property::Race => {
                 let strict = cfg.strict_races;
-                races::obligations(kernel, &launch, &logs, cfg.lockstep_warps, strict, &small)
+                let lockstep = cfg.lockstep_warps;
+                let until = solve::share(cfg.deadline, cfg.properties.len());
+                match races::obligations(kernel, &launch, &logs, lockstep, strict, &small, until) {
+                    Some(o) => o,
+                    None => {
+                        let why = "the time budget of the run (--timeout) is spent building \
+                                   the pairs of accesses to compare";
+                        blocked.push((p, why.into(), kernel.span));
+                        continue;
+                    }
+                }
             }
             Property::Divergence => divergence::obligations(kernel, &launch, &logs, &small, false),
             Property::Bounds => bounds::obligations(kernel, &launch, &logs, &small, &inferred),

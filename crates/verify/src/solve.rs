@@ -63,9 +63,12 @@ pub fn share(deadline: Option<Instant>, left: usize) -> Option<Instant> {
 /// equal part of the budget left (the `jobs` solvers share it), so the combined queries
 /// leave at least half of the budget to the obligations.
 pub fn combined(kernel: &Kernel, cfg: &Config, pool: &SolverPool, obls: &[Obligation]) -> Answers {
+    // Past the deadline, not even the combined queries are built.
+    let spent = cfg.deadline.is_some_and(|d| Instant::now() >= d);
     let combined: Vec<(Property, smt::Query)> = cfg
         .properties
         .iter()
+        .filter(|_| !spent)
         .filter_map(|&p| {
             let mine: Vec<&Obligation> = obls.iter().filter(|o| o.property == p).collect();
             let name = format!("{}_{}_all", kernel.name, p.name());

@@ -61,3 +61,51 @@ fn a_slow_property_leaves_the_others_their_share() {
         assert!(!reason.contains("of the run"), "{reason}");
     }
 }
+
+/// Many accesses to one shared array (the ispass2009 md5 kernels stage 16 words and read
+/// them back 64 times): the pairs of accesses a race check compares are built within the
+/// budget too, so a spent budget ends the check with `unknown` instead of running on.
+const MANY_ACCESSES: &str = r#"
+//--blockDim=64 --gridDim=1
+__global__ void rounds(unsigned *out) {
+    __shared__ unsigned w[64 * 16];
+    unsigned t = threadIdx.x;
+    for (int k = 0; k < 16; k++) w[16 * t + k] = t * k;
+    unsigned h = w[16 * t] + w[16 * t + 1] + w[16 * t + 2] + w[16 * t + 3];
+    h += w[16 * t + 4] ^ w[16 * t + 5] ^ w[16 * t + 6] ^ w[16 * t + 7];
+    out[t] = h;
+}
+"#;
+
+#[test]
+fn a_budget_spent_before_the_pairs_are_built_leaves_races_unknown() {
+    let m = warpsafe_cuda_front::compile(MANY_ACCESSES).expect("the kernel compiles");
+    let k = m.kernels.into_iter().next().expect("one kernel");
+    let spent = Config {
+        block: DimSpec::Fixed([64, 1, 1]),
+        grid: DimSpec::Fixed([1, 1, 1]),
+        properties: vec![Property::Race],
+        deadline: Some(Instant::now()),
+        ..Config::default()
+    };
+    let r = verify(&k, &spent);
+    match &r.result(Property::Race).expect("asked").verdict {
+        Verdict::Unknown { reason, .. } => {
+            assert!(reason.contains("building the pairs"), "{reason}")
+        }
+        v => panic!("a spent budget decided the race: {v:?}"),
+    }
+    // With the time to build them, the pairs are compared (the kernel is race-free).
+    let r = verify(
+        &k,
+        &Config {
+            deadline: None,
+            timeout: Duration::from_secs(30),
+            ..spent
+        },
+    );
+    let v = &r.result(Property::Race).expect("asked").verdict;
+    if !matches!(v, Verdict::Unknown { reason, .. } if reason.contains("z3")) {
+        assert!(matches!(v, Verdict::Verified), "{v:?}");
+    }
+}
