@@ -82,6 +82,9 @@ pub struct Unit<'a> {
     /// (a function's own `struct Pair` beside the file's): the latter name no record, so a
     /// use is rejected rather than read with the other record's fields.
     pub local_records: HashSet<String>,
+    /// File-scope variables seen by the walk, read once the type aliases and function-pointer
+    /// tables are known.
+    file_vars: Vec<&'a Node>,
     /// See [`Unit::local_records`].
     pub ambiguous_records: HashSet<String>,
     /// Member functions and constructors with bodies, by declaration id (an out-of-line
@@ -133,6 +136,7 @@ impl<'a> Unit<'a> {
             record_params: std::cell::RefCell::default(),
             record_decls: HashMap::new(),
             local_records: HashSet::new(),
+            file_vars: vec![],
             ambiguous_records: HashSet::new(),
             methods: HashMap::new(),
             static_vars: HashMap::new(),
@@ -180,6 +184,10 @@ impl<'a> Unit<'a> {
             unit.functions.push(FoundFn { node, kind, name });
         }
         unit.collect_fn_pointers(root);
+        // After the aliases and the function-pointer tables are known.
+        for n in std::mem::take(&mut unit.file_vars) {
+            unit.file_var(n);
+        }
         unit
     }
 
@@ -299,15 +307,8 @@ impl<'a> Unit<'a> {
                 }
             }
             "VarDecl" if !headers::is_ours(&n.file) && !is_system_header(&n.file) => {
-                if let Some(g) = self.global_array(n) {
-                    if g.extent.is_none() {
-                        // A texture reference: its extents, for fetches no header sizes.
-                        self.globals.extend(globals::texture_extents(&g));
-                    }
-                    self.globals.push(g);
-                } else if let Some(item) = self.constant(n) {
-                    self.constants.push(item);
-                }
+                // Read once every type alias is known (`__constant__ uint t[4][256]`).
+                self.file_vars.push(n);
             }
             _ => {}
         }
@@ -341,6 +342,20 @@ impl<'a> Unit<'a> {
                 span,
             }],
         }))
+    }
+
+    /// A file-scope variable: a global array or record (a buffer of the kernels using it), a
+    /// texture reference with its extents, or a constant.
+    fn file_var(&mut self, n: &'a Node) {
+        if let Some(g) = self.global_array(n) {
+            if g.extent.is_none() {
+                // A texture reference: its extents, for fetches no header sizes.
+                self.globals.extend(globals::texture_extents(&g));
+            }
+            self.globals.push(g);
+        } else if let Some(item) = self.constant(n) {
+            self.constants.push(item);
+        }
     }
 
     /// `typedef struct __half2 half2;`: the alias names the record too.

@@ -718,3 +718,19 @@ __global__ void dist2(const float *p, float *out) {
         .collect();
     assert_eq!(out[1].to_f32(), want);
 }
+
+#[test]
+fn a_global_array_of_a_typedef_scalar_is_a_buffer() {
+    // The alias is known once the whole file is walked: the table was an unknown identifier.
+    let src = r#"
+//--blockDim=32 --gridDim=1
+typedef unsigned int uint;
+__constant__ uint tb[4][8];
+__global__ void k(uint *out) { out[threadIdx.x] = tb[threadIdx.x % 4][threadIdx.x % 8]; }
+"#;
+    let got = clang("typedef_global.cu", src, &Options::default());
+    assert!(got.rejected.is_empty(), "{:?}", got.rejected);
+    let text = got.module.kernels[0].to_string();
+    assert!(text.contains("k(out: &mut [u32], tb: &[u32])"), "{text}");
+    assert!(text.contains("requires len(tb) == 32ull;"), "{text}");
+}
