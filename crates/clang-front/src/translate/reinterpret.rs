@@ -245,6 +245,18 @@ fn pointee(spelled: &str) -> Option<(ScalarType, bool)> {
     types::scalar(e).ok().flatten().map(|s| (s, konst))
 }
 
+/// `*name = value` as a declarator.
+fn pointer_to(name: &str, value: Expr, span: Span) -> Declarator {
+    Declarator {
+        name: name.to_string(),
+        name_span: span,
+        ptr: true,
+        dims: vec![],
+        init: Some(Init::Expr(value)),
+        span,
+    }
+}
+
 /// The expression children of `n`.
 fn operands(n: &Node) -> Vec<&Node> {
     n.inner.iter().filter(|c| super::expr::is_expr(c)).collect()
@@ -1041,7 +1053,7 @@ impl Unit<'_> {
         name: &str,
         span: Span,
     ) -> Result<Option<(Storage, Type, Declarator)>, FrontError> {
-        let Some((view, konst)) = v.ty().and_then(|t| {
+        let Some(pointee) = v.ty().and_then(|t| {
             let plain = !t.contains('[') && !types::strip_reference(t).1;
             plain.then(|| pointee(t)).flatten()
         }) else {
@@ -1050,47 +1062,10 @@ impl Unit<'_> {
         let Some(init) = v.inner.iter().find(|c| super::expr::is_expr(c)) else {
             return Ok(None);
         };
-        if !self.is_view(init) {
-            return Ok(None);
-        }
-        let Some(p) = self.view_ptr(init, span)? else {
-            return Ok(None);
-        };
-        if p.view != view {
-            return Err(unsupported(
-                span,
-                format!("`{name}` initialised with {}", p.what()),
-            ));
-        }
-        let mem = p.mem;
-        let value = self.view_address(p, span)?;
-        if view != mem {
-            // Back at the memory's own type (`(unsigned char *)((char *)img + off)`), the
-            // variable is an ordinary pointer.
-            self.views
-                .vars
-                .borrow_mut()
-                .insert(v.id().to_string(), ViewVar { view, mem });
-        }
-        let base = Type {
-            base: Some(mem),
-            ptr: false,
-            konst,
-            volatile: false,
-            span,
-        };
-        Ok(Some((
-            Storage::default(),
-            base,
-            Declarator {
-                name: name.to_string(),
-                name_span: span,
-                ptr: true,
-                dims: vec![],
-                init: Some(Init::Expr(value)),
-                span,
-            },
-        )))
+        let what = format!("`{name}` initialised with");
+        Ok(self
+            .bind_view(v.id(), pointee, init, &what, span)?
+            .map(|(base, value)| (Storage::default(), base, pointer_to(name, value, span))))
     }
 
     /// A helper's pointer parameter `param` (named `name` in the inlined body) bound to the
@@ -1106,20 +1081,45 @@ impl Unit<'_> {
         span: Span,
     ) -> Result<Option<Stmt>, FrontError> {
         self.views.vars.borrow_mut().remove(param.id());
-        let Some((view, konst)) = param.ty().and_then(pointee) else {
+        let Some(pointee) = param.ty().and_then(pointee) else {
             return Ok(None);
         };
-        if !self.is_view(arg) {
+        let what = format!("the parameter `{name}` bound to");
+        let Some((base, value)) = self.bind_view(param.id(), pointee, arg, &what, span)? else {
+            return Ok(None);
+        };
+        let declarators = vec![pointer_to(name, value, span)];
+        Ok(Some(Stmt {
+            kind: StmtKind::Decl(Decl {
+                storage: Storage::default(),
+                base,
+                declarators,
+            }),
+            span,
+        }))
+    }
+
+    /// The variable `id` of pointee type `(view, konst)` bound to the pointer `init`: when
+    /// `init` is a view, the variable's base type (the memory's) and initial value (the
+    /// address in that memory), the variable remembered as a view unless it is back at the
+    /// memory's own type (`(unsigned char *)((char *)img + off)`: an ordinary pointer).
+    /// `None` when `init` is no view; `what` begins the message of a mismatch.
+    fn bind_view(
+        &self,
+        id: &str,
+        (view, konst): (ScalarType, bool),
+        init: &Node,
+        what: &str,
+        span: Span,
+    ) -> Result<Option<(Type, Expr)>, FrontError> {
+        if !self.is_view(init) {
             return Ok(None);
         }
-        let Some(p) = self.view_ptr(arg, span)? else {
+        let Some(p) = self.view_ptr(init, span)? else {
             return Ok(None);
         };
         if p.view != view {
-            return Err(unsupported(
-                span,
-                format!("the parameter `{name}` bound to {}", p.what()),
-            ));
+            return Err(unsupported(span, format!("{what} {}", p.what())));
         }
         let mem = p.mem;
         let value = self.view_address(p, span)?;
@@ -1127,7 +1127,7 @@ impl Unit<'_> {
             self.views
                 .vars
                 .borrow_mut()
-                .insert(param.id().to_string(), ViewVar { view, mem });
+                .insert(id.to_string(), ViewVar { view, mem });
         }
         let base = Type {
             base: Some(mem),
@@ -1136,21 +1136,7 @@ impl Unit<'_> {
             volatile: false,
             span,
         };
-        Ok(Some(Stmt {
-            kind: StmtKind::Decl(Decl {
-                storage: Storage::default(),
-                base,
-                declarators: vec![Declarator {
-                    name: name.to_string(),
-                    name_span: span,
-                    ptr: true,
-                    dims: vec![],
-                    init: Some(Init::Expr(value)),
-                    span,
-                }],
-            }),
-            span,
-        }))
+        Ok(Some((base, value)))
     }
 
     /// `lhs = rhs`, `lhs op= rhs` when `lhs` is an element of a view or a view variable
