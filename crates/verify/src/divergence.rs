@@ -6,13 +6,12 @@
 //! warp for a collective) can disagree.
 
 use crate::launch::Launch;
-use crate::obligation::{base, query, CexInfo, Obligation};
-use crate::symexec::{Access, SyncKind, ThreadLog};
+use crate::obligation::{base, query, same_reads, CexInfo, Obligation};
+use crate::symexec::{SyncKind, ThreadLog};
 use crate::term::Term;
 use crate::uniform::{is_block_uniform, is_grid_uniform};
 use crate::Property;
-use std::collections::HashSet;
-use warpsafe_ir::{Category, Kernel, MemRef};
+use warpsafe_ir::{Category, Kernel};
 
 /// One obligation per synchronisation point whose path condition is not obviously uniform.
 ///
@@ -83,72 +82,6 @@ pub fn obligations(
                 epochs: false,
             },
         });
-    }
-    out
-}
-
-/// For the reads the terms `roots` depend on (through values, addresses and path
-/// conditions of other reads): thread 0's and thread 1's reads of one non-local address in
-/// one barrier interval (and one interval between full-warp syncs) return the same value.
-fn same_reads(logs: &[ThreadLog; 2], roots: &[&Term]) -> Vec<Term> {
-    let name = |t: &Term| t.as_sym().map(|s| s.name.clone());
-    let mut wanted: HashSet<String> = roots
-        .iter()
-        .flat_map(|t| t.free_syms())
-        .filter_map(|t| name(&t))
-        .collect();
-    let reads: Vec<Vec<&Access>> = logs
-        .iter()
-        .map(|log| {
-            log.accesses
-                .iter()
-                .filter(|a| !a.write && !matches!(a.mem, MemRef::Local(_)) && a.value.is_some())
-                .collect()
-        })
-        .collect();
-    let value = |a: &Access| a.value.as_ref().and_then(name);
-    // Close over the reads whose values are wanted: their addresses and conditions count too.
-    let mut relevant: Vec<&Access> = vec![];
-    loop {
-        let before = relevant.len();
-        for a in reads.iter().flatten() {
-            let hit = value(a).is_some_and(|v| wanted.contains(&v));
-            if hit && !relevant.iter().any(|r| std::ptr::eq(*r, *a)) {
-                relevant.push(a);
-                for t in [&a.flat, &a.pc, &a.epoch, &a.wepoch, &a.gepoch] {
-                    wanted.extend(t.free_syms().iter().filter_map(name));
-                }
-            }
-        }
-        if relevant.len() == before {
-            break;
-        }
-    }
-    let mut out = vec![];
-    for x in reads[0]
-        .iter()
-        .filter(|a| relevant.iter().any(|r| std::ptr::eq(*r, **a)))
-    {
-        for y in reads[1]
-            .iter()
-            .filter(|a| relevant.iter().any(|r| std::ptr::eq(*r, **a)))
-        {
-            let (Some(vx), Some(vy)) = (&x.value, &y.value) else {
-                continue;
-            };
-            if x.mem != y.mem || vx.sort() != vy.sort() {
-                continue;
-            }
-            let same_place = Term::and_all([
-                x.pc.clone(),
-                y.pc.clone(),
-                x.flat.eq(&y.flat),
-                x.epoch.eq(&y.epoch),
-                x.wepoch.eq(&y.wepoch),
-                x.gepoch.eq(&y.gepoch),
-            ]);
-            out.push(same_place.implies(&vx.eq(vy)));
-        }
     }
     out
 }

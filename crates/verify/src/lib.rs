@@ -135,6 +135,11 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
     launch.pair_facts.extend(same_exits(&launch, &logs));
     launch.pair_facts.extend(same_votes(&launch, &logs));
     let small = launch.small(kernel);
+    let benign = if cfg.strict_races {
+        races::Benign::Strict
+    } else {
+        races::Benign::Constants
+    };
     let mut obligations: Vec<Obligation> = vec![];
     let mut blocked: Vec<(Property, String, warpsafe_ir::Span)> = vec![];
     for &p in &cfg.properties {
@@ -144,10 +149,9 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         }
         obligations.extend(match p {
             Property::Race => {
-                let strict = cfg.strict_races;
                 let lockstep = cfg.lockstep_warps;
                 let until = solve::share(cfg.deadline, cfg.properties.len());
-                match races::obligations(kernel, &launch, &logs, lockstep, strict, &small, until) {
+                match races::obligations(kernel, &launch, &logs, lockstep, benign, &small, until) {
                     Some(o) => o,
                     None => {
                         let why = "the time budget of the run (--timeout) is spent building \
@@ -204,7 +208,7 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         }
         if p == Property::Race {
             result.assumptions.extend(counter_note.iter().cloned());
-            if races::tolerates_benign(&logs, cfg.strict_races) {
+            if races::tolerates_benign(&logs, benign) {
                 result.assumptions.push(
                     "two writes of one constant to a cell are tolerated as a benign race \
                      (GPUVerify's default; --strict-races reports them)"
@@ -229,6 +233,7 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
             results.push(r.clone());
         }
     }
+    refine_races(&mut results, &logs, &small, &ctx);
     refine_divergence(&mut results, &logs, &small, &ctx);
     unconfirm_if_divergent(&mut results);
     Report {
@@ -344,6 +349,59 @@ fn unconfirm_if_divergent(results: &mut [PropertyResult]) {
                 .into(),
         };
     }
+}
+
+/// A race found between writes whose values are known is asked again with the values
+/// compared ([`races::Benign::Values`]): two threads writing one value to a cell is a benign
+/// race, tolerated as GPUVerify does by default (`--strict-races` reports it). Not under
+/// `--warp-sync` (lanes of a warp read in lock-step, so reads of one interval need not agree).
+fn refine_races(
+    results: &mut [PropertyResult],
+    logs: &[symexec::ThreadLog; 2],
+    small: &term::Term,
+    ctx: &Ctx<'_>,
+) {
+    let found = results.iter().position(|r| {
+        r.property == Property::Race
+            && matches!(r.verdict, Verdict::Violated(_) | Verdict::Possible { .. })
+    });
+    let cfg = ctx.cfg;
+    let (Some(i), false, false) = (found, cfg.strict_races, cfg.lockstep_warps) else {
+        return;
+    };
+    if !races::compares_values(logs) {
+        return;
+    }
+    let benign = races::Benign::Values;
+    let until = cfg.deadline;
+    let (k, l) = (ctx.kernel, ctx.launch);
+    let Some(mut refined) = races::obligations(k, l, logs, false, benign, small, until) else {
+        return;
+    };
+    for o in &mut refined {
+        model::watch(&mut o.query, l, &o.cex);
+    }
+    let mut again = solve::solve_all(k, cfg, ctx.pool, &refined);
+    let r = property_result(Property::Race, &refined, &mut again, ctx, until);
+    let old = &results[i];
+    let keep_old =
+        matches!(old.verdict, Verdict::Violated(_)) && matches!(r.verdict, Verdict::Unknown { .. });
+    if keep_old {
+        return;
+    }
+    let mut assumptions = old.assumptions.clone();
+    assumptions.push(
+        "two writes of one value to a cell are tolerated as a benign race (GPUVerify's \
+         default; --strict-races reports them)"
+            .into(),
+    );
+    results[i] = PropertyResult {
+        property: Property::Race,
+        verdict: r.verdict,
+        seconds: old.seconds + r.seconds,
+        queries: old.queries + r.queries,
+        assumptions,
+    };
 }
 
 /// Divergence refuted only because every read is arbitrary per thread: once the race

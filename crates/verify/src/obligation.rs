@@ -2,9 +2,11 @@
 //! together with what is needed to turn a model into a counterexample.
 
 use crate::smt::Query;
+use crate::symexec::{Access, ThreadLog};
 use crate::term::Term;
 use crate::Property;
-use warpsafe_ir::{Category, Span};
+use std::collections::HashSet;
+use warpsafe_ir::{Category, MemRef, Span};
 
 /// A query and how to explain a model of it.
 #[derive(Clone, Debug)]
@@ -43,11 +45,7 @@ pub struct CexInfo {
 
 /// The assumptions of a query about `threads` (1 or 2) threads: CUDA limits and the contract,
 /// the threads' id ranges and `__assume`s, and (for two) that they differ.
-pub fn base(
-    l: &crate::launch::Launch,
-    logs: &[crate::symexec::ThreadLog; 2],
-    threads: usize,
-) -> Vec<Term> {
+pub fn base(l: &crate::launch::Launch, logs: &[ThreadLog; 2], threads: usize) -> Vec<Term> {
     let mut v = l.assumptions.clone();
     for (th, log) in l.threads.iter().zip(logs).take(threads) {
         v.extend(th.constraints.iter().cloned());
@@ -64,12 +62,8 @@ pub fn base(
 /// verdicts are about executions the overflow property has not already flagged.
 /// Only hazards whose condition speaks about symbols of `core` are kept (the others cannot
 /// matter much and would slow the solver down); dropping assumptions is always sound.
-pub fn no_hazards(
-    logs: &[crate::symexec::ThreadLog; 2],
-    threads: usize,
-    core: &[&Term],
-) -> Vec<Term> {
-    let mut syms = std::collections::HashSet::new();
+pub fn no_hazards(logs: &[ThreadLog; 2], threads: usize, core: &[&Term]) -> Vec<Term> {
+    let mut syms = HashSet::new();
     for c in core {
         for s in c.free_syms() {
             if let Some(x) = s.as_sym() {
@@ -100,4 +94,76 @@ pub fn query(name: String, assertions: Vec<Term>, small: &Term) -> Query {
         refine: vec![],
         cheap: false,
     }
+}
+
+/// For the reads the terms `roots` depend on (through values, addresses and path
+/// conditions of other reads): thread 0's and thread 1's reads of one non-local address in
+/// one barrier interval (and one interval between full-warp syncs) return the same value.
+///
+/// Sound only where no read races with a write (no thread writes that address in that
+/// interval, nor a thread of another block in that grid interval): facts for queries whose
+/// verdict stands only once the race property is verified.
+pub fn same_reads(logs: &[ThreadLog; 2], roots: &[&Term]) -> Vec<Term> {
+    let name = |t: &Term| t.as_sym().map(|s| s.name.clone());
+    let mut wanted: HashSet<String> = roots
+        .iter()
+        .flat_map(|t| t.free_syms())
+        .filter_map(|t| name(&t))
+        .collect();
+    let reads: Vec<Vec<&Access>> = logs
+        .iter()
+        .map(|log| {
+            log.accesses
+                .iter()
+                .filter(|a| !a.write && !matches!(a.mem, MemRef::Local(_)) && a.value.is_some())
+                .collect()
+        })
+        .collect();
+    let value = |a: &Access| a.value.as_ref().and_then(name);
+    // Close over the reads whose values are wanted: their addresses and conditions count too.
+    let mut relevant: Vec<&Access> = vec![];
+    loop {
+        let before = relevant.len();
+        for a in reads.iter().flatten() {
+            let hit = value(a).is_some_and(|v| wanted.contains(&v));
+            if hit && !relevant.iter().any(|r| std::ptr::eq(*r, *a)) {
+                relevant.push(a);
+                for t in [&a.flat, &a.pc, &a.epoch, &a.wepoch, &a.gepoch] {
+                    wanted.extend(t.free_syms().iter().filter_map(name));
+                }
+            }
+        }
+        if relevant.len() == before {
+            break;
+        }
+    }
+    let mut out = vec![];
+    for x in reads[0]
+        .iter()
+        .filter(|a| relevant.iter().any(|r| std::ptr::eq(*r, **a)))
+    {
+        for y in reads[1]
+            .iter()
+            .filter(|a| relevant.iter().any(|r| std::ptr::eq(*r, **a)))
+        {
+            let (Some(vx), Some(vy)) = (&x.value, &y.value) else {
+                continue;
+            };
+            if x.mem != y.mem || vx.sort() != vy.sort() {
+                continue;
+            }
+            let same_place = Term::and_all([
+                x.pc.clone(),
+                y.pc.clone(),
+                x.inb.clone(),
+                y.inb.clone(),
+                x.flat.eq(&y.flat),
+                x.epoch.eq(&y.epoch),
+                x.wepoch.eq(&y.wepoch),
+                x.gepoch.eq(&y.gepoch),
+            ]);
+            out.push(same_place.implies(&vx.eq(vy)));
+        }
+    }
+    out
 }

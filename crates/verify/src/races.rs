@@ -5,12 +5,13 @@
 //! them (same grid epoch)? Race verdicts are about in-bounds accesses (out-of-bounds ones are
 //! the bounds property's findings).
 //!
-//! Two plain writes of one integer or boolean constant (`*done = 1` by every thread) are a
-//! benign race, tolerated as GPUVerify does by default (the report says so); `strict` (the
-//! CLI's `--strict-races`) reports them too.
+//! Two plain writes of one value (`*done = 1` by every thread, `out[0] = s[0]` after a
+//! barrier) are a benign race, tolerated as GPUVerify does by default (the report says so);
+//! `--strict-races` reports them too. Two writes of one constant need no query; writes of
+//! computed values are compared only when a first pass finds a race ([`Benign::Values`]).
 
 use crate::launch::Launch;
-use crate::obligation::{base, no_hazards, query, CexInfo, Obligation};
+use crate::obligation::{base, no_hazards, query, same_reads, CexInfo, Obligation};
 use crate::symexec::{Access, ThreadLog};
 use crate::term::Term;
 use crate::Property;
@@ -43,12 +44,24 @@ fn kind(a: &Access) -> &'static str {
     }
 }
 
-/// Two plain writes of one constant (`*found = true`, `x[0] = 0`): a race between them is
-/// benign, tolerated unless `strict`. (Values that are not constants are not compared: a
-/// value comparison makes every write-write query harder, for the rare same-value store of a
-/// computed value.)
-fn benign(a: &Access, b: &Access, strict: bool) -> bool {
-    if strict || a.atomic || b.atomic || !(a.write && b.write) {
+/// Which writes of one value to a cell by two threads are tolerated as a benign race.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Benign {
+    /// None (`--strict-races`).
+    Strict,
+    /// Two writes of one integer or boolean constant (`*found = true`, `x[0] = 0`): such a
+    /// pair needs no query.
+    Constants,
+    /// Also writes of computed integers: the query asks for different values, given that two
+    /// threads reading one address in one barrier interval read one value. That premise holds
+    /// once no read races with a write, which the same run checks, so a verdict built this
+    /// way stands as the race property's.
+    Values,
+}
+
+/// Two plain writes of one constant: a race between them is benign unless `strict`.
+fn same_constant(a: &Access, b: &Access, benign: Benign) -> bool {
+    if benign == Benign::Strict || !plain_writes(a, b) {
         return false;
     }
     let constant = |t: &Term| {
@@ -62,14 +75,40 @@ fn benign(a: &Access, b: &Access, strict: bool) -> bool {
     }
 }
 
-/// True when `logs` hold two writes to one memory that [`benign`] tolerates, so the report
-/// must say that equal constants are tolerated.
-pub fn tolerates_benign(logs: &[ThreadLog; 2], strict: bool) -> bool {
+fn plain_writes(a: &Access, b: &Access) -> bool {
+    a.write && b.write && !a.atomic && !b.atomic
+}
+
+/// The values two plain writes store, when [`Benign::Values`] compares them.
+fn compared<'a>(a: &'a Access, b: &'a Access, benign: Benign) -> Option<(&'a Term, &'a Term)> {
+    if benign != Benign::Values || !plain_writes(a, b) {
+        return None;
+    }
+    match (a.stored.as_ref(), b.stored.as_ref()) {
+        (Some(x), Some(y)) if x.sort() == y.sort() => Some((x, y)),
+        _ => None,
+    }
+}
+
+/// True when [`Benign::Values`] could change the verdict: two plain writes to one memory
+/// whose values are both known.
+pub fn compares_values(logs: &[ThreadLog; 2]) -> bool {
     logs[0].accesses.iter().any(|a| {
-        logs[1]
-            .accesses
-            .iter()
-            .any(|b| a.mem == b.mem && !matches!(a.mem, MemRef::Local(_)) && benign(a, b, strict))
+        logs[1].accesses.iter().any(|b| {
+            a.mem == b.mem
+                && !matches!(a.mem, MemRef::Local(_))
+                && compared(a, b, Benign::Values).is_some()
+        })
+    })
+}
+
+/// True when `logs` hold two writes of one constant to one memory, so the report must say
+/// that they are tolerated.
+pub fn tolerates_benign(logs: &[ThreadLog; 2], benign: Benign) -> bool {
+    logs[0].accesses.iter().any(|a| {
+        logs[1].accesses.iter().any(|b| {
+            a.mem == b.mem && !matches!(a.mem, MemRef::Local(_)) && same_constant(a, b, benign)
+        })
     })
 }
 
@@ -82,7 +121,7 @@ pub fn obligations(
     l: &Launch,
     logs: &[ThreadLog; 2],
     lockstep: bool,
-    strict: bool,
+    benign: Benign,
     small: &Term,
     deadline: Option<std::time::Instant>,
 ) -> Option<Vec<Obligation>> {
@@ -97,7 +136,7 @@ pub fn obligations(
             if a.mem != b.mem || matches!(a.mem, MemRef::Local(_)) {
                 continue;
             }
-            if !a.write && !b.write || a.atomic && b.atomic || benign(a, b, strict) {
+            if !a.write && !b.write || a.atomic && b.atomic || same_constant(a, b, benign) {
                 continue;
             }
             let same = a.flat.eq(&b.flat);
@@ -112,7 +151,7 @@ pub fn obligations(
             let refine = no_hazards(logs, 2, &[&a.pc, &b.pc, &a.flat, &b.flat]);
             // Races on cells outside the memory are the bounds property's findings: a race
             // counterexample is one the interpreter can show.
-            let core = vec![
+            let mut core = vec![
                 a.pc.clone(),
                 b.pc.clone(),
                 a.inb.clone(),
@@ -120,6 +159,10 @@ pub fn obligations(
                 same,
                 unord,
             ];
+            if let Some((x, y)) = compared(a, b, benign) {
+                asserts.extend(same_reads(logs, &[x, y]));
+                core.push(x.ne(y));
+            }
             asserts.extend(core.iter().cloned());
             let name = k.mem_name(a.mem).to_string();
             let mut q = query(format!("{}_race_{i}_{j}", k.name), asserts, small);

@@ -10,8 +10,8 @@ use crate::term::{Sort, SymKind, Term};
 use crate::Property;
 use std::collections::{HashMap, HashSet};
 use warpsafe_ir::{
-    Block, BlockVoteKind, Builtin, Category, Expr, Kernel, MemRef, ScalarType, Span, Stmt,
-    StmtKind, VarId, VoteKind,
+    Block, BlockVoteKind, Builtin, Category, Expr, ExprKind, Kernel, MemRef, ScalarType, Span,
+    Stmt, StmtKind, VarId, VoteKind,
 };
 
 /// One memory access by the thread.
@@ -42,8 +42,8 @@ pub struct Access {
     pub span: Span,
     /// The enclosing loops, outermost first: their numbers and iteration symbols.
     pub iters: Vec<(usize, Term)>,
-    /// For a plain store of an integer or boolean constant written as such: the value (the
-    /// race check tolerates two writes of one constant, unless `strict_races`).
+    /// For a plain store of an integer or boolean whose value is defined on every path: the
+    /// value (the race check tolerates two writes of one value, unless `strict_races`).
     pub stored: Option<Term>,
     /// For a load of an integer or boolean, or an atomic whose result is used: the value it
     /// returned (a fresh symbol), which the equal-reads refinement of the divergence check
@@ -189,6 +189,11 @@ struct Exec<'a> {
     /// local array is private to the thread, so a load of such a cell reads that value.
     /// Kept like `vars`: merged after an `if`, forgotten around loops that store to it.
     cells: HashMap<(u32, Vec<u128>), SVal>,
+    /// Variables whose value here may be undefined on some path (declared without a value, or
+    /// computed from such a variable): this engine reads them as 0 or as the value of the
+    /// other branch, which a real thread need not, so their values are not compared across
+    /// threads (see [`Access::stored`]).
+    undef: HashSet<VarId>,
 }
 
 /// Executes the kernel body as thread `t` (0 or 1) of the launch.
@@ -209,6 +214,7 @@ pub fn execute(kernel: &Kernel, launch: &Launch, t: usize) -> ThreadLog {
         loops: 0,
         exact_cache: vec![],
         cells: HashMap::new(),
+        undef: HashSet::new(),
     };
     e.block(&kernel.body);
     e.log
@@ -518,6 +524,7 @@ impl Exec<'_> {
         match &s.kind {
             StmtKind::Let { var, init } => {
                 let ty = self.k.var(*var).ty;
+                self.track_defined(*var, init.as_ref());
                 let v = match init {
                     Some(e) => self.ev(e),
                     None => SVal::zero(ty),
@@ -525,6 +532,7 @@ impl Exec<'_> {
                 self.set(*var, v);
             }
             StmtKind::Assign { var, value } => {
+                self.track_defined(*var, Some(value));
                 let v = self.ev(value);
                 self.set(*var, v);
             }
@@ -534,12 +542,12 @@ impl Exec<'_> {
                 value,
             } => {
                 let idx: Vec<SVal> = indices.iter().map(|i| self.ev(i)).collect();
-                // Only a constant written as such: a variable may hold a value the model fixes
-                // (an uninitialised local reads as 0 here) that differs between real threads.
-                let literal = matches!(value.kind, warpsafe_ir::ExprKind::Const(_));
+                // Not a value read from a variable that may be undefined: the model fixes it
+                // (an uninitialised local reads as 0 here), real threads need not agree on it.
+                let defined = !self.reads_undefined(value);
                 let v = self.ev(value);
                 let stored = match &v {
-                    SVal::Int { t, .. } | SVal::Bool(t) if literal => Some(t.clone()),
+                    SVal::Int { t, .. } | SVal::Bool(t) if defined => Some(t.clone()),
                     _ => None,
                 };
                 let pc = self.pc.clone();
@@ -742,8 +750,10 @@ impl Exec<'_> {
         );
         let g0 = self.gepoch.clone();
         let cells0 = self.cells.clone();
+        let undef0 = self.undef.clone();
         self.pc = pc0.and(&c);
         self.block(then_body);
+        let then_undef = std::mem::replace(&mut self.undef, undef0);
         let then_cells = std::mem::replace(&mut self.cells, cells0);
         let then_vars = std::mem::replace(&mut self.vars, vars0);
         let then_pc = std::mem::replace(&mut self.pc, pc0.and(&c.not()));
@@ -751,11 +761,17 @@ impl Exec<'_> {
         let then_w = std::mem::replace(&mut self.wepoch, w0);
         let then_g = std::mem::replace(&mut self.gepoch, g0);
         self.block(else_body);
+        self.undef.extend(then_undef);
         for (i, tv) in then_vars.into_iter().enumerate() {
             let merged = match (tv, self.vars[i].take()) {
                 (Some(a), Some(b)) if a.same(&b) => Some(a),
                 (Some(a), Some(b)) => Some(SVal::merge(&c, &a, &b)),
-                (a, b) => a.or(b),
+                (a, b) => {
+                    if a.is_some() != b.is_some() {
+                        self.undef.insert(VarId(i as u32));
+                    }
+                    a.or(b)
+                }
             };
             self.vars[i] = merged;
         }
@@ -1049,8 +1065,33 @@ impl Exec<'_> {
             });
         }
         self.forget_cells(&stored);
+        let undef0 = self.undef.clone();
         self.loop_after_init(cond, update, body, do_while, span);
+        self.undef.extend(undef0);
         self.forget_cells(&stored);
+    }
+
+    /// Records whether `var`, given the value of `init` (`None`: no value), may be undefined.
+    /// A variable leaves [`Self::undef`] only by an assignment every path of the kernel runs.
+    fn track_defined(&mut self, var: VarId, init: Option<&Expr>) {
+        let undefined = init.is_none_or(|e| self.reads_undefined(e));
+        if undefined {
+            self.undef.insert(var);
+        } else if self.pc.as_bool() == Some(true) && self.frames.is_empty() {
+            self.undef.remove(&var);
+        }
+    }
+
+    /// True when `e` reads a variable that may be undefined here.
+    fn reads_undefined(&self, e: &Expr) -> bool {
+        let mut found = false;
+        e.walk(&mut |x| {
+            if let ExprKind::Var(v) = x.kind {
+                let unset = self.vars.get(v.0 as usize).is_none_or(|x| x.is_none());
+                found |= unset || self.undef.contains(&v);
+            }
+        });
+        found
     }
 
     /// Forgets what the cells of the local array `a` hold.

@@ -267,6 +267,73 @@ fn writes_of_one_value_are_a_benign_race_unless_strict() {
     assert!(text.contains("data race on `found`"), "{text}");
 }
 
+/// A block sum the way the CUDA samples' `sum` kernels end it: every thread stores the
+/// total it read after the last barrier.
+const SAME_VALUE: &str = r#"//pass
+//--gridDim=1 --blockDim=32
+typedef unsigned int clock_t;
+__global__ void sum(clock_t *d_clocks, int N) {
+    __shared__ clock_t s_clocks[32];
+    clock_t my_sum = 0;
+    for (int i = threadIdx.x; i < N; i += blockDim.x)
+        my_sum += d_clocks[i];
+    s_clocks[threadIdx.x] = my_sum;
+    __syncthreads();
+    for (int i = 16; i > 0; i /= 2) {
+        if (threadIdx.x < i)
+            s_clocks[threadIdx.x] += s_clocks[threadIdx.x + i];
+        __syncthreads();
+    }
+    d_clocks[0] = s_clocks[0];
+}
+"#;
+
+fn race_text(name: &str, text: &str, extra: &[&str]) -> String {
+    let mut args = vec!["--property", "race"];
+    args.extend_from_slice(extra);
+    let out = verify(name, text, &args);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn writes_of_one_computed_value_are_a_benign_race_unless_strict() {
+    // Every thread reads `s_clocks[0]` in the same barrier interval, so all store one value.
+    let text = race_text("same_value", SAME_VALUE, &[]);
+    assert!(text.contains("race        verified"), "{text}");
+    assert!(text.contains("two writes of one value"), "{text}");
+    let text = race_text("same_value_strict", SAME_VALUE, &["--strict-races"]);
+    assert!(text.contains("data race on `d_clocks`"), "{text}");
+    // A value computed from the thread index that is the same for every thread of the block.
+    let shifted = twin(SAME_VALUE, "= s_clocks[0];", "= threadIdx.x / 32u;");
+    let text = race_text("same_value_index", &shifted, &[]);
+    assert!(text.contains("race        verified"), "{text}");
+    // Buggy twins: each thread's own partial sum; a value only some threads define; a read
+    // the write of thread 0 races with (its premise, reads that agree, does not hold).
+    let own = twin(SAME_VALUE, "= s_clocks[0];", "= s_clocks[threadIdx.x];");
+    let text = race_text("same_value_own", &own, &[]);
+    assert!(
+        text.contains("data race on `d_clocks`: write and write"),
+        "{text}"
+    );
+    let some = twin(
+        SAME_VALUE,
+        "d_clocks[0] = s_clocks[0];",
+        "clock_t v; if (threadIdx.x == 0) v = 0; d_clocks[0] = v;",
+    );
+    let text = race_text("same_value_undefined", &some, &[]);
+    assert!(
+        text.contains("data race on `d_clocks`: write and write"),
+        "{text}"
+    );
+    let reset = twin(
+        SAME_VALUE,
+        "d_clocks[0] = s_clocks[0];",
+        "clock_t v = s_clocks[0]; if (threadIdx.x == 0) s_clocks[0] = 0; d_clocks[0] = v;",
+    );
+    let text = race_text("same_value_reset", &reset, &[]);
+    assert!(text.contains("data race on `s_clocks`"), "{text}");
+}
+
 const TEXTURE: &str = r#"//pass
 //--gridDim=[4,8] --blockDim=[16,8]
 // verify: race=verified bounds=verified exit=0
