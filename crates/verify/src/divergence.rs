@@ -66,7 +66,7 @@ pub fn obligations(
         asserts.extend(core.iter().cloned());
         asserts.extend(logs[0].exits.iter().chain(&logs[1].exits).cloned());
         if equal_reads {
-            asserts.extend(same_reads(logs, &[&a.pc, &b.pc]));
+            asserts.extend(same_reads(logs, &[&a.pc, &b.pc], false));
         }
         out.push(Obligation {
             property: Property::Divergence,

@@ -390,11 +390,13 @@ fn refine_races(
         return;
     }
     let mut assumptions = old.assumptions.clone();
-    assumptions.push(
-        "two writes of one value to a cell are tolerated as a benign race (GPUVerify's \
+    if matches!(r.verdict, Verdict::Verified) {
+        assumptions.push(
+            "two writes of one value to a cell are tolerated as a benign race (GPUVerify's \
          default; --strict-races reports them)"
-            .into(),
-    );
+                .into(),
+        );
+    }
     results[i] = PropertyResult {
         property: Property::Race,
         verdict: r.verdict,

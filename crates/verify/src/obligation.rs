@@ -102,8 +102,9 @@ pub fn query(name: String, assertions: Vec<Term>, small: &Term) -> Query {
 ///
 /// Sound only where no read races with a write (no thread writes that address in that
 /// interval, nor a thread of another block in that grid interval): facts for queries whose
-/// verdict stands only once the race property is verified.
-pub fn same_reads(logs: &[ThreadLog; 2], roots: &[&Term]) -> Vec<Term> {
+/// verdict stands only once the race property is verified. `shared_only` keeps the facts of
+/// reads of shared memory.
+pub fn same_reads(logs: &[ThreadLog; 2], roots: &[&Term], shared_only: bool) -> Vec<Term> {
     let name = |t: &Term| t.as_sym().map(|s| s.name.clone());
     let mut wanted: HashSet<String> = roots
         .iter()
@@ -115,7 +116,14 @@ pub fn same_reads(logs: &[ThreadLog; 2], roots: &[&Term]) -> Vec<Term> {
         .map(|log| {
             log.accesses
                 .iter()
-                .filter(|a| !a.write && !matches!(a.mem, MemRef::Local(_)) && a.value.is_some())
+                .filter(|a| {
+                    let kept = match a.mem {
+                        MemRef::Local(_) => false,
+                        MemRef::Global(_) => !shared_only,
+                        MemRef::Shared(_) => true,
+                    };
+                    kept && !a.write && a.value.is_some()
+                })
                 .collect()
         })
         .collect();
