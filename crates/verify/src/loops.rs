@@ -4,7 +4,7 @@
 
 use crate::term::Term;
 use std::collections::BTreeMap;
-use warpsafe_ir::{BinOp, Expr, ExprKind, ScalarType, Stmt, StmtKind, Value, VarId};
+use warpsafe_ir::{BinOp, Expr, ExprKind, LogicOp, ScalarType, Stmt, StmtKind, UnOp, Value, VarId};
 
 /// How an induction variable changes once per iteration (`c` is loop-invariant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,7 +130,14 @@ pub fn syncs_unconditional(b: &[Stmt]) -> bool {
         found
     };
     b.iter().all(|s| match &s.kind {
-        StmtKind::If { .. } => !has_sync(s),
+        StmtKind::If {
+            cond,
+            then_body,
+            else_body,
+        } => match taken(cond, then_body, else_body) {
+            Some(branch) => syncs_unconditional(branch),
+            None => !has_sync(s),
+        },
         StmtKind::For {
             init, update, body, ..
         } => !init.iter().any(has_sync) && syncs_unconditional(update) && syncs_unconditional(body),
@@ -234,6 +241,15 @@ fn sync_counts(b: &[Stmt]) -> (Option<u32>, Option<u32>) {
                     bar = None;
                     warp = None;
                 }
+            }
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            } if let Some(branch) = taken(cond, then_body, else_body) => {
+                let (b1, w1) = sync_counts(branch);
+                bar = bar.zip(b1).map(|(a, b)| a + b);
+                warp = warp.zip(w1).map(|(a, b)| a + b);
             }
             _ => {
                 let mut nb = false;
@@ -346,6 +362,39 @@ fn const_int(e: &Expr) -> Option<i128> {
         _ => return None,
     };
     (e.ty.is_int() && Value::from_i128(e.ty, v).as_i128() == Some(v)).then_some(v)
+}
+
+/// The value of a condition built from integer constants (`256u >= 512u`: a template's
+/// `if (blockSize >= 512)` once instantiated), if constant.
+pub fn const_bool(e: &Expr) -> Option<bool> {
+    match &e.kind {
+        ExprKind::Const(v) if v.ty() == ScalarType::Bool => Some(v.to_bits() != 0),
+        ExprKind::Unary(UnOp::Not, a) => const_bool(a).map(|b| !b),
+        ExprKind::Logical(op, a, b) => {
+            let (a, b) = (const_bool(a)?, const_bool(b)?);
+            Some(match op {
+                LogicOp::And => a && b,
+                LogicOp::Or => a || b,
+            })
+        }
+        ExprKind::Binary(op, a, b) if op.is_comparison() => {
+            let (a, b) = (const_int(a)?, const_int(b)?);
+            Some(match op {
+                BinOp::Eq => a == b,
+                BinOp::Ne => a != b,
+                BinOp::Lt => a < b,
+                BinOp::Le => a <= b,
+                BinOp::Gt => a > b,
+                _ => a >= b,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The branch an `if` whose condition is constant takes.
+fn taken<'a>(cond: &Expr, then_body: &'a [Stmt], else_body: &'a [Stmt]) -> Option<&'a [Stmt]> {
+    const_bool(cond).map(|c| if c { then_body } else { else_body })
 }
 
 /// Grid barriers of a block, `None` when one sits under a condition or in a nested loop.

@@ -3,6 +3,7 @@
 
 mod arbitrary;
 mod atomic_bitops;
+mod barrier_loops;
 mod common;
 mod fn_pointers;
 mod gotos_memops;
