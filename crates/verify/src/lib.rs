@@ -134,6 +134,7 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
     launch.pair_facts = distinct;
     launch.pair_facts.extend(same_exits(&launch, &logs));
     launch.pair_facts.extend(same_votes(&launch, &logs));
+    launch.pair_facts.extend(epoch_sums(&launch, &logs));
     let small = launch.small(kernel);
     let benign = if cfg.strict_races {
         races::Benign::Strict
@@ -281,6 +282,19 @@ fn same_votes(launch: &launch::Launch, logs: &[symexec::ThreadLog; 2]) -> Vec<Te
                 .and(&b.pc)
                 .implies(&a.value.eq(&b.value))
         })
+        .collect()
+}
+
+/// The facts two threads' sums of syncs obey in loops whose iterations execute different
+/// numbers of them (see [`symexec::EpochSum`]).
+fn epoch_sums(launch: &launch::Launch, logs: &[symexec::ThreadLog; 2]) -> Vec<Term> {
+    let same_block = launch.same_block();
+    logs[0]
+        .epoch_sums
+        .iter()
+        .zip(&logs[1].epoch_sums)
+        .take_while(|(a, b)| a.span == b.span)
+        .flat_map(|(a, b)| a.pair_facts(b, &same_block))
         .collect()
 }
 

@@ -130,6 +130,79 @@ pub struct ThreadLog {
     /// Warp votes and barrier reductions outside loops, in creation order (the same in both
     /// threads): two threads that reach the same one together get the same value.
     pub votes: Vec<VoteFact>,
+    /// Loops whose iterations execute different numbers of barriers (or of full-mask warp
+    /// syncs), in creation order (the same in both threads): their epochs count from sums
+    /// the pair facts of [`EpochSum`] relate.
+    pub epoch_sums: Vec<EpochSum>,
+}
+
+/// A loop whose iterations execute different numbers of syncs of one kind (barriers or
+/// full-mask warp syncs; a nested loop whose trip count changes, as in bitonic sort): the
+/// count before iteration `k` is the symbol `before`, before the exit iteration `kx` the
+/// symbol `total`. A thread's epoch in iteration `k` is `e0 + before + r` with `r` its count
+/// since the iteration began (at most `per_iteration`). What the real sums obey, that two
+/// threads of one block execute the same syncs (the divergence check's business), is stated
+/// as pair facts by the verifier; every real execution satisfies them, so a query that
+/// finds no model finds no execution.
+#[derive(Clone, Debug)]
+pub struct EpochSum {
+    /// Where the loop is.
+    pub span: Span,
+    /// Iteration symbols of the enclosing synchronising loops.
+    pub outer: Vec<Term>,
+    /// The symbolic iteration.
+    pub k: Term,
+    /// The exit iteration.
+    pub kx: Term,
+    /// Syncs of iteration `k`.
+    pub per_iteration: Term,
+    /// Syncs before iteration `k`.
+    pub before: Term,
+    /// Syncs before the exit iteration.
+    pub total: Term,
+}
+
+impl EpochSum {
+    /// Fewest syncs no real execution reaches, bounding the sums so they never wrap.
+    const LIMIT: u128 = 1 << 56;
+
+    /// What one thread's sums obey: none before the first iteration, the iteration's own
+    /// before the exit, and all below [`Self::LIMIT`].
+    pub fn own_facts(&self) -> Vec<Term> {
+        let limit = Term::bv(64, Self::LIMIT);
+        let zero = Term::bv(64, 0);
+        vec![
+            self.before.ult(&limit),
+            self.per_iteration.ult(&limit),
+            self.total.ult(&limit),
+            self.k.eq(&zero).implies(&self.before.eq(&zero)),
+            self.k
+                .ult(&self.kx)
+                .implies(&self.before.add(&self.per_iteration).ule(&self.total)),
+        ]
+    }
+
+    /// What the sums of two threads of one block (`same_block`) obey in the same iteration
+    /// of the enclosing loops: the same iteration has the same sum before it, and a later
+    /// iteration (or the exit) comes after all of an earlier one's syncs.
+    pub fn pair_facts(&self, other: &EpochSum, same_block: &Term) -> Vec<Term> {
+        let mut ctx = same_block.clone();
+        for (x, y) in self.outer.iter().zip(&other.outer) {
+            ctx = ctx.and(&x.eq(y));
+        }
+        let mut out = vec![
+            ctx.and(&self.k.eq(&other.k))
+                .implies(&self.before.eq(&other.before)),
+            ctx.and(&self.kx.eq(&other.kx))
+                .implies(&self.total.eq(&other.total)),
+        ];
+        for (x, y) in [(self, other), (other, self)] {
+            let after_x = x.before.add(&x.per_iteration);
+            out.push(ctx.and(&x.k.ult(&y.k)).implies(&after_x.ule(&y.before)));
+            out.push(ctx.and(&x.k.ult(&y.kx)).implies(&after_x.ule(&y.total)));
+        }
+        out
+    }
 }
 
 /// The result of a warp vote (before `any`/`all` look at it) or barrier reduction.
@@ -194,6 +267,9 @@ struct Exec<'a> {
     /// other branch, which a real thread need not, so their values are not compared across
     /// threads (see [`Access::stored`]).
     undef: HashSet<VarId>,
+    /// After each sync: its path condition and the epochs it starts, shifted like the
+    /// accesses' epochs by relative loops (see [`EpochSum`]).
+    marks: Vec<[Term; 3]>,
 }
 
 /// Executes the kernel body as thread `t` (0 or 1) of the launch.
@@ -215,6 +291,7 @@ pub fn execute(kernel: &Kernel, launch: &Launch, t: usize) -> ThreadLog {
         exact_cache: vec![],
         cells: HashMap::new(),
         undef: HashSet::new(),
+        marks: vec![],
     };
     e.block(&kernel.body);
     e.log
@@ -453,6 +530,14 @@ impl Exec<'_> {
         self.log.syncs.push(ev);
     }
 
+    /// Records the sync just executed (see [`Exec::marks`]).
+    fn mark(&mut self) {
+        if !self.pure {
+            let m = [self.pc.clone(), self.epoch.clone(), self.wepoch.clone()];
+            self.marks.push(m);
+        }
+    }
+
     /// This thread's lane (a `u32`).
     fn lane(&self) -> Term {
         self.l.threads[self.t].linear.bvand(&Term::bv(32, 31))
@@ -510,6 +595,7 @@ impl Exec<'_> {
                 self.sync(SyncKind::Warp(m), span);
                 if m == u32::MAX {
                     self.wepoch = self.wepoch.add(&Term::bv(64, 1));
+                    self.mark();
                 }
             }
             None => self.unsupported(
@@ -629,11 +715,13 @@ impl Exec<'_> {
             StmtKind::SyncThreads => {
                 self.sync(SyncKind::Block, s.span);
                 self.epoch = self.epoch.add(&Term::bv(64, 1));
+                self.mark();
             }
             StmtKind::SyncGrid => {
                 // A barrier of the whole grid, so of the block too.
                 self.sync(SyncKind::Grid, s.span);
                 self.epoch = self.epoch.add(&Term::bv(64, 1));
+                self.mark();
                 self.gepoch = self.gepoch.add(&Term::bv(64, 1));
             }
             StmtKind::SyncWarp { mask } => {
@@ -672,6 +760,7 @@ impl Exec<'_> {
                 let p = self.ev_bool(pred);
                 self.sync(SyncKind::Block, s.span);
                 self.epoch = self.epoch.add(&Term::bv(64, 1));
+                self.mark();
                 // The same unknown value in every thread of the block (the pair facts say
                 // so); each thread knows only what its own predicate implies.
                 let v = self.sym("bvote", Sort::BitVec(32), SymKind::Load);
@@ -1245,6 +1334,7 @@ impl Exec<'_> {
             self.gepoch = self.grid_epoch_at(&g0, grid_step, &kk);
         }
         let logged = self.log.accesses.len();
+        let marked = self.marks.len();
         self.loops += 1;
         self.frames.push(Frame {
             iter: sync.then(|| kk.clone()),
@@ -1283,31 +1373,43 @@ impl Exec<'_> {
                 );
             }
         }
-        // Per-iteration sync counts of a relative loop, if the same in every iteration.
+        // Per-iteration sync counts of a relative loop, if the same in every iteration;
+        // otherwise the counts before the iteration, as symbols (see `EpochSum`).
         let per_iteration = relative
             .then(|| (self.epoch.clone(), self.wepoch.clone()))
             .filter(|(de, dw)| self.iteration_invariant(de) && self.iteration_invariant(dw));
+        let varying = (relative && per_iteration.is_none()).then(|| {
+            let counts = [self.epoch.clone(), self.wepoch.clone()];
+            let before = [
+                self.sym("eb", Sort::BitVec(64), SymKind::Havoc),
+                self.sym("wb", Sort::BitVec(64), SymKind::Havoc),
+            ];
+            (counts, before)
+        });
         if relative {
-            let (base_e, base_w) = match &per_iteration {
-                Some((de, dw)) => (e0.add(&kk.mul(de)), w0.add(&kk.mul(dw))),
-                None => {
-                    self.unsupported(
-                        &[Property::Race],
-                        "a loop whose iterations execute different numbers of barriers (a \
-                         nested loop with barriers whose trip count changes)"
-                            .into(),
-                        span,
-                    );
-                    (
-                        self.sym("ep", Sort::BitVec(64), SymKind::Havoc),
-                        self.sym("wep", Sort::BitVec(64), SymKind::Havoc),
-                    )
-                }
+            let (base_e, base_w) = match (&per_iteration, &varying) {
+                (Some((de, dw)), _) => (e0.add(&kk.mul(de)), w0.add(&kk.mul(dw))),
+                (None, Some((_, [be, bw]))) => (e0.add(be), w0.add(bw)),
+                (None, None) => (
+                    self.sym("ep", Sort::BitVec(64), SymKind::Havoc),
+                    self.sym("wep", Sort::BitVec(64), SymKind::Havoc),
+                ),
             };
+            if let (Some((counts, _)), false) = (&varying, self.pure) {
+                // Every sync of an iteration starts an interval within the iteration's own.
+                for [pc, e, w] in &self.marks[marked..] {
+                    let within = e.ule(&counts[0]).and(&w.ule(&counts[1]));
+                    self.log.assumes.push(pc.implies(&within));
+                }
+            }
             if !self.pure {
                 for a in &mut self.log.accesses[logged..] {
                     a.epoch = base_e.add(&a.epoch);
                     a.wepoch = base_w.add(&a.wepoch);
+                }
+                for [_, e, w] in &mut self.marks[marked..] {
+                    *e = base_e.add(e);
+                    *w = base_w.add(w);
                 }
             }
         }
@@ -1383,6 +1485,29 @@ impl Exec<'_> {
             } else if let Some((de, dw)) = &per_iteration {
                 self.epoch = e0.add(&kx.mul(de));
                 self.wepoch = w0.add(&kx.mul(dw));
+            } else if let Some((counts, before)) = varying {
+                let total = [
+                    self.sym("et", Sort::BitVec(64), SymKind::Havoc),
+                    self.sym("wt", Sort::BitVec(64), SymKind::Havoc),
+                ];
+                self.epoch = e0.add(&total[0]);
+                self.wepoch = w0.add(&total[1]);
+                let outer = self.iters();
+                for ((per_iteration, before), total) in counts.into_iter().zip(before).zip(total) {
+                    let sum = EpochSum {
+                        span,
+                        outer: outer.clone(),
+                        k: kk.clone(),
+                        kx: kx.clone(),
+                        per_iteration,
+                        before,
+                        total,
+                    };
+                    if !self.pure {
+                        self.log.assumes.extend(sum.own_facts());
+                        self.log.epoch_sums.push(sum);
+                    }
+                }
             } else {
                 self.epoch = self.sym("ep", Sort::BitVec(64), SymKind::Havoc);
                 self.wepoch = self.sym("wep", Sort::BitVec(64), SymKind::Havoc);

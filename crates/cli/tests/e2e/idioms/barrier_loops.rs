@@ -47,3 +47,86 @@ fn barriers_under_constant_conditions_count_in_every_iteration() {
     assert_ne!(bug, TEMPLATE_STEPS);
     check("template_steps_bug", &bug);
 }
+
+/// Bitonic sort in shared memory as the CUDA samples write it: the inner loop's trip count
+/// grows with the outer iteration, so iterations of the outer loop execute different
+/// numbers of barriers.
+const BITONIC: &str = r#"//--blockDim=256 --gridDim=4
+// verify: race=verified divergence=verified bounds=verified exit=0
+//@ len(values) = 1024
+#define N 256
+__global__ void bitonic_sort(int *values) {
+    __shared__ int s[N];
+    unsigned tid = threadIdx.x;
+    s[tid] = values[blockIdx.x * N + tid];
+    __syncthreads();
+    for (unsigned k = 2; k <= N; k *= 2) {
+        for (unsigned j = k / 2; j > 0; j /= 2) {
+            unsigned ixj = tid ^ j;
+            if (ixj > tid) {
+                int a = s[tid], b = s[ixj];
+                bool up = (tid & k) == 0;
+                if ((a > b) == up) { s[tid] = b; s[ixj] = a; }
+            }
+            __syncthreads();
+        }
+    }
+    values[blockIdx.x * N + tid] = s[tid];
+}
+"#;
+
+fn racy(good: &str, from: &str, to: &str) -> String {
+    twin(good, from, to)
+        .replace("race=verified", "race=violated")
+        .replace("exit=0", "exit=1")
+}
+
+#[test]
+fn nested_loops_whose_inner_trip_count_changes_verify() {
+    check("bitonic", BITONIC);
+    // The barrier after the inner loop only: the steps of one merge race.
+    let late = racy(
+        BITONIC,
+        "            __syncthreads();\n        }\n    }",
+        "        }\n        __syncthreads();\n    }",
+    );
+    check("bitonic_late_barrier", &late);
+}
+
+/// Iterations of the outer loop execute 1, 2, 4, … barriers; what a thread reads after the
+/// inner loop of one iteration and what its neighbour writes before the inner loop of the
+/// next share a barrier interval.
+const BOUNDARY: &str = r#"//--blockDim=64 --gridDim=1
+// verify: race=violated exit=1
+// verify-args: --property race
+//@ len(out) = 64
+__global__ void boundary(int *out) {
+    __shared__ int s[64];
+    __shared__ int t[64];
+    unsigned tid = threadIdx.x;
+    int acc = 0;
+    for (unsigned k = 1; k <= 32; k *= 2) {
+        s[tid] = k;
+        for (unsigned j = 0; j < k; j++) {
+            __syncthreads();
+            t[tid] = s[(tid + j) % 64];
+            __syncthreads();
+        }
+        acc += s[(tid + 1) % 64];
+    }
+    out[tid] = acc + t[tid];
+}
+"#;
+
+#[test]
+fn the_interval_after_an_inner_loop_runs_into_the_next_iteration() {
+    check("boundary", BOUNDARY);
+    // A barrier between the read and the next iteration's write: no race.
+    let fixed = BOUNDARY
+        .replace(
+            "acc += s[(tid + 1) % 64];",
+            "acc += s[(tid + 1) % 64];\n        __syncthreads();",
+        )
+        .replace("race=violated exit=1", "race=verified exit=0");
+    check("boundary_fixed", &fixed);
+}
