@@ -150,9 +150,13 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
         }
         obligations.extend(match p {
             Property::Race => {
-                let lockstep = cfg.lockstep_warps;
+                let mode = races::Mode {
+                    lockstep: cfg.lockstep_warps,
+                    benign,
+                    refined: false,
+                };
                 let until = solve::share(cfg.deadline, cfg.properties.len());
-                match races::obligations(kernel, &launch, &logs, lockstep, benign, &small, until) {
+                match races::obligations(kernel, &launch, &logs, mode, &small, until) {
                     Some(o) => o,
                     None => {
                         let why = "the time budget of the run (--timeout) is spent building \
@@ -365,10 +369,11 @@ fn unconfirm_if_divergent(results: &mut [PropertyResult]) {
     }
 }
 
-/// A race found between writes whose values are known is asked again with the values
-/// compared ([`races::Benign::Values`]): two threads writing one value to a cell is a benign
-/// race, tolerated as GPUVerify does by default (`--strict-races` reports it). Not under
-/// `--warp-sync` (lanes of a warp read in lock-step, so reads of one interval need not agree).
+/// A race found by the first pass is asked again with what reads tell ([`races::Mode`]'s
+/// `refined` pass): a thread's reads of one address in one barrier interval agree, and two
+/// threads writing one value to a cell is a benign race, tolerated as GPUVerify does by
+/// default (`--strict-races` reports it). Not under `--warp-sync` (lanes of a warp read in
+/// lock-step, so reads of one interval need not agree).
 fn refine_races(
     results: &mut [PropertyResult],
     logs: &[symexec::ThreadLog; 2],
@@ -380,16 +385,21 @@ fn refine_races(
             && matches!(r.verdict, Verdict::Violated(_) | Verdict::Possible { .. })
     });
     let cfg = ctx.cfg;
-    let (Some(i), false, false) = (found, cfg.strict_races, cfg.lockstep_warps) else {
+    let (Some(i), false) = (found, cfg.lockstep_warps) else {
         return;
     };
-    if !races::compares_values(logs) {
-        return;
-    }
-    let benign = races::Benign::Values;
+    let mode = races::Mode {
+        lockstep: false,
+        benign: if cfg.strict_races {
+            races::Benign::Strict
+        } else {
+            races::Benign::Values
+        },
+        refined: true,
+    };
     let until = cfg.deadline;
     let (k, l) = (ctx.kernel, ctx.launch);
-    let Some(mut refined) = races::obligations(k, l, logs, false, benign, small, until) else {
+    let Some(mut refined) = races::obligations(k, l, logs, mode, small, until) else {
         return;
     };
     for o in &mut refined {
@@ -398,16 +408,23 @@ fn refine_races(
     let mut again = solve::solve_all(k, cfg, ctx.pool, &refined);
     let r = property_result(Property::Race, &refined, &mut again, ctx, until);
     let old = &results[i];
+    let write_pair = match &old.verdict {
+        Verdict::Violated(c)
+        | Verdict::Possible {
+            counterexample: c, ..
+        } => c.message.contains(": write and write"),
+        _ => false,
+    };
     let keep_old =
         matches!(old.verdict, Verdict::Violated(_)) && matches!(r.verdict, Verdict::Unknown { .. });
     if keep_old {
         return;
     }
     let mut assumptions = old.assumptions.clone();
-    if matches!(r.verdict, Verdict::Verified) {
+    if matches!(r.verdict, Verdict::Verified) && write_pair && !cfg.strict_races {
         assumptions.push(
             "two writes of one value to a cell are tolerated as a benign race (GPUVerify's \
-         default; --strict-races reports them)"
+             default; --strict-races reports them)"
                 .into(),
         );
     }

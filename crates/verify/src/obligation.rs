@@ -105,12 +105,6 @@ pub fn query(name: String, assertions: Vec<Term>, small: &Term) -> Query {
 /// verdict stands only once the race property is verified. `shared_only` keeps the facts of
 /// reads of shared memory.
 pub fn same_reads(logs: &[ThreadLog; 2], roots: &[&Term], shared_only: bool) -> Vec<Term> {
-    let name = |t: &Term| t.as_sym().map(|s| s.name.clone());
-    let mut wanted: HashSet<String> = roots
-        .iter()
-        .flat_map(|t| t.free_syms())
-        .filter_map(|t| name(&t))
-        .collect();
     let reads: Vec<Vec<&Access>> = logs
         .iter()
         .map(|log| {
@@ -127,15 +121,116 @@ pub fn same_reads(logs: &[ThreadLog; 2], roots: &[&Term], shared_only: bool) -> 
                 .collect()
         })
         .collect();
+    let relevant = relevant_reads(&reads, roots);
+    let mut out = vec![];
+    for x in reads[0].iter().filter(|a| relevant.contains(&ptr(a))) {
+        for y in reads[1].iter().filter(|a| relevant.contains(&ptr(a))) {
+            let (Some(vx), Some(vy)) = (&x.value, &y.value) else {
+                continue;
+            };
+            if x.mem != y.mem || vx.sort() != vy.sort() {
+                continue;
+            }
+            out.push(same_place(x, y).implies(&vx.eq(vy)));
+        }
+    }
+    out
+}
+
+/// Most facts [`own_reads`] states for one query.
+const OWN_READS: usize = 4096;
+
+/// For the reads the terms `roots` depend on: two reads of one non-local address by one
+/// thread in one barrier interval, in one stretch of code without loops, with no write of
+/// the thread's own to that address between them, return the same value.
+///
+/// Sound where no read races with a write (another thread's write between the two reads
+/// races with the second), so only for queries whose verdict stands once the race property
+/// is verified, or for the race property itself: in an execution where the facts fail, the
+/// first write that breaks one races with a read, and that race is a model of its own
+/// obligation with the facts kept (each read's value is its own free symbol).
+pub fn own_reads(logs: &[ThreadLog; 2], roots: &[&Term]) -> Vec<Term> {
+    let reads: Vec<Vec<&Access>> = logs
+        .iter()
+        .map(|log| {
+            log.accesses
+                .iter()
+                .filter(|a| !matches!(a.mem, MemRef::Local(_)) && !a.write && a.value.is_some())
+                .collect()
+        })
+        .collect();
+    let relevant = relevant_reads(&reads, roots);
+    let mut out = vec![];
+    for log in logs {
+        let acc = &log.accesses;
+        for (i, x) in acc.iter().enumerate() {
+            if !relevant.contains(&ptr(&x)) {
+                continue;
+            }
+            let Some(vx) = &x.value else { continue };
+            let mut unwritten = vec![];
+            for y in &acc[i + 1..] {
+                if y.region != x.region || y.iters.len() != x.iters.len() {
+                    break;
+                }
+                if y.mem != x.mem {
+                    continue;
+                }
+                if y.write {
+                    unwritten.push(y.pc.and(&y.flat.eq(&x.flat)).not());
+                    continue;
+                }
+                let Some(vy) = &y.value else { continue };
+                if !relevant.contains(&ptr(&y)) || vx.sort() != vy.sort() {
+                    continue;
+                }
+                let mut place = vec![same_place(x, y)];
+                place.extend(unwritten.iter().cloned());
+                out.push(Term::and_all(place).implies(&vx.eq(vy)));
+                if out.len() >= OWN_READS {
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}
+
+fn ptr(a: &&Access) -> *const Access {
+    *a as *const Access
+}
+
+/// Both accesses happen, in bounds, at one address, in one barrier interval (and one
+/// interval between full-warp syncs and grid barriers).
+fn same_place(x: &Access, y: &Access) -> Term {
+    Term::and_all([
+        x.pc.clone(),
+        y.pc.clone(),
+        x.inb.clone(),
+        y.inb.clone(),
+        x.flat.eq(&y.flat),
+        x.epoch.eq(&y.epoch),
+        x.wepoch.eq(&y.wepoch),
+        x.gepoch.eq(&y.gepoch),
+    ])
+}
+
+/// The reads among `reads` whose values the terms `roots` depend on, through values,
+/// addresses and conditions of other such reads.
+fn relevant_reads(reads: &[Vec<&Access>], roots: &[&Term]) -> HashSet<*const Access> {
+    let name = |t: &Term| t.as_sym().map(|s| s.name.clone());
+    let mut wanted: HashSet<String> = roots
+        .iter()
+        .flat_map(|t| t.free_syms())
+        .filter_map(|t| name(&t))
+        .collect();
     let value = |a: &Access| a.value.as_ref().and_then(name);
-    // Close over the reads whose values are wanted: their addresses and conditions count too.
-    let mut relevant: Vec<&Access> = vec![];
+    let mut relevant: HashSet<*const Access> = HashSet::new();
     loop {
         let before = relevant.len();
         for a in reads.iter().flatten() {
             let hit = value(a).is_some_and(|v| wanted.contains(&v));
-            if hit && !relevant.iter().any(|r| std::ptr::eq(*r, *a)) {
-                relevant.push(a);
+            if hit && relevant.insert(ptr(a)) {
                 for t in [&a.flat, &a.pc, &a.epoch, &a.wepoch, &a.gepoch] {
                     wanted.extend(t.free_syms().iter().filter_map(name));
                 }
@@ -145,33 +240,5 @@ pub fn same_reads(logs: &[ThreadLog; 2], roots: &[&Term], shared_only: bool) -> 
             break;
         }
     }
-    let mut out = vec![];
-    for x in reads[0]
-        .iter()
-        .filter(|a| relevant.iter().any(|r| std::ptr::eq(*r, **a)))
-    {
-        for y in reads[1]
-            .iter()
-            .filter(|a| relevant.iter().any(|r| std::ptr::eq(*r, **a)))
-        {
-            let (Some(vx), Some(vy)) = (&x.value, &y.value) else {
-                continue;
-            };
-            if x.mem != y.mem || vx.sort() != vy.sort() {
-                continue;
-            }
-            let same_place = Term::and_all([
-                x.pc.clone(),
-                y.pc.clone(),
-                x.inb.clone(),
-                y.inb.clone(),
-                x.flat.eq(&y.flat),
-                x.epoch.eq(&y.epoch),
-                x.wepoch.eq(&y.wepoch),
-                x.gepoch.eq(&y.gepoch),
-            ]);
-            out.push(same_place.implies(&vx.eq(vy)));
-        }
-    }
-    out
+    relevant
 }

@@ -11,7 +11,7 @@
 //! computed values are compared only when a first pass finds a race ([`Benign::Values`]).
 
 use crate::launch::Launch;
-use crate::obligation::{base, no_hazards, query, same_reads, CexInfo, Obligation};
+use crate::obligation::{base, no_hazards, own_reads, query, same_reads, CexInfo, Obligation};
 use crate::symexec::{Access, ThreadLog};
 use crate::term::Term;
 use crate::Property;
@@ -62,6 +62,19 @@ pub enum Benign {
     Values,
 }
 
+/// How the pairs of accesses are asked about.
+#[derive(Clone, Copy, Debug)]
+pub struct Mode {
+    /// Lanes of a warp run in lock-step for memory reached through `volatile`.
+    pub lockstep: bool,
+    /// Which same-value writes are tolerated.
+    pub benign: Benign,
+    /// The second pass, after a first found a race: a thread's reads of one address in one
+    /// barrier interval agree ([`own_reads`]), and so do two threads' reads of shared memory
+    /// where [`Benign::Values`] compares what they write.
+    pub refined: bool,
+}
+
 /// Two plain writes of one constant: a race between them is benign unless `strict`.
 fn same_constant(a: &Access, b: &Access, benign: Benign) -> bool {
     if benign == Benign::Strict || !plain_writes(a, b) {
@@ -93,18 +106,6 @@ fn compared<'a>(a: &'a Access, b: &'a Access, benign: Benign) -> Option<(&'a Ter
     }
 }
 
-/// True when [`Benign::Values`] could change the verdict: two plain writes to one memory
-/// whose values are both known.
-pub fn compares_values(logs: &[ThreadLog; 2]) -> bool {
-    logs[0].accesses.iter().any(|a| {
-        logs[1].accesses.iter().any(|b| {
-            a.mem == b.mem
-                && !matches!(a.mem, MemRef::Local(_))
-                && compared(a, b, Benign::Values).is_some()
-        })
-    })
-}
-
 /// True when `logs` hold two writes of one constant to one memory, so the report must say
 /// that they are tolerated.
 pub fn tolerates_benign(logs: &[ThreadLog; 2], benign: Benign) -> bool {
@@ -123,8 +124,7 @@ pub fn obligations(
     k: &Kernel,
     l: &Launch,
     logs: &[ThreadLog; 2],
-    lockstep: bool,
-    benign: Benign,
+    mode: Mode,
     small: &Term,
     deadline: Option<std::time::Instant>,
 ) -> Option<Vec<Obligation>> {
@@ -139,14 +139,14 @@ pub fn obligations(
             if a.mem != b.mem || matches!(a.mem, MemRef::Local(_)) {
                 continue;
             }
-            if !a.write && !b.write || a.atomic && b.atomic || same_constant(a, b, benign) {
+            if !a.write && !b.write || a.atomic && b.atomic || same_constant(a, b, mode.benign) {
                 continue;
             }
             let same = a.flat.eq(&b.flat);
             if same.as_bool() == Some(false) {
                 continue;
             }
-            let unord = unordered(l, a, b, lockstep && k.is_volatile(a.mem));
+            let unord = unordered(l, a, b, mode.lockstep && k.is_volatile(a.mem));
             if unord.as_bool() == Some(false) {
                 continue;
             }
@@ -162,9 +162,13 @@ pub fn obligations(
                 same,
                 unord,
             ];
-            if let Some((x, y)) = compared(a, b, benign) {
+            if let Some((x, y)) = compared(a, b, mode.benign) {
                 asserts.extend(same_reads(logs, &[x, y], true));
                 core.push(x.ne(y));
+            }
+            if mode.refined {
+                let roots: Vec<&Term> = core.iter().collect();
+                asserts.extend(own_reads(logs, &roots));
             }
             asserts.extend(core.iter().cloned());
             let name = k.mem_name(a.mem).to_string();

@@ -42,6 +42,9 @@ pub struct Access {
     pub span: Span,
     /// The enclosing loops, outermost first: their numbers and iteration symbols.
     pub iters: Vec<(usize, Term)>,
+    /// How many loops the thread had entered before it: two accesses that agree on this and
+    /// on `iters` lie in one stretch of code without loops, in one iteration.
+    pub region: usize,
     /// For a plain store of an integer or boolean whose value is defined on every path: the
     /// value (the race check tolerates two writes of one value, unless `strict_races`).
     pub stored: Option<Term>,
@@ -515,6 +518,7 @@ impl Exec<'_> {
             gepoch: self.gepoch.clone(),
             span,
             iters: self.frames.iter().map(|f| f.any_iter.clone()).collect(),
+            region: self.loops,
             value: None,
             stored: None,
         });

@@ -334,6 +334,45 @@ fn writes_of_one_computed_value_are_a_benign_race_unless_strict() {
     assert!(text.contains("data race on `s_clocks`"), "{text}");
 }
 
+/// One pass of a blocked transitive closure (Floyd–Warshall over a tile): a thread writes its
+/// own cell at step `k` only while that cell is still 0 and the row's cell `k` is not, so
+/// the owner of the row's cell `k` (which would read its own cell twice, once as each) never
+/// writes it at step `k`, when the others read it.
+const CLOSURE: &str = r#"//pass
+//--blockDim=[16,16] --gridDim=[1,1]
+//@ len(graph) = 256 * 256
+#define B 16
+__global__ void closure_tile(unsigned *graph, int pass) {
+    __requires(pass >= 0 && pass < 16);
+    __shared__ unsigned tile[B][B];
+    int y = pass * B + threadIdx.y, x = pass * B + threadIdx.x;
+    tile[threadIdx.y][threadIdx.x] = graph[y * 256 + x];
+    __syncthreads();
+    for (int k = 0; k < B; ++k) {
+        if (tile[threadIdx.y][threadIdx.x] == 0) {
+            if (tile[threadIdx.y][k] != 0 && tile[k][threadIdx.x] != 0)
+                tile[threadIdx.y][threadIdx.x] = pass * B + k + 2;
+        }
+        __syncthreads();
+    }
+    graph[y * 256 + x] = tile[threadIdx.y][threadIdx.x];
+}
+"#;
+
+#[test]
+fn a_threads_reads_of_one_cell_in_one_interval_agree() {
+    let text = race_text("closure", CLOSURE, &[]);
+    assert!(text.contains("race        verified"), "{text}");
+    // Without the check of its own cell, the owner of cell k rewrites it while its row reads.
+    let racy = twin(
+        CLOSURE,
+        "if (tile[threadIdx.y][threadIdx.x] == 0) {",
+        "if (true) {",
+    );
+    let text = race_text("closure_racy", &racy, &[]);
+    assert!(text.contains("data race on `tile`"), "{text}");
+}
+
 const TEXTURE: &str = r#"//pass
 //--gridDim=[4,8] --blockDim=[16,8]
 // verify: race=verified bounds=verified exit=0
