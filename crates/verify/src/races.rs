@@ -52,13 +52,9 @@ pub enum Benign {
     /// Two writes of one integer or boolean constant (`*found = true`, `x[0] = 0`): such a
     /// pair needs no query.
     Constants,
-    /// Also writes of computed integers: the query asks for different values, given that two
-    /// threads reading one address of shared memory in one barrier interval read one value
-    /// (a value broadcast through shared memory). That premise holds once no read races with
-    /// a write, which the same run checks, so a verdict built this way stands as the race
-    /// property's. Reads of global memory stay arbitrary per thread, as in GPUVerify's
-    /// default: a copy that oversteps its element (`memcpy` of two records per thread) stays
-    /// a race.
+    /// Also writes of computed integers (in the refined pass): the query asks for different
+    /// values, given what reads tell ([`Mode::refined`]). A copy that oversteps its element
+    /// (`memcpy` of two records per thread, from global memory) stays a race.
     Values,
 }
 
@@ -70,8 +66,9 @@ pub struct Mode {
     /// Which same-value writes are tolerated.
     pub benign: Benign,
     /// The second pass, after a first found a race: a thread's reads of one address in one
-    /// barrier interval agree ([`own_reads`]), and so do two threads' reads of shared memory
-    /// where [`Benign::Values`] compares what they write.
+    /// barrier interval agree ([`own_reads`]), and so do two threads' reads of one address of
+    /// shared memory in one interval ([`same_reads`]: a value broadcast through shared
+    /// memory; reads of global memory stay arbitrary per thread, as in GPUVerify's default).
     pub refined: bool,
 }
 
@@ -163,12 +160,12 @@ pub fn obligations(
                 unord,
             ];
             if let Some((x, y)) = compared(a, b, mode.benign) {
-                asserts.extend(same_reads(logs, &[x, y], true));
                 core.push(x.ne(y));
             }
             if mode.refined {
                 let roots: Vec<&Term> = core.iter().collect();
                 asserts.extend(own_reads(logs, &roots));
+                asserts.extend(same_reads(logs, &roots, true));
             }
             asserts.extend(core.iter().cloned());
             let name = k.mem_name(a.mem).to_string();

@@ -373,6 +373,40 @@ fn a_threads_reads_of_one_cell_in_one_interval_agree() {
     assert!(text.contains("data race on `tile`"), "{text}");
 }
 
+/// Thread 0 picks the nearest hit into a `__shared__` index; after the barrier the thread it
+/// names, and only that one, writes the pixel (a ray tracer's per-pixel block).
+const WINNER: &str = r#"//pass
+//--blockDim=[32,1] --gridDim=[64,64]
+//@ len(result) = 64 * 64
+//@ len(hits) = 32
+__global__ void shade(unsigned *result, const float *hits) {
+    __shared__ float t[32];
+    __shared__ int nearest;
+    unsigned tid = threadIdx.x;
+    t[tid] = hits[tid] + blockIdx.x;
+    __syncthreads();
+    if (tid == 0) {
+        float best = t[0];
+        nearest = 0;
+        for (int i = 1; i < 32; i++)
+            if (t[i] > 0.0f && t[i] < best) { best = t[i]; nearest = i; }
+    }
+    __syncthreads();
+    if (tid == nearest)
+        result[blockIdx.y * 64 + blockIdx.x] = tid;
+}
+"#;
+
+#[test]
+fn a_value_broadcast_through_shared_memory_is_one_value() {
+    let text = race_text("winner", WINNER, &[]);
+    assert!(text.contains("race        verified"), "{text}");
+    // Every thread from the winner on writes the pixel.
+    let racy = twin(WINNER, "if (tid == nearest)", "if (tid >= nearest)");
+    let text = race_text("winner_racy", &racy, &[]);
+    assert!(text.contains("data race on `result`"), "{text}");
+}
+
 const TEXTURE: &str = r#"//pass
 //--gridDim=[4,8] --blockDim=[16,8]
 // verify: race=verified bounds=verified exit=0
