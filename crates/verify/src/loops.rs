@@ -728,6 +728,61 @@ fn chain(
     (!addends.is_empty()).then_some(addends)
 }
 
+/// The statements every iteration runs in order, at the top level: the update's, and the
+/// body's unless a `continue` may skip some.
+fn tops_of<'a>(info: &LoopInfo, update: &'a [Stmt], body: &'a [Stmt]) -> Vec<&'a Stmt> {
+    if info.has_continue {
+        update.iter().collect()
+    } else {
+        body.iter().chain(update).collect()
+    }
+}
+
+/// Variables written more than once per iteration, every time by `v = v + c` or `v = v - c`
+/// at the top level (`k--; …; k--;` in a loop without an update): an induction whose step is
+/// the sum of the `c`s, in order.
+fn repeated_steps(
+    var_ty: &dyn Fn(VarId) -> ScalarType,
+    modified: &BTreeMap<VarId, u32>,
+    tops: Vec<&Stmt>,
+) -> Vec<Induction> {
+    let mut steps: BTreeMap<VarId, Option<Vec<(bool, Expr)>>> = BTreeMap::new();
+    for s in tops {
+        let StmtKind::Assign { var, value } = &s.kind else {
+            continue;
+        };
+        if modified.get(var).is_none_or(|&n| n < 2) {
+            continue;
+        }
+        let step = match recognise(*var, var_ty(*var), value, modified) {
+            Some(Induction {
+                kind: kind @ (IvKind::Add | IvKind::Sub),
+                step: Some(c),
+                ..
+            }) => Some((kind == IvKind::Sub, c)),
+            _ => None,
+        };
+        let entry = steps.entry(*var).or_insert_with(|| Some(vec![]));
+        match (entry.as_mut(), step) {
+            (Some(list), Some(st)) => list.push(st),
+            _ => *entry = None,
+        }
+    }
+    steps
+        .into_iter()
+        .filter_map(|(var, addends)| {
+            let addends = addends?;
+            let all = u32::try_from(addends.len()).ok() == modified.get(&var).copied();
+            (all && addends.len() <= MAX_ADDENDS).then_some(Induction {
+                var,
+                kind: IvKind::Add,
+                step: None,
+                addends,
+            })
+        })
+        .collect()
+}
+
 /// Analyses a loop with `update` and `body` (`has_cond`: it has a condition).
 pub fn analyze(
     var_ty: &dyn Fn(VarId) -> ScalarType,
@@ -750,11 +805,7 @@ pub fn analyze(
         None => exits(body, &mut info),
     }
     exits(update, &mut info);
-    let tops: Vec<&Stmt> = if info.has_continue {
-        update.iter().collect()
-    } else {
-        body.iter().chain(update).collect()
-    };
+    let tops = tops_of(&info, update, body);
     let mut temps: BTreeMap<VarId, (usize, &Expr)> = BTreeMap::new();
     for (at, s) in tops.into_iter().enumerate() {
         if let StmtKind::Assign { var, value } = &s.kind {
@@ -774,6 +825,8 @@ pub fn analyze(
             }
         }
     }
+    info.ivs
+        .extend(repeated_steps(var_ty, &w, tops_of(&info, update, body)));
     let (b1, w1) = sync_counts(body);
     let (b2, w2) = sync_counts(update);
     info.barriers = b1.zip(b2).map(|(a, b)| a + b);

@@ -130,3 +130,44 @@ fn the_interval_after_an_inner_loop_runs_into_the_next_iteration() {
         .replace("race=violated exit=1", "race=verified exit=0");
     check("boundary_fixed", &fixed);
 }
+
+/// Binomial options' inner loop: no update clause, two half-steps per iteration, each after
+/// a barrier and each counting `k` down once.
+const HALF_STEPS: &str = r#"//--blockDim=128 --gridDim=64
+// verify: race=verified divergence=verified exit=0
+// verify-args: --property race --property divergence
+//@ len(in) = 64 * 128
+//@ len(out) = 64
+#define CACHE 128
+#define DELTA 8
+__global__ void half_steps(float *out, const float *in) {
+    __shared__ float a[CACHE + 1];
+    __shared__ float b[CACHE + 1];
+    int tid = threadIdx.x;
+    a[tid] = in[blockIdx.x * CACHE + tid];
+    if (tid == 0) a[CACHE] = 0.0f;
+    for (int k = CACHE - 1; k >= CACHE - DELTA;) {
+        __syncthreads();
+        if (tid < k) b[tid] = 0.5f * (a[tid] + a[tid + 1]);
+        k--;
+        __syncthreads();
+        if (tid < k) a[tid] = 0.5f * (b[tid] + b[tid + 1]);
+        k--;
+    }
+    __syncthreads();
+    if (tid == 0) out[blockIdx.x] = a[0];
+}
+"#;
+
+#[test]
+fn a_counter_stepped_twice_per_iteration_keeps_its_barriers_uniform() {
+    check("half_steps", HALF_STEPS);
+    // Without the barrier between the half-steps, a thread reads its neighbour's `b` while
+    // the neighbour writes it.
+    let racy = racy(
+        HALF_STEPS,
+        "        k--;\n        __syncthreads();\n",
+        "        k--;\n",
+    );
+    check("half_steps_racy", &racy);
+}
