@@ -74,13 +74,8 @@ pub fn no_hazards(logs: &[ThreadLog; 2], threads: usize, core: &[&Term]) -> Vec<
     logs.iter()
         .take(threads)
         .flat_map(|l| l.hazards.iter())
-        .filter(|h| {
-            h.cond
-                .free_syms()
-                .iter()
-                .all(|s| s.as_sym().is_some_and(|x| syms.contains(&x.name)))
-        })
-        .map(|h| h.pc.and(&h.cond).not())
+        .filter(|h| h.syms.iter().all(|x| syms.contains(x)))
+        .map(|h| h.absent.clone())
         .collect()
 }
 

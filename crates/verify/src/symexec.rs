@@ -91,6 +91,31 @@ pub struct Hazard {
     pub span: Span,
     /// What goes wrong.
     pub what: String,
+    /// The names of `cond`'s free symbols.
+    pub syms: Vec<String>,
+    /// `¬(pc ∧ cond)`: the hazard does not happen.
+    pub absent: Term,
+}
+
+impl Hazard {
+    /// Under `pc`, `cond` is a finding of category `cat`.
+    pub fn new(cat: Category, cond: Term, pc: Term, span: Span, what: String) -> Hazard {
+        let syms = cond
+            .free_syms()
+            .iter()
+            .filter_map(|s| s.as_sym().map(|x| x.name.clone()))
+            .collect();
+        let absent = pc.and(&cond).not();
+        Hazard {
+            cat,
+            cond,
+            pc,
+            span,
+            what,
+            syms,
+            absent,
+        }
+    }
 }
 
 /// A construct the verifier cannot summarise soundly for some properties.
@@ -374,13 +399,9 @@ impl Hooks for Exec<'_> {
         if self.pure || cond.as_bool() == Some(false) || pc.as_bool() == Some(false) {
             return;
         }
-        self.log.hazards.push(Hazard {
-            cat,
-            cond,
-            pc: pc.clone(),
-            span,
-            what,
-        });
+        self.log
+            .hazards
+            .push(Hazard::new(cat, cond, pc.clone(), span, what));
     }
 
     fn fresh(&mut self, s: Sort) -> Term {
@@ -815,13 +836,9 @@ impl Exec<'_> {
             StmtKind::Assert(e) => {
                 let c = self.ev_bool(e);
                 if !self.pure && self.pc.as_bool() != Some(false) && c.as_bool() != Some(true) {
-                    self.log.asserts.push(Hazard {
-                        cat: Category::Assert,
-                        cond: c.not(),
-                        pc: self.pc.clone(),
-                        span: s.span,
-                        what: "assertion fails".into(),
-                    });
+                    let what = "assertion fails".to_string();
+                    let h = Hazard::new(Category::Assert, c.not(), self.pc.clone(), s.span, what);
+                    self.log.asserts.push(h);
                 }
             }
         }
