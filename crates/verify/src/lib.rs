@@ -221,12 +221,8 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
                 );
             }
         }
-        let claim = kernel.contract.unchecked.iter().find(|u| !u.hint);
-        if let (Property::Assert, Verdict::Verified, Some(u)) = (p, &result.verdict, claim) {
-            result.verdict = Verdict::Unknown {
-                reason: u.what.clone(),
-                span: Some(u.span),
-            };
+        if p == Property::Assert {
+            unclaimed(kernel, &mut result.verdict);
         }
         decided.push(result);
     }
@@ -240,6 +236,7 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
     }
     refine_races(&mut results, &logs, &small, &ctx);
     refine_divergence(&mut results, &logs, &small, &ctx);
+    refine_asserts(&mut results, &logs, &small, &ctx);
     unconfirm_if_divergent(&mut results);
     Report {
         kernel: kernel.name.clone(),
@@ -434,6 +431,70 @@ fn refine_races(
         seconds: old.seconds + r.seconds,
         queries: old.queries + r.queries,
         assumptions,
+    };
+}
+
+/// An assertion is verified only as far as the annotations it rests on are checked: one we
+/// cannot translate (not a mere hint) leaves it `unknown`.
+fn unclaimed(kernel: &Kernel, verdict: &mut Verdict) {
+    let claim = kernel.contract.unchecked.iter().find(|u| !u.hint);
+    if let (Verdict::Verified, Some(u)) = (&verdict, claim) {
+        *verdict = Verdict::Unknown {
+            reason: u.what.clone(),
+            span: Some(u.span),
+        };
+    }
+}
+
+/// An assertion refuted only over reads that are arbitrary: once the race property is
+/// verified, a thread reads back what it last read or wrote at an address in the same barrier
+/// interval ([`obligation::own_reads`]), and the refined check decides.
+fn refine_asserts(
+    results: &mut [PropertyResult],
+    logs: &[symexec::ThreadLog; 2],
+    small: &term::Term,
+    ctx: &Ctx<'_>,
+) {
+    let race_free = results
+        .iter()
+        .any(|r| r.property == Property::Race && matches!(r.verdict, Verdict::Verified));
+    let refuted = results.iter().position(|r| {
+        r.property == Property::Assert && matches!(r.verdict, Verdict::Possible { .. })
+    });
+    let (true, Some(i)) = (race_free, refuted) else {
+        return;
+    };
+    let (k, l) = (ctx.kernel, ctx.launch);
+    let lockstep = ctx.cfg.lockstep_warps;
+    let skip = |m: warpsafe_ir::MemRef| lockstep && k.is_volatile(m);
+    let mut refined = overflow::assertions(k, l, logs, small);
+    for o in &mut refined {
+        let core = o.cex.core.clone();
+        let roots: Vec<&Term> = core.iter().collect();
+        o.query
+            .assertions
+            .extend(obligation::own_reads(logs, &roots, &skip));
+        model::watch(&mut o.query, l, &o.cex);
+    }
+    let mut again = solve::solve_all(k, ctx.cfg, ctx.pool, &refined);
+    let mut r = property_result(
+        Property::Assert,
+        &refined,
+        &mut again,
+        ctx,
+        ctx.cfg.deadline,
+    );
+    if matches!(r.verdict, Verdict::Unknown { .. }) {
+        return;
+    }
+    unclaimed(k, &mut r.verdict);
+    let old = &results[i];
+    results[i] = PropertyResult {
+        property: Property::Assert,
+        verdict: r.verdict,
+        seconds: old.seconds + r.seconds,
+        queries: old.queries + r.queries,
+        assumptions: old.assumptions.clone(),
     };
 }
 

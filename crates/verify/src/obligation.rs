@@ -135,16 +135,23 @@ pub fn same_reads(logs: &[ThreadLog; 2], roots: &[&Term], shared_only: bool) -> 
 /// Most facts [`own_reads`] states for one query.
 const OWN_READS: usize = 4096;
 
-/// For the reads the terms `roots` depend on: two reads of one non-local address by one
-/// thread in one barrier interval, in one stretch of code without loops, with no write of
-/// the thread's own to that address between them, return the same value.
+/// For the reads the terms `roots` depend on: a read of a non-local address by a thread
+/// returns what the thread last read there or wrote there (a plain write of a known value),
+/// when that was in the same barrier interval, in one stretch of code without loops, with no
+/// other write of the thread's own to that address between. Memories `skip` names are left
+/// out (`volatile` memory under `--warp-sync`, where lanes of a warp write in lock-step).
 ///
-/// Sound where no read races with a write (another thread's write between the two reads
-/// races with the second), so only for queries whose verdict stands once the race property
-/// is verified, or for the race property itself: in an execution where the facts fail, the
-/// first write that breaks one races with a read, and that race is a model of its own
-/// obligation with the facts kept (each read's value is its own free symbol).
-pub fn own_reads(logs: &[ThreadLog; 2], roots: &[&Term]) -> Vec<Term> {
+/// Sound where no read races with a write and no two writes of different values race
+/// (another thread's write in between races with the read or with the thread's write), so
+/// only for queries whose verdict stands once the race property is verified, or for the race
+/// property itself: in an execution where the facts fail, the first write that breaks one
+/// races, and that race is a model of its own obligation with the facts kept (each read's
+/// value is its own free symbol).
+pub fn own_reads(
+    logs: &[ThreadLog; 2],
+    roots: &[&Term],
+    skip: &dyn Fn(MemRef) -> bool,
+) -> Vec<Term> {
     let reads: Vec<Vec<&Access>> = logs
         .iter()
         .map(|log| {
@@ -159,10 +166,13 @@ pub fn own_reads(logs: &[ThreadLog; 2], roots: &[&Term]) -> Vec<Term> {
     for log in logs {
         let acc = &log.accesses;
         for (i, x) in acc.iter().enumerate() {
-            if !relevant.contains(&ptr(&x)) {
-                continue;
-            }
-            let Some(vx) = &x.value else { continue };
+            let source = match (x.write, x.atomic) {
+                _ if matches!(x.mem, MemRef::Local(_)) || skip(x.mem) => None,
+                (true, false) => x.stored.as_ref(),
+                (false, _) if relevant.contains(&ptr(&x)) => x.value.as_ref(),
+                _ => None,
+            };
+            let Some(vx) = source else { continue };
             let mut unwritten = vec![];
             for y in &acc[i + 1..] {
                 if y.region != x.region || y.iters.len() != x.iters.len() {

@@ -164,7 +164,7 @@ pub fn obligations(
             }
             if mode.refined {
                 let roots: Vec<&Term> = core.iter().collect();
-                asserts.extend(own_reads(logs, &roots));
+                asserts.extend(own_reads(logs, &roots, &|_| false));
                 asserts.extend(same_reads(logs, &roots, true));
             }
             asserts.extend(core.iter().cloned());

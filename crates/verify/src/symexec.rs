@@ -840,6 +840,11 @@ impl Exec<'_> {
                     let h = Hazard::new(Category::Assert, c.not(), self.pc.clone(), s.span, what);
                     self.log.asserts.push(h);
                 }
+                // A failing device assertion traps: `assert(false)` (the default of a call
+                // through a function pointer, say) ends the path, once reported.
+                if c.as_bool() == Some(false) {
+                    self.pc = Term::ff();
+                }
             }
         }
     }
@@ -864,6 +869,7 @@ impl Exec<'_> {
         self.pc = pc0.and(&c);
         self.block(then_body);
         let then_undef = std::mem::replace(&mut self.undef, undef0);
+        let then_dead = self.pc.as_bool() == Some(false);
         let then_cells = std::mem::replace(&mut self.cells, cells0);
         let then_vars = std::mem::replace(&mut self.vars, vars0);
         let then_pc = std::mem::replace(&mut self.pc, pc0.and(&c.not()));
@@ -871,13 +877,25 @@ impl Exec<'_> {
         let then_w = std::mem::replace(&mut self.wepoch, w0);
         let then_g = std::mem::replace(&mut self.gepoch, g0);
         self.block(else_body);
-        self.undef.extend(then_undef);
+        // A path that ended (a `return`, a trap) leaves nothing undefined after the `if`.
+        let else_dead = self.pc.as_bool() == Some(false);
+        match (then_dead, else_dead) {
+            (true, _) => {}
+            (false, true) => self.undef = then_undef,
+            (false, false) => self.undef.extend(then_undef),
+        }
         for (i, tv) in then_vars.into_iter().enumerate() {
             let merged = match (tv, self.vars[i].take()) {
                 (Some(a), Some(b)) if a.same(&b) => Some(a),
                 (Some(a), Some(b)) => Some(SVal::merge(&c, &a, &b)),
                 (a, b) => {
-                    if a.is_some() != b.is_some() {
+                    // Unset on a path that goes on.
+                    let unset = match (then_dead, else_dead) {
+                        (true, _) => b.is_none(),
+                        (false, true) => a.is_none(),
+                        (false, false) => true,
+                    };
+                    if unset && (a.is_some() || b.is_some()) {
                         self.undef.insert(VarId(i as u32));
                     }
                     a.or(b)
@@ -1181,13 +1199,13 @@ impl Exec<'_> {
         self.forget_cells(&stored);
     }
 
-    /// Records whether `var`, given the value of `init` (`None`: no value), may be undefined.
-    /// A variable leaves [`Self::undef`] only by an assignment every path of the kernel runs.
+    /// Records whether `var`, given the value of `init` (`None`: no value), may be undefined
+    /// on the path being executed: definite assignment, with the paths of an `if` joined by
+    /// union and a loop's state after it joined with the state before it.
     fn track_defined(&mut self, var: VarId, init: Option<&Expr>) {
-        let undefined = init.is_none_or(|e| self.reads_undefined(e));
-        if undefined {
+        if init.is_none_or(|e| self.reads_undefined(e)) {
             self.undef.insert(var);
-        } else if self.pc.as_bool() == Some(true) && self.frames.is_empty() {
+        } else {
             self.undef.remove(&var);
         }
     }

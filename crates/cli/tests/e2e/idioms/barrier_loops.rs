@@ -37,14 +37,11 @@ __global__ void row_sums(const float *in, float *out) {
 fn barriers_under_constant_conditions_count_in_every_iteration() {
     check("template_steps", TEMPLATE_STEPS);
     // Without the last barrier, thread 0 still sums row r while the others load row r + 4.
-    let bug = TEMPLATE_STEPS
-        .replace(
-            "        }\n        __syncthreads();\n    }\n}",
-            "        }\n    }\n}",
-        )
-        .replace("race=verified", "race=violated")
-        .replace("exit=0", "exit=1");
-    assert_ne!(bug, TEMPLATE_STEPS);
+    let bug = racy(
+        TEMPLATE_STEPS,
+        "        }\n        __syncthreads();\n    }\n}",
+        "        }\n    }\n}",
+    );
     check("template_steps_bug", &bug);
 }
 

@@ -407,6 +407,47 @@ fn a_value_broadcast_through_shared_memory_is_one_value() {
     assert!(text.contains("data race on `result`"), "{text}");
 }
 
+/// A result computed through a function pointer, stored, and checked by reading it back.
+const READ_BACK: &str = r#"//pass
+//--blockDim=1024 --gridDim=1
+//@ len(v) = 1024
+typedef int (*op_t)(int);
+__device__ int twice(int i) { return 2 * i; }
+__device__ int half(int i) { return i / 2; }
+__global__ void apply(int *v) {
+    unsigned tid = threadIdx.x;
+    op_t f = (tid != 0) ? twice : half;
+    v[tid] = f(tid);
+    __assert(__implies(tid != 0, v[tid] == 2 * tid));
+}
+"#;
+
+fn assert_text(name: &str, text: &str) -> String {
+    let out = verify(name, text, &["--property", "race", "--property", "assert"]);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_thread_reads_back_what_it_wrote_in_the_interval() {
+    let text = assert_text("read_back", READ_BACK);
+    assert!(text.contains("race        verified"), "{text}");
+    assert!(text.contains("assert      verified"), "{text}");
+    // The wrong expectation fails, and the interpreter shows it.
+    let wrong = twin(READ_BACK, "v[tid] == 2 * tid)", "v[tid] == 2 * tid + 1)");
+    let text = assert_text("read_back_wrong", &wrong);
+    assert!(text.contains("assert      VIOLATED"), "{text}");
+    // A neighbour overwrites the cell in the same interval: a race, and the assertion is
+    // not verified on a value the race may change.
+    let clobbered = twin(
+        READ_BACK,
+        "    v[tid] = f(tid);\n",
+        "    v[tid] = f(tid);\n    v[(tid + 1) % 1024] = 0;\n",
+    );
+    let text = assert_text("read_back_clobbered", &clobbered);
+    assert!(text.contains("data race on `v`"), "{text}");
+    assert!(!text.contains("assert      verified"), "{text}");
+}
+
 const TEXTURE: &str = r#"//pass
 //--gridDim=[4,8] --blockDim=[16,8]
 // verify: race=verified bounds=verified exit=0
