@@ -446,6 +446,22 @@ fn unclaimed(kernel: &Kernel, verdict: &mut Verdict) {
     }
 }
 
+/// Where property `p`'s result is, when the race property is verified and `p`'s verdict is
+/// one `worth` asking again (the refinements that assume race freedom start from it).
+fn after_race_free(
+    results: &[PropertyResult],
+    p: Property,
+    worth: impl Fn(&Verdict) -> bool,
+) -> Option<usize> {
+    let race_free = results
+        .iter()
+        .any(|r| r.property == Property::Race && matches!(r.verdict, Verdict::Verified));
+    let at = results
+        .iter()
+        .position(|r| r.property == p && worth(&r.verdict));
+    at.filter(|_| race_free)
+}
+
 /// An assertion refuted only over reads that are arbitrary: once the race property is
 /// verified, a thread reads back what it last read or wrote at an address in the same barrier
 /// interval ([`obligation::own_reads`]), and the refined check decides.
@@ -455,13 +471,8 @@ fn refine_asserts(
     small: &term::Term,
     ctx: &Ctx<'_>,
 ) {
-    let race_free = results
-        .iter()
-        .any(|r| r.property == Property::Race && matches!(r.verdict, Verdict::Verified));
-    let refuted = results.iter().position(|r| {
-        r.property == Property::Assert && matches!(r.verdict, Verdict::Possible { .. })
-    });
-    let (true, Some(i)) = (race_free, refuted) else {
+    let possible = |v: &Verdict| matches!(v, Verdict::Possible { .. });
+    let Some(i) = after_race_free(results, Property::Assert, possible) else {
         return;
     };
     let (k, l) = (ctx.kernel, ctx.launch);
@@ -507,14 +518,9 @@ fn refine_divergence(
     small: &term::Term,
     ctx: &Ctx<'_>,
 ) {
-    let race_free = results
-        .iter()
-        .any(|r| r.property == Property::Race && matches!(r.verdict, Verdict::Verified));
-    let diverges = results.iter().position(|r| {
-        r.property == Property::Divergence
-            && matches!(r.verdict, Verdict::Violated(_) | Verdict::Possible { .. })
-    });
-    let (true, false, Some(i)) = (race_free, ctx.cfg.lockstep_warps, diverges) else {
+    let found = |v: &Verdict| matches!(v, Verdict::Violated(_) | Verdict::Possible { .. });
+    let diverges = after_race_free(results, Property::Divergence, found);
+    let (false, Some(i)) = (ctx.cfg.lockstep_warps, diverges) else {
         return;
     };
     let mut refined = divergence::obligations(ctx.kernel, ctx.launch, logs, small, true);
