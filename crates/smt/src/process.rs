@@ -7,6 +7,7 @@
 use crate::reply::Reply;
 use crate::sexpr::{Arena, SExpr};
 use crate::solver::Solver;
+use crate::watchdog::Kill;
 use std::collections::{HashMap, HashSet};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -61,6 +62,8 @@ pub struct Process {
     dead: bool,
     /// Dead because the solver printed an `(error …)`.
     errored: bool,
+    /// Dead because the watchdog killed it for taking longer than the backstop.
+    over_limit: bool,
     /// The per-check limit of [`Process::set_timeout`] in force.
     limit: Option<Duration>,
     /// What the solver received since the query began ([`Process::begin_query`]), limits
@@ -108,6 +111,7 @@ impl Process {
             backstop,
             dead: false,
             errored: false,
+            over_limit: false,
             limit: None,
             key: String::new(),
             record: None,
@@ -165,6 +169,12 @@ impl Process {
     /// not the process).
     pub fn errored(&self) -> bool {
         self.errored
+    }
+
+    /// True when the process was killed for taking longer than its backstop (asking the same
+    /// again would take as long).
+    pub fn over_limit(&self) -> bool {
+        self.over_limit
     }
 
     /// True once the process must not be used again (killed, crashed, or it printed an error).
@@ -461,13 +471,14 @@ impl Process {
             self.dead = true;
             return Err(e);
         }
-        let _dog = crate::watchdog::watch(self.child.id(), self.backstop);
+        let dog = crate::watchdog::watch(self.child.id(), self.backstop);
         let mut r = self.read_reply();
         // cvc5 says `unsupported` for options it does not know and goes on.
         while matches!(&r, Ok(Reply::Atom(a)) if a == "unsupported") {
             r = self.read_reply();
         }
-        drop(_dog);
+        let killed = dog.killed();
+        drop(dog);
         match r {
             Ok(r) if r.is_error() => {
                 self.dead = true;
@@ -477,9 +488,22 @@ impl Process {
             Ok(r) => Ok(r),
             Err(e) => {
                 self.dead = true;
+                self.over_limit = killed == Some(Kill::OverLimit);
+                let why = match killed {
+                    Some(Kill::OverLimit) => {
+                        format!("killed after the {} s backstop", self.backstop.as_secs())
+                    }
+                    Some(Kill::Stalled) => format!(
+                        "killed after {} s without using the CPU (deadlocked)",
+                        crate::watchdog::STALL.as_secs()
+                    ),
+                    None => match self.child.try_wait() {
+                        Ok(Some(status)) => format!("it exited: {status}"),
+                        _ => "it crashed".to_string(),
+                    },
+                };
                 Err(io::Error::other(format!(
-                    "the solver stopped answering (killed after {} s, or crashed): {e}",
-                    self.backstop.as_secs()
+                    "the solver stopped answering ({why}): {e}"
                 )))
             }
         }

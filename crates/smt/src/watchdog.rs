@@ -4,7 +4,9 @@
 //! for its answer. The watchdog kills such a process; its query is then asked again of a
 //! fresh one ([`crate::Pool`]) or answered `unknown`.
 
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long a solver asked for an answer may use no CPU time at all before it is taken for
@@ -23,13 +25,43 @@ fn cpu_ticks(pid: u32) -> Option<u64> {
     Some(utime + stime)
 }
 
-/// Watches process `pid` until the returned guard is dropped: kills it when `limit` passes,
-/// or earlier when it uses no CPU time for [`STALL`].
-pub(crate) struct Watchdog(#[allow(dead_code)] Sender<()>);
+/// Why the watchdog killed a process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kill {
+    /// It used no CPU time for [`STALL`]: z3's timer deadlock, which strikes at random, so
+    /// the same query on a fresh process is likely to be answered.
+    Stalled,
+    /// Its answer took longer than the limit: the same query would run as long again.
+    OverLimit,
+}
+
+const NOT_KILLED: u8 = 0;
+const STALLED: u8 = 1;
+const OVER_LIMIT: u8 = 2;
+
+/// Watches process `pid` until the guard is dropped: kills it when `limit` passes, or
+/// earlier when it uses no CPU time for [`STALL`].
+pub(crate) struct Watchdog {
+    _stop: Sender<()>,
+    killed: Arc<AtomicU8>,
+}
+
+impl Watchdog {
+    /// Whether (and why) the process was killed so far.
+    pub(crate) fn killed(&self) -> Option<Kill> {
+        match self.killed.load(Ordering::SeqCst) {
+            STALLED => Some(Kill::Stalled),
+            OVER_LIMIT => Some(Kill::OverLimit),
+            _ => None,
+        }
+    }
+}
 
 /// Starts watching `pid` (see [`Watchdog`]).
 pub(crate) fn watch(pid: u32, limit: Duration) -> Watchdog {
     let (tx, rx) = channel::<()>();
+    let killed = Arc::new(AtomicU8::new(NOT_KILLED));
+    let mark = killed.clone();
     std::thread::spawn(move || {
         let start = Instant::now();
         let poll = Duration::from_secs(1);
@@ -41,12 +73,14 @@ pub(crate) fn watch(pid: u32, limit: Duration) -> Watchdog {
                 _ => return,
             }
             if start.elapsed() >= limit {
+                mark.store(OVER_LIMIT, Ordering::SeqCst);
                 break;
             }
             let now = cpu_ticks(pid);
             if now.is_none() || now != last.0 {
                 last = (now, Instant::now());
             } else if last.1.elapsed() >= STALL {
+                mark.store(STALLED, Ordering::SeqCst);
                 break;
             }
         }
@@ -56,7 +90,7 @@ pub(crate) fn watch(pid: u32, limit: Duration) -> Watchdog {
             .stderr(std::process::Stdio::null())
             .status();
     });
-    Watchdog(tx)
+    Watchdog { _stop: tx, killed }
 }
 
 #[cfg(test)]
@@ -73,9 +107,10 @@ mod tests {
             .spawn()
             .expect("sleep starts");
         let start = Instant::now();
-        let _dog = watch(idle.id(), Duration::from_secs(300));
+        let dog = watch(idle.id(), Duration::from_secs(300));
         let status = idle.wait().expect("waits");
         assert!(!status.success(), "killed, not finished");
+        assert_eq!(dog.killed(), Some(Kill::Stalled));
         let took = start.elapsed();
         assert!(took >= STALL && took < STALL * 3, "killed after {took:?}");
     }
@@ -90,9 +125,10 @@ mod tests {
             .spawn()
             .expect("sh starts");
         let start = Instant::now();
-        let _dog = watch(busy.id(), STALL + Duration::from_secs(3));
+        let dog = watch(busy.id(), STALL + Duration::from_secs(3));
         let status = busy.wait().expect("waits");
         assert!(!status.success());
+        assert_eq!(dog.killed(), Some(Kill::OverLimit));
         assert!(start.elapsed() >= STALL + Duration::from_secs(3));
     }
 }
