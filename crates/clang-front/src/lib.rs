@@ -119,13 +119,18 @@ fn lower(
     main: &str,
     clang_errors: &[driver::Diagnostic],
 ) -> Result<Compiled, Vec<FrontError>> {
-    let mut unit = Unit::collect(root, source.len());
+    let gpuverify = driver::gpuverify_form(source);
+    let mut unit = Unit::collect(root, source.len(), gpuverify);
     unit.collect_record_globals(root);
     unit.textures = translate::texture::Textures::read(root, source);
     unit.source = source.to_string();
     let mut host_errors = vec![];
     let mut errors_at: Vec<FrontError> = vec![];
     for d in clang_errors {
+        // GPUVerify's dialect: the variable is the device's (`Unit::device_var`).
+        if gpuverify && d.message.starts_with("reference to __host__ variable") {
+            continue;
+        }
         let err = if d.file == main {
             let offset = line_col_offset(source, d.line, d.col);
             FrontError::new(

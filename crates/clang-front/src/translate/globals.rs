@@ -39,7 +39,33 @@ pub struct GlobalArray {
     pub unmodelled: Option<String>,
 }
 
+/// True when `v` carries attribute `kind` as written (not one clang implies).
+fn explicit_attr(v: &Node, kind: &str) -> bool {
+    v.inner.iter().any(|c| c.kind == kind && !c.flag("implicit"))
+}
+
 impl Unit<'_> {
+    /// True when the file-scope variable `v` is a `__device__` one: declared so or, in a file
+    /// in GPUVerify's test form, declared in the user's file with no memory space, not
+    /// `const` and not `extern`. GPUVerify's dialect reads such a variable as the device's
+    /// (its tests pass one by value to a helper, or add to it atomically), where clang's CUDA
+    /// takes it for the host's and refuses its use in a kernel.
+    pub(super) fn device_var(&self, v: &Node) -> bool {
+        if explicit_attr(v, "CUDADeviceAttr") {
+            return true;
+        }
+        let spaced = ["CUDASharedAttr", "CUDAConstantAttr", "CUDADeviceAttr"];
+        let ty = v.ty().unwrap_or("").trim();
+        self.gpuverify
+            && !crate::headers::is_ours(&v.file)
+            && !super::is_system_header(&v.file)
+            && !v.inner.iter().any(|c| spaced.contains(&c.kind.as_str()))
+            && !matches!(v.str("storageClass"), Some("extern"))
+            && !v.flag("constexpr")
+            && !ty.starts_with("const ")
+            && !ty.ends_with("const")
+    }
+
     /// The global array `v` declares, when it is a `__constant__` or `__device__` scalar or
     /// one-dimensional array of scalars with a known extent.
     pub(super) fn global_array(&self, v: &Node) -> Option<GlobalArray> {
@@ -106,9 +132,8 @@ impl Unit<'_> {
                 unmodelled: None,
             });
         }
-        let explicit = |k: &str| v.inner.iter().any(|c| c.kind == k && !c.flag("implicit"));
-        let constant = explicit("CUDAConstantAttr");
-        if !constant && !explicit("CUDADeviceAttr") {
+        let constant = explicit_attr(v, "CUDAConstantAttr");
+        if !constant && !self.device_var(v) {
             return None;
         }
         let span = self.span(v, Span::DUMMY);
@@ -179,9 +204,8 @@ impl Unit<'_> {
     /// The global `v` declares when it is a `__constant__` or `__device__` record or array of
     /// records; one we cannot model carries the reason ([`GlobalArray::unmodelled`]).
     fn record_global(&self, v: &Node) -> Option<GlobalArray> {
-        let explicit = |k: &str| v.inner.iter().any(|c| c.kind == k && !c.flag("implicit"));
-        let constant = explicit("CUDAConstantAttr");
-        if !constant && !explicit("CUDADeviceAttr") {
+        let constant = explicit_attr(v, "CUDAConstantAttr");
+        if !constant && !self.device_var(v) {
             return None;
         }
         let ty = v.ty()?;

@@ -108,6 +108,9 @@ pub struct Unit<'a> {
     views: reinterpret::Views,
     /// What the translation leaves unchecked (a `printf`'s output), one line per place.
     pub notes: std::cell::RefCell<Vec<(Span, String)>>,
+    /// The file is in GPUVerify's test form ([`crate::driver::gpuverify_form`]): its
+    /// dialect's file-scope variables with no memory space are the device's.
+    pub gpuverify: bool,
 }
 
 /// What a call names.
@@ -121,7 +124,7 @@ pub enum Callee<'a> {
 
 impl<'a> Unit<'a> {
     /// Collects the functions, enumerators and constants of the translation unit `root`.
-    pub fn collect(root: &'a Node, source_len: usize) -> Unit<'a> {
+    pub fn collect(root: &'a Node, source_len: usize, gpuverify: bool) -> Unit<'a> {
         let mut unit = Unit {
             functions: vec![],
             callee: HashMap::new(),
@@ -148,6 +151,7 @@ impl<'a> Unit<'a> {
             prototypes: HashMap::new(),
             views: reinterpret::Views::default(),
             notes: std::cell::RefCell::default(),
+            gpuverify,
         };
         let mut found = vec![];
         unit.walk(root, &mut found, None);

@@ -559,3 +559,51 @@ fn enabled_holds_for_the_thread_evaluating_an_annotation() {
         &bug.replace("assert=verified exit=0", "assert=violated exit=1"),
     );
 }
+
+const UNANNOTATED_GLOBAL: &str = r#"//pass
+//--blockDim=64 --gridDim=2
+// verify: race=verified bounds=verified exit=0
+//@ len(out) = 128
+typedef unsigned int uint;
+struct params {
+    unsigned scale;
+    unsigned offset;
+};
+
+params p;
+int hits[2];
+
+__device__ uint apply(params q, uint x) { return q.scale * x + q.offset; }
+
+__global__ void scaled(uint *out) {
+    uint i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = apply(p, i);
+    if (threadIdx.x == 0)
+        hits[blockIdx.x] = 1;
+}
+"#;
+
+#[test]
+fn an_unannotated_file_scope_variable_is_the_devices_in_gpuverify_form() {
+    // clang's CUDA takes `params p;` for a host variable and refuses its use in a kernel;
+    // GPUVerify's dialect (a file whose first line is `//pass` or `//xfail:`) reads it as a
+    // `__device__` one.
+    check("unannotated_global", UNANNOTATED_GLOBAL);
+    // Every block's thread 0 writes one cell: a race between blocks.
+    let bug = twin(
+        UNANNOTATED_GLOBAL,
+        "hits[blockIdx.x] = 1;",
+        "hits[0] = blockIdx.x;",
+    );
+    check(
+        "unannotated_global_bug",
+        &bug.replace("race=verified", "race=violated")
+            .replace("exit=0", "exit=1"),
+    );
+    // Outside GPUVerify's form the file is plain CUDA, where the variable is the host's.
+    let plain = UNANNOTATED_GLOBAL.replacen("//pass\n", "// a plain CUDA file\n", 1);
+    let out = verify("unannotated_global_plain", &plain, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("reference to __host__ variable"), "{stderr}");
+}
