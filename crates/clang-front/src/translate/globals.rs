@@ -41,7 +41,9 @@ pub struct GlobalArray {
 
 /// True when `v` carries attribute `kind` as written (not one clang implies).
 fn explicit_attr(v: &Node, kind: &str) -> bool {
-    v.inner.iter().any(|c| c.kind == kind && !c.flag("implicit"))
+    v.inner
+        .iter()
+        .any(|c| c.kind == kind && !c.flag("implicit"))
 }
 
 impl Unit<'_> {
