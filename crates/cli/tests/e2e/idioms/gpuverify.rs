@@ -605,5 +605,8 @@ fn an_unannotated_file_scope_variable_is_the_devices_in_gpuverify_form() {
     let out = verify("unannotated_global_plain", &plain, &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("reference to __host__ variable"), "{stderr}");
+    assert!(
+        stderr.contains("reference to __host__ variable"),
+        "{stderr}"
+    );
 }
