@@ -55,6 +55,9 @@ pub struct ParamDecl {
     pub ty: Type,
     /// The declaration.
     pub span: Span,
+    /// A file-scope `__constant__` variable passed as a buffer: memory no kernel may write,
+    /// so a write to it is a finding (not a rejection, as a write through `const T*` is).
+    pub constant: bool,
 }
 
 /// A type as written: a scalar or `void`, possibly behind one pointer.

@@ -441,7 +441,7 @@ impl Gen<'_> {
                 let e = self.expr(e)?;
                 self.line(&format!("// assume {e}"));
             }
-            StmtKind::Assert(e) => {
+            StmtKind::Assert(e, _) => {
                 let e = self.expr(e)?;
                 self.line(&format!("if (!{}) __trap();", paren(&e)));
             }

@@ -297,7 +297,7 @@ impl BlockRun<'_, '_> {
                 value: val,
                 compare,
             } => self.atomic(t, pc, (op, ty, dst, mem, offset, val, compare)),
-            Inst::Assume { cond } | Inst::Assert { cond } => {
+            Inst::Assume { cond } | Inst::Assert { cond, .. } => {
                 let assume = matches!(inst, Inst::Assume { .. });
                 match self.reg(t, cond) {
                     SVal::C(c) if c & 1 != 0 => {}

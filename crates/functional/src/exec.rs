@@ -291,7 +291,7 @@ impl Exec<'_> {
                 )
             }
             StmtKind::Atomic { .. } => return unsupported(s.span, "an atomic update"),
-            StmtKind::Assume(_) | StmtKind::Assert(_) => {
+            StmtKind::Assume(_) | StmtKind::Assert(..) => {
                 return unsupported(s.span, "an in-kernel assume/assert")
             }
         }

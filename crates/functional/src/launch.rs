@@ -257,7 +257,7 @@ pub fn visit_exprs(b: &[Stmt], f: &mut dyn FnMut(&warpsafe_ir::Expr)) {
                 f(value);
                 compare.iter().for_each(&mut *f);
             }
-            StmtKind::Assume(e) | StmtKind::Assert(e) => f(e),
+            StmtKind::Assume(e) | StmtKind::Assert(e, _) => f(e),
             StmtKind::Vote { mask, pred, .. } => {
                 f(mask);
                 f(pred);

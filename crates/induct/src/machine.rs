@@ -370,7 +370,7 @@ impl<'k> Machine<'k> {
                 }
                 self.epoch += 1;
             }
-            StmtKind::Assert(e) | StmtKind::Assume(e) => {
+            StmtKind::Assert(e, _) | StmtKind::Assume(e) => {
                 for &t in active {
                     if self.eval(e, t)? != Val::Bool(true) {
                         return unsupported("an assertion or assumption that fails", s.span);

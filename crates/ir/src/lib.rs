@@ -51,7 +51,7 @@ pub use kernel::{
     UncheckedAnnotation, VarDecl, VarId,
 };
 pub use span::{SourceFile, Span};
-pub use stmt::{AtomicOp, Block, BlockVoteKind, ShuffleKind, Stmt, StmtKind, VoteKind};
+pub use stmt::{AtomicOp, Block, BlockVoteKind, Check, ShuffleKind, Stmt, StmtKind, VoteKind};
 pub use typeck::{check_kernel, TypeError};
 pub use types::ScalarType;
 pub use value::Value;

@@ -1,6 +1,6 @@
 //! The pretty printer: a C-like rendering of the IR, stable enough for snapshots.
 
-use crate::{Expr, ExprKind, Kernel, LogicOp, MemRef, ParamKind, Stmt, StmtKind, UnOp};
+use crate::{Check, Expr, ExprKind, Kernel, LogicOp, MemRef, ParamKind, Stmt, StmtKind, UnOp};
 use std::fmt::{self, Write};
 
 impl fmt::Display for Kernel {
@@ -260,7 +260,10 @@ impl Printer<'_> {
                 ))
             }
             StmtKind::Assume(e) => self.line(&format!("assume({});", self.e(e))),
-            StmtKind::Assert(e) => self.line(&format!("assert({});", self.e(e))),
+            StmtKind::Assert(e, Check::User) => self.line(&format!("assert({});", self.e(e))),
+            StmtKind::Assert(e, check) => {
+                self.line(&format!("assert({}); // {:?}", self.e(e), check))
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 //! Statements: structured control flow, memory writes, synchronisation.
 
-use crate::{Expr, MemRef, Span, VarId};
+use crate::{Category, Expr, MemRef, Span, VarId};
 use serde::{Deserialize, Serialize};
 
 /// A sequence of statements executed in order.
@@ -160,8 +160,46 @@ pub enum StmtKind {
     },
     /// A precondition the analysis may assume (`__requires`, `__assume`).
     Assume(Expr),
-    /// A property the kernel asserts (`__assert`); a violation is a finding.
-    Assert(Expr),
+    /// A condition every thread reaching it must meet; a violation is a finding of the
+    /// check's category: the kernel's own assertion (`__assert`), or one the lowering states
+    /// about memory.
+    Assert(Expr, Check),
+}
+
+/// What an [`StmtKind::Assert`] checks, and so which property its failure violates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Check {
+    /// The kernel's own assertion (`assert`, `__assert`, a contract): category `assert`.
+    #[default]
+    User,
+    /// An access through a reinterpreting view starts at a multiple of its type's size:
+    /// category `oob`.
+    Aligned,
+    /// The call dereferences no null pointer (`memcpy(0, …)`): category `oob`.
+    NonNull,
+    /// The write reaches no read-only memory (a `__constant__` variable): category `oob`.
+    Writable,
+}
+
+impl Check {
+    /// The category of a failure.
+    pub fn category(self) -> Category {
+        match self {
+            Check::User => Category::Assert,
+            Check::Aligned | Check::NonNull | Check::Writable => Category::Oob,
+        }
+    }
+
+    /// What a failure is, in a few words.
+    pub fn failure(self) -> &'static str {
+        match self {
+            Check::User => "assertion fails",
+            Check::Aligned => "misaligned access",
+            Check::NonNull => "null pointer dereference",
+            Check::Writable => "write to read-only memory",
+        }
+    }
 }
 
 /// Which lane a shuffle reads from.
@@ -361,7 +399,7 @@ impl Stmt {
                 compare,
                 ..
             } => indices.iter().chain([value]).chain(compare).collect(),
-            StmtKind::Assume(e) | StmtKind::Assert(e) => vec![e],
+            StmtKind::Assume(e) | StmtKind::Assert(e, _) => vec![e],
             StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Return

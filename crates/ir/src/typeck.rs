@@ -229,7 +229,7 @@ impl Checker<'_> {
                 compare,
             } => self.atomic(s.span, *dst, *op, *mem, indices, value, compare.as_ref()),
             StmtKind::Assume(e) => self.expect(e, ScalarType::Bool, "an assumption"),
-            StmtKind::Assert(e) => self.expect(e, ScalarType::Bool, "an assertion"),
+            StmtKind::Assert(e, _) => self.expect(e, ScalarType::Bool, "an assertion"),
         }
     }
 

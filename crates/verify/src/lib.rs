@@ -167,7 +167,11 @@ pub fn verify(kernel: &Kernel, cfg: &Config) -> Report {
                 }
             }
             Property::Divergence => divergence::obligations(kernel, &launch, &logs, &small, false),
-            Property::Bounds => bounds::obligations(kernel, &launch, &logs, &small, &inferred),
+            Property::Bounds => {
+                let mut o = bounds::obligations(kernel, &launch, &logs, &small, &inferred);
+                o.extend(overflow::memory_checks(kernel, &launch, &logs, &small));
+                o
+            }
             Property::Overflow => overflow::obligations(kernel, &launch, &logs, &small),
             Property::Assert => overflow::assertions(kernel, &launch, &logs, &small),
             Property::Uninit => uninit::obligations(kernel, &launch, &logs, &small),

@@ -91,7 +91,7 @@ fn leading_guard(body: &[Stmt]) -> Option<usize> {
         match &s.kind {
             StmtKind::Let { .. }
             | StmtKind::Assign { .. }
-            | StmtKind::Assert(_)
+            | StmtKind::Assert(..)
             | StmtKind::Assume(_) => {}
             StmtKind::If {
                 then_body,

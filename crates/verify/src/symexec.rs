@@ -138,7 +138,8 @@ pub struct ThreadLog {
     pub syncs: Vec<SyncEvent>,
     /// Arithmetic hazards.
     pub hazards: Vec<Hazard>,
-    /// Assertions (category `assert`): under `pc`, `cond` is a failing one.
+    /// Assertions, the kernel's (category `assert`) and those the lowering states about
+    /// memory (category `oob`): under `pc`, `cond` is a failing one.
     pub asserts: Vec<Hazard>,
     /// `__assume`d facts (as implications from their path conditions).
     pub assumes: Vec<Term>,
@@ -833,11 +834,11 @@ impl Exec<'_> {
                     self.log.assumes.push(pc.implies(&c));
                 }
             }
-            StmtKind::Assert(e) => {
+            StmtKind::Assert(e, check) => {
                 let c = self.ev_bool(e);
                 if !self.pure && self.pc.as_bool() != Some(false) && c.as_bool() != Some(true) {
-                    let what = "assertion fails".to_string();
-                    let h = Hazard::new(Category::Assert, c.not(), self.pc.clone(), s.span, what);
+                    let what = check.failure().to_string();
+                    let h = Hazard::new(check.category(), c.not(), self.pc.clone(), s.span, what);
                     self.log.asserts.push(h);
                 }
                 // A failing device assertion traps: `assert(false)` (the default of a call

@@ -126,13 +126,18 @@ impl Unit<'_> {
                 format!("`{name}` with {} arguments", args.len()),
             ));
         };
-        for (what, p) in [("destination", dst), ("source", second)] {
-            if is_null(p) && (what == "destination" || name == "memcpy") {
-                return Err(FrontError::new(
-                    span,
-                    format!("`{name}` with a null {what}: the call dereferences a null pointer"),
-                ));
-            }
+        // A null pointer dereferenced: a failing check (an out-of-bounds finding where the
+        // call is reached) instead of the copy.
+        if is_null(dst) || name == "memcpy" && is_null(second) {
+            let never = Expr::new(ExprKind::Bool(false), span);
+            let check = Expr::new(
+                ExprKind::Call("__warpsafe_check_nonnull".into(), span, vec![never]),
+                span,
+            );
+            return Ok(Some(Stmt {
+                kind: StmtKind::Expr(check),
+                span,
+            }));
         }
         let bytes = self.const_int(len).ok_or_else(|| {
             unsupported(

@@ -413,6 +413,7 @@ impl<'a> Unit<'a> {
                 name: local,
                 ty: fty,
                 span: pspan,
+                constant: false,
             });
         }
         Ok(())
@@ -516,6 +517,7 @@ impl<'a> Unit<'a> {
                     name,
                     ty,
                     span: pspan,
+                    constant: false,
                 });
                 continue;
             }
@@ -552,6 +554,7 @@ impl<'a> Unit<'a> {
                 name,
                 ty,
                 span: pspan,
+                constant: false,
             });
         }
         let body = n

@@ -730,7 +730,11 @@ impl Unit<'_> {
     /// `e` after asserting the view's alignment (when it must be checked).
     fn checked(v: &ViewPtr, e: Expr, span: Span) -> Expr {
         match &v.check {
-            Some(c) => comma(call("__assert", vec![c.clone()], v.cast), e, span),
+            Some(c) => comma(
+                call("__warpsafe_check_aligned", vec![c.clone()], v.cast),
+                e,
+                span,
+            ),
             None => e,
         }
     }

@@ -510,6 +510,7 @@ impl Unit<'_> {
                 span,
             },
             span,
+            constant: false,
         }))
     }
 

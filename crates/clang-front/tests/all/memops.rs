@@ -209,9 +209,6 @@ __global__ void mixed(float *a, const int *b) {
 __global__ void float_pattern(float *a) {
   memset(a + threadIdx.x, 1, sizeof(float));
 }
-__global__ void null_dst(const int *b) {
-  __builtin_memcpy(0, b, sizeof(int));
-}
 __global__ void value_used(float *a, const float *b) {
   if (memcpy(a + threadIdx.x, b + threadIdx.x, sizeof(float)))
     a[0] = 1.0f;
@@ -227,7 +224,6 @@ __global__ void fine(float *a, const float *b) {
         ("cut_field", "cut inside a field", "memcpy("),
         ("mixed", "from `const int *` to `float *`", "memcpy("),
         ("float_pattern", "only byte 0", "memset("),
-        ("null_dst", "null destination", "__builtin_memcpy("),
         ("value_used", "whose value is used", "memcpy("),
     ];
     for (kernel, says, at_start) in cases {
@@ -236,4 +232,40 @@ __global__ void fine(float *a, const float *b) {
         assert!(at.starts_with(at_start), "{kernel}: {at:?}");
     }
     common::kernel(&got, "fine");
+}
+
+#[test]
+fn a_copy_with_a_null_pointer_is_a_bounds_finding_where_it_is_reached() {
+    let src = r#"
+//--blockDim=32 --gridDim=1
+__global__ void null_dst(const int *b) {
+  if (threadIdx.x == 3)
+    __builtin_memcpy(0, b, sizeof(int));
+}
+__global__ void null_src(int *a) {
+  memcpy(a, nullptr, sizeof(int));
+}
+__global__ void never(int *a) {
+  if (threadIdx.x > 40)
+    memcpy(a, nullptr, sizeof(int));
+}
+"#;
+    let got = clang("null.cu", src);
+    for name in ["null_dst", "null_src"] {
+        let bad = common::verdict(common::kernel(&got, name), Property::Bounds);
+        if common::z3_missing(&bad) {
+            return;
+        }
+        match bad {
+            Verdict::Violated(cx) => {
+                assert!(
+                    cx.message.contains("null pointer dereference"),
+                    "{name}: {cx:?}"
+                )
+            }
+            v => panic!("{name}: {v:?}"),
+        }
+    }
+    let ok = common::verdict(common::kernel(&got, "never"), Property::Bounds);
+    assert!(matches!(ok, Verdict::Verified), "{ok:?}");
 }

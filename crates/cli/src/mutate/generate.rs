@@ -499,7 +499,7 @@ fn stmt_exprs_mut(s: &mut Stmt) -> Vec<&mut Expr> {
             width,
             ..
         } => vec![mask, value, lane, width],
-        StmtKind::Assume(e) | StmtKind::Assert(e) => vec![e],
+        StmtKind::Assume(e) | StmtKind::Assert(e, _) => vec![e],
         _ => vec![],
     }
 }

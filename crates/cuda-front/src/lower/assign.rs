@@ -8,7 +8,9 @@ use super::{Binding, Lowerer, PtrVal, Val};
 use crate::ast::{self, BinaryOp, ExprKind, UnaryOp};
 use crate::error::{err, Result};
 use crate::types::convert;
-use warpsafe_ir::{Expr, ExprKind as IK, MemRef, ScalarType, Span, Stmt, StmtKind, Value, VarId};
+use warpsafe_ir::{
+    Check, Expr, ExprKind as IK, MemRef, ScalarType, Span, Stmt, StmtKind, Value, VarId,
+};
 
 /// Something that can be assigned.
 enum Place {
@@ -87,6 +89,15 @@ impl Lowerer<'_> {
             ExprKind::Member(..) => return err(span, "launch builtins cannot be assigned"),
             _ => return err(span, "this expression cannot be assigned to"),
         };
+        if !p.writable && self.constant_mems.contains(&p.mem) {
+            // Constant memory written: a finding where the write is reached; the value goes
+            // to a scratch variable instead.
+            let never = Expr::bool(false).with_span(span);
+            out.push(Stmt::new(StmtKind::Assert(never, Check::Writable)).with_span(span));
+            let zero = Expr::constant(Value::zero(p.elem)).with_span(span);
+            let var = self.let_var("constant_write", zero, span, out)?;
+            return Ok(Place::Var(var, p.elem));
+        }
         if !p.writable {
             let name = super::pointers::MemName::mem_name_safe(&self.k, p.mem);
             return err(

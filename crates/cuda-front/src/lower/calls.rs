@@ -7,8 +7,8 @@ use crate::error::{err, Result};
 use crate::types::{common, convert, promoted, to_bool};
 use std::collections::HashSet;
 use warpsafe_ir::{
-    AtomicOp, BinOp, BlockVoteKind, Expr, ExprKind as IK, LogicOp, MathFn, MemRef, ScalarType,
-    ShuffleKind, Span, Stmt, StmtKind, UnOp, UncheckedAnnotation, VoteKind,
+    AtomicOp, BinOp, BlockVoteKind, Check, Expr, ExprKind as IK, LogicOp, MathFn, MemRef,
+    ScalarType, ShuffleKind, Span, Stmt, StmtKind, UnOp, UncheckedAnnotation, VoteKind,
 };
 
 /// CUDA's bit reinterpretations: the parameter type and the result type (same width).
@@ -487,6 +487,19 @@ impl Lowerer<'_> {
                 push(out, StmtKind::SyncGrid);
                 return Ok(Val::Void);
             }
+            // Checks the clang frontend states about memory: a reinterpreting view's
+            // alignment, a pointer a library call dereferences is not null. A failure is an
+            // out-of-bounds finding.
+            "__warpsafe_check_aligned" | "__warpsafe_check_nonnull" => {
+                arity(name, args, 1..=1, span)?;
+                let c = self.cond(&args[0], out)?;
+                let check = match name {
+                    "__warpsafe_check_aligned" => Check::Aligned,
+                    _ => Check::NonNull,
+                };
+                push(out, StmtKind::Assert(c, check));
+                return Ok(Val::Void);
+            }
             "__syncwarp" => {
                 arity(name, args, 0..=1, span)?;
                 let mask = match args.first() {
@@ -551,15 +564,15 @@ impl Lowerer<'_> {
                     // Preconditions and axioms constrain every thread of the launch.
                     // A helper's precondition is its caller's obligation: checked where the
                     // helper is inlined, never assumed (that could hide the caller's bug).
-                    "__requires" if in_helper => push(out, StmtKind::Assert(c)),
+                    "__requires" if in_helper => push(out, StmtKind::Assert(c, Check::User)),
                     "__requires" | "__assume" | "__axiom" => push(out, StmtKind::Assume(c)),
                     // A postcondition holds wherever the kernel ends (see `ensure_at_exits`).
                     "__ensures" => self
                         .ensures
-                        .push(Stmt::new(StmtKind::Assert(c)).with_span(span)),
+                        .push(Stmt::new(StmtKind::Assert(c, Check::User)).with_span(span)),
                     // Loop invariants sit in the loop condition (`for (…; __invariant(c), i < n;
                     // …)`), so they are checked at every evaluation of the loop head.
-                    _ => push(out, StmtKind::Assert(c)),
+                    _ => push(out, StmtKind::Assert(c, Check::User)),
                 }
                 return Ok(Val::Void);
             }

@@ -10,7 +10,7 @@ use crate::ast;
 use crate::error::{err, Result};
 use crate::types::convert;
 use std::collections::HashMap;
-use warpsafe_ir::{Expr, Span, Stmt, StmtKind, UncheckedAnnotation};
+use warpsafe_ir::{Check, Expr, Span, Stmt, StmtKind, UncheckedAnnotation};
 
 fn stmt(kind: StmtKind, span: Span) -> Stmt {
     Stmt::new(kind).with_span(span)
@@ -27,7 +27,7 @@ impl Lowerer<'_> {
             match self.cond(cond, &mut pre) {
                 Ok(c) => {
                     out.extend(pre);
-                    out.push(stmt(StmtKind::Assert(c), *span));
+                    out.push(stmt(StmtKind::Assert(c, Check::User), *span));
                 }
                 // A claim we cannot state leaves `assert` unknown, not the file rejected.
                 Err(e) => self.k.contract.unchecked.push(UncheckedAnnotation {

@@ -107,6 +107,8 @@ pub(crate) struct Lowerer<'a> {
     /// earlier statement names, so no access through them has happened yet (GPUVerify's
     /// `__no_read(p)` and `__no_write(p)` hold there).
     pub(crate) untouched: HashSet<String>,
+    /// The buffers of `__constant__` variables ([`ast::ParamDecl::constant`]).
+    pub(crate) constant_mems: HashSet<MemRef>,
     /// The `__ensures` conditions of the helper being inlined, checked where it ends.
     pub(crate) helper_post: Vec<(ast::Expr, Span)>,
     /// What `__return_val_*()` stands for while a helper's postcondition is lowered.
@@ -320,6 +322,7 @@ impl<'a> Lowerer<'a> {
             header: false,
             ensures: vec![],
             untouched: HashSet::new(),
+            constant_mems: HashSet::new(),
             helper_post: vec![],
             return_val: None,
         }
@@ -345,6 +348,9 @@ impl<'a> Lowerer<'a> {
         };
         let id = ParamId(self.k.params.len() as u32);
         self.mark_volatile(MemRef::Global(id), p.ty.ptr && p.ty.volatile);
+        if p.constant {
+            self.constant_mems.insert(MemRef::Global(id));
+        }
         self.k.params.push(Param {
             name: p.name.clone(),
             kind,

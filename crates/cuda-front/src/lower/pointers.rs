@@ -12,7 +12,9 @@
 
 use super::{Lowerer, Val};
 use crate::error::{err, Result};
-use warpsafe_ir::{BinOp, Expr, MemRef, ParamId, ScalarType, Span, Stmt, StmtKind, Value, VarId};
+use warpsafe_ir::{
+    BinOp, Check, Expr, MemRef, ParamId, ScalarType, Span, Stmt, StmtKind, Value, VarId,
+};
 
 /// A candidate base: a memory, or `None` for no memory (null, or not assigned yet).
 pub(crate) type Base = Option<MemRef>;
@@ -280,7 +282,7 @@ impl Lowerer<'_> {
         let null = c.bases.contains(&None);
         let mut chain: Option<Vec<Stmt>> = null.then(|| {
             let no = Expr::bool(false).with_span(span);
-            vec![Stmt::new(StmtKind::Assert(no)).with_span(span)]
+            vec![Stmt::new(StmtKind::Assert(no, Check::NonNull)).with_span(span)]
         });
         for (j, b) in c.bases.iter().enumerate().rev() {
             let Some(m) = b else { continue };

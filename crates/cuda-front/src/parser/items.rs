@@ -237,6 +237,7 @@ impl Parser {
                 name: name.text,
                 ty,
                 span: self.since(start),
+                constant: false,
             });
             if self.eat(T::Comma).is_none() {
                 self.expect(T::RParen, "`)` or `,` in the parameter list")?;

@@ -8,7 +8,7 @@ use super::memory::{self, lanes};
 use super::worker::{Worker, BARRIER, EXITED, PARKED, WARP};
 use crate::report::Severity;
 use crate::thread::code::Inst;
-use warpsafe_ir::{Builtin, Category};
+use warpsafe_ir::{Builtin, Category, Check};
 
 const FULL: u32 = u32::MAX;
 
@@ -199,10 +199,14 @@ pub(crate) fn exec(ctx: &Ctx, w: &mut Worker, warp: usize, pc: u32, mask: u32) {
             park(w, warp, pc, mask, WARP);
             return;
         }
-        Inst::Assume { cond } | Inst::Assert { cond } => {
+        Inst::Assume { cond } | Inst::Assert { cond, .. } => {
             let c = w.regs[r(cond)];
             let failed = lanes(mask).filter(|&l| c[l] & 1 == 0);
-            let assume = matches!(inst, Inst::Assume { .. });
+            let check = match inst {
+                Inst::Assert { check, .. } => Some(check),
+                _ => None,
+            };
+            let assume = check.is_none();
             for lane in failed.collect::<Vec<_>>() {
                 let tid = (warp * 32 + lane) as u32;
                 let block = w.block;
@@ -213,15 +217,15 @@ pub(crate) fn exec(ctx: &Ctx, w: &mut Worker, warp: usize, pc: u32, mask: u32) {
                 };
                 w.sink.report(
                     ctx,
-                    Category::Assert,
+                    check.map_or(Category::Assert, Check::category),
                     sev,
                     Party { block, tid, pc },
                     None,
                     || {
-                        let what = if assume {
-                            "assumption does not hold for this launch"
-                        } else {
-                            "assertion failed"
+                        let what = match check {
+                            None => "assumption does not hold for this launch",
+                            Some(Check::User) => "assertion failed",
+                            Some(c) => c.failure(),
                         };
                         (
                             format!(

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 use warpsafe_ir::{
-    AtomicOp, BlockVoteKind, Builtin, MathFn, ScalarType, ShuffleKind, Span, VoteKind,
+    AtomicOp, BlockVoteKind, Builtin, Check, MathFn, ScalarType, ShuffleKind, Span, VoteKind,
 };
 
 /// A register number; each thread has its own copy of every register.
@@ -371,10 +371,12 @@ pub enum Inst {
         /// A `bool`.
         cond: Reg,
     },
-    /// An assertion; when false it is an `assert` finding.
+    /// An assertion; when false it is a finding of the check's category.
     Assert {
         /// A `bool`.
         cond: Reg,
+        /// What it checks.
+        check: Check,
     },
     /// The thread ends.
     Exit,
@@ -437,7 +439,7 @@ impl Inst {
                     *c = f(*c);
                 }
             }
-            Inst::Branch { cond, .. } | Inst::Assume { cond } | Inst::Assert { cond } => {
+            Inst::Branch { cond, .. } | Inst::Assume { cond } | Inst::Assert { cond, .. } => {
                 *cond = f(*cond)
             }
             Inst::SyncWarp { mask } => *mask = f(*mask),
@@ -514,7 +516,9 @@ impl Inst {
                     f(c);
                 }
             }
-            Inst::Branch { cond, .. } | Inst::Assume { cond } | Inst::Assert { cond } => f(cond),
+            Inst::Branch { cond, .. } | Inst::Assume { cond } | Inst::Assert { cond, .. } => {
+                f(cond)
+            }
             Inst::SyncWarp { mask } => f(mask),
             Inst::Shuffle {
                 mask,

@@ -139,7 +139,7 @@ pub fn inst_text(inst: &Inst) -> String {
             pred,
         } => format!("r{dst} = {} #{id} r{pred}", kind.c_name()),
         Inst::Assume { cond } => format!("assume r{cond}"),
-        Inst::Assert { cond } => format!("assert r{cond}"),
+        Inst::Assert { cond, .. } => format!("assert r{cond}"),
         Inst::Exit => "exit".to_string(),
     }
 }

@@ -557,9 +557,15 @@ impl<'k> Lowerer<'k> {
                 let c = self.expr(e)?;
                 self.emit(Inst::Assume { cond: c }, span);
             }
-            StmtKind::Assert(e) => {
+            StmtKind::Assert(e, check) => {
                 let c = self.expr(e)?;
-                self.emit(Inst::Assert { cond: c }, span);
+                self.emit(
+                    Inst::Assert {
+                        cond: c,
+                        check: *check,
+                    },
+                    span,
+                );
             }
         }
         Ok(())

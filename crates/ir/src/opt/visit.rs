@@ -32,7 +32,7 @@ pub(crate) fn exprs_mut(s: &mut Stmt) -> Vec<&mut Expr> {
             .chain([value])
             .chain(compare.iter_mut())
             .collect(),
-        StmtKind::Assume(e) | StmtKind::Assert(e) => vec![e],
+        StmtKind::Assume(e) | StmtKind::Assert(e, _) => vec![e],
         StmtKind::ActiveMask { .. }
         | StmtKind::Arbitrary { .. }
         | StmtKind::Break

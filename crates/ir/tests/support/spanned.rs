@@ -32,7 +32,7 @@ pub fn spanned(mut k: Kernel) -> Kernel {
             match &mut s.kind {
                 StmtKind::Let { init: Some(e), .. }
                 | StmtKind::Assign { value: e, .. }
-                | StmtKind::Assert(e) => expr(e, next),
+                | StmtKind::Assert(e, _) => expr(e, next),
                 StmtKind::Store { indices, value, .. } => {
                     indices.iter_mut().for_each(|e| expr(e, next));
                     expr(value, next);

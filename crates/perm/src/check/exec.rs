@@ -84,7 +84,7 @@ impl Checker<'_> {
                 let v = self.eval(e, pc)?;
                 self.facts.push(pc.implies(&v));
             }
-            StmtKind::Assert(e) => {
+            StmtKind::Assert(e, _) => {
                 let v = self.eval(e, pc)?;
                 let mut facts = self.context(&tid())?;
                 facts.push(pc.clone());

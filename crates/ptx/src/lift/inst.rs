@@ -12,8 +12,8 @@ use super::LiftError;
 use std::collections::{HashMap, HashSet};
 use warpsafe_exec::thread::code::{BinaryOp, CmpOp, Inst, MemId, Reg, ThreadCode, UnaryOp};
 use warpsafe_ir::{
-    BinOp, Expr, ExprKind, Kernel, MemRef, ParamId, ScalarType, Span, Stmt, StmtKind, UnOp, Value,
-    VarDecl, VarId,
+    BinOp, Check, Expr, ExprKind, Kernel, MemRef, ParamId, ScalarType, Span, Stmt, StmtKind, UnOp,
+    Value, VarDecl, VarId,
 };
 
 /// Largest expression (in nodes) substituted into a use; bigger ones are read from their
@@ -508,7 +508,10 @@ impl<'a> Lifter<'a> {
             ),
             ScalarType::Bool,
         );
-        Ok((idx, Some(self.stmt(StmtKind::Assert(aligned), pc))))
+        Ok((
+            idx,
+            Some(self.stmt(StmtKind::Assert(aligned, Check::Aligned), pc)),
+        ))
     }
 
     fn kernel_elem(&self, m: MemRef) -> ScalarType {
@@ -777,9 +780,9 @@ impl<'a> Lifter<'a> {
                 let c = self.operand(cond, ScalarType::Bool, pc)?;
                 out.push(self.stmt(StmtKind::Assume(c), pc));
             }
-            Inst::Assert { cond } => {
+            Inst::Assert { cond, check } => {
                 let c = self.operand(cond, ScalarType::Bool, pc)?;
-                out.push(self.stmt(StmtKind::Assert(c), pc));
+                out.push(self.stmt(StmtKind::Assert(c, check), pc));
             }
             Inst::Math { .. }
             | Inst::Jump { .. }
@@ -840,7 +843,7 @@ pub(crate) fn exprs_mut(kind: &mut StmtKind) -> Vec<&mut Expr> {
         } => vec![mask, value, lane, width],
         StmtKind::Vote { mask, pred, .. } => vec![mask, pred],
         StmtKind::SyncThreadsVote { pred, .. } => vec![pred],
-        StmtKind::Assume(e) | StmtKind::Assert(e) => vec![e],
+        StmtKind::Assume(e) | StmtKind::Assert(e, _) => vec![e],
         _ => vec![],
     }
 }

@@ -11,7 +11,9 @@ use super::LowerError;
 use crate::ast::{Immediate, Instruction, Operand};
 use std::collections::HashSet;
 use warpsafe_exec::thread::code::{BinaryOp, CmpOp, Inst, MemId, Reg, UnaryOp};
-use warpsafe_ir::{AtomicOp, BlockVoteKind, Builtin, Dim, MathFn, ScalarType, ShuffleKind, F16};
+use warpsafe_ir::{
+    AtomicOp, BlockVoteKind, Builtin, Check, Dim, MathFn, ScalarType, ShuffleKind, F16,
+};
 
 mod arith;
 mod barrier;
@@ -275,7 +277,10 @@ impl Lowerer<'_> {
             "trap" => {
                 // The thread aborts: reaching `trap` is a failed assertion.
                 let f = self.e.konst(0, ScalarType::Bool);
-                self.e.emit(Inst::Assert { cond: f });
+                self.e.emit(Inst::Assert {
+                    cond: f,
+                    check: Check::User,
+                });
                 self.e.emit(Inst::Exit);
                 Ok(())
             }

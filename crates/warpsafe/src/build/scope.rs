@@ -3,9 +3,9 @@
 
 use super::infer::{Infer, Kind, Ty};
 use warpsafe_ir::{
-    ArrayDecl, ArrayId, AtomicOp, BinOp, Block, Builtin, Contract, Expr, ExprKind, Kernel, LogicOp,
-    MathFn, MemRef, Param, ParamId, ParamKind, ScalarType, ShuffleKind, Span, Stmt, StmtKind, UnOp,
-    Value, VarDecl, VarId,
+    ArrayDecl, ArrayId, AtomicOp, BinOp, Block, Builtin, Check, Contract, Expr, ExprKind, Kernel,
+    LogicOp, MathFn, MemRef, Param, ParamId, ParamKind, ScalarType, ShuffleKind, Span, Stmt,
+    StmtKind, UnOp, Value, VarDecl, VarId,
 };
 
 /// A recorded value: an IR expression and its (possibly not yet inferred) type.
@@ -774,7 +774,7 @@ impl Scope {
     /// `assert_kernel(cond)`: a property checked by every engine.
     pub fn assert(&mut self, cond: Val, span: Span) {
         self.unify(cond.ty, Ty::Known(ScalarType::Bool), span);
-        self.push(StmtKind::Assert(cond.expr), span);
+        self.push(StmtKind::Assert(cond.expr, Check::User), span);
     }
 
     /// Enters an inlined `#[kernel_fn]`; false (and an error) when helpers recurse too deeply.

@@ -610,3 +610,55 @@ fn an_unannotated_file_scope_variable_is_the_devices_in_gpuverify_form() {
         "{stderr}"
     );
 }
+
+const MEMORY_CHECKS: &str = r#"//pass
+//--blockDim=32 --gridDim=1
+// verify: race=verified bounds=verified assert=verified exit=0
+//@ len(in) = 32
+//@ len(out) = 32
+struct pair {
+    short x;
+    short y;
+};
+
+__constant__ int scale[32];
+__device__ int table[32];
+
+__global__ void copy(pair *in, pair *out) {
+    if (threadIdx.x >= 32)
+        memcpy(0, &in[threadIdx.x], sizeof(pair));
+    memcpy(&out[threadIdx.x], &in[threadIdx.x], sizeof(pair));
+    table[threadIdx.x] = scale[threadIdx.x];
+}
+"#;
+
+#[test]
+fn a_null_copy_and_a_write_to_constant_memory_are_bounds_findings() {
+    // GPUVerify's tests of `memcpy(0, …)` and of writes to `__constant__` memory expect an
+    // error; the calls are findings where they are reached (here: never).
+    check("memory_checks", MEMORY_CHECKS);
+    let violated = |s: String| {
+        s.replace("bounds=verified", "bounds=violated")
+            .replace("exit=0", "exit=1")
+    };
+    let null = twin(
+        MEMORY_CHECKS,
+        "if (threadIdx.x >= 32)",
+        "if (threadIdx.x >= 31)",
+    );
+    check("memory_checks_bug_null", &violated(null));
+    let written = twin(
+        MEMORY_CHECKS,
+        "table[threadIdx.x] = scale[threadIdx.x];",
+        "scale[threadIdx.x] = table[threadIdx.x];",
+    );
+    let written = violated(written);
+    check("memory_checks_bug_constant", &written);
+    let out = verify("memory_checks_message", &written, &[]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("write to read-only memory"), "{stdout}");
+    assert!(
+        stdout.contains("replay in the interpreter: reproduced"),
+        "{stdout}"
+    );
+}

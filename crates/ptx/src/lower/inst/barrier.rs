@@ -7,7 +7,7 @@
 use super::{bin, Lowerer, Res};
 use crate::ast::Instruction;
 use warpsafe_exec::thread::code::{BinaryOp, CmpOp, Inst};
-use warpsafe_ir::{Builtin, Dim, ScalarType};
+use warpsafe_ir::{Builtin, Check, Dim, ScalarType};
 
 impl Lowerer<'_> {
     /// Emits `assert(b == ntid.x · ntid.y · ntid.z)` for the count operand of `i`.
@@ -35,7 +35,10 @@ impl Lowerer<'_> {
             a: count,
             b: n,
         });
-        self.e.emit(Inst::Assert { cond: whole });
+        self.e.emit(Inst::Assert {
+            cond: whole,
+            check: Check::User,
+        });
         Ok(())
     }
 }

@@ -7,7 +7,7 @@ use super::{Lowerer, Res};
 use crate::ast::{Instruction, Operand};
 use crate::lower::LowerError;
 use warpsafe_exec::thread::code::Inst;
-use warpsafe_ir::ScalarType;
+use warpsafe_ir::{Check, ScalarType};
 
 impl Lowerer<'_> {
     /// Lowers a `call` of an external function.
@@ -19,7 +19,10 @@ impl Lowerer<'_> {
         match name {
             Some("__assertfail") => {
                 let f = self.e.konst(0, ScalarType::Bool);
-                self.e.emit(Inst::Assert { cond: f });
+                self.e.emit(Inst::Assert {
+                    cond: f,
+                    check: Check::User,
+                });
                 Ok(())
             }
             Some("vprintf") => Ok(()),
