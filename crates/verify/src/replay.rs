@@ -3,7 +3,7 @@
 
 use crate::{Counterexample, Replay};
 use warpsafe_exec::{run, Arg, Buffer, LaunchConfig, Options};
-use warpsafe_ir::{Kernel, ParamKind, ScalarType, Value};
+use warpsafe_ir::{Category, Kernel, ParamKind, ScalarType, Value};
 
 /// Most threads a replay launches.
 pub const MAX_THREADS: u64 = 1 << 22;
@@ -113,10 +113,13 @@ pub fn replay(k: &Kernel, cx: &Counterexample, dyn_shared: u64, lockstep: bool) 
         cx.spans.contains(&f.at.span)
             || f.other.as_ref().is_some_and(|o| cx.spans.contains(&o.span))
     };
+    // A run whose data breaks the kernel's assumptions (`__requires(idx[i] == i)` over random
+    // data) is no execution the verdict speaks of: it reproduces nothing.
+    let assumed = |out: &warpsafe_exec::Outcome| !out.findings.iter().any(broken_assumption);
     let mut result = run(k, &cfg, arguments(k, cx, 0), &opts);
     for seed in 1..DATA_SETS {
         match &result {
-            Ok(out) if !out.of(cx.category).any(at_site) => {
+            Ok(out) if !assumed(out) || !out.of(cx.category).any(at_site) => {
                 result = run(k, &cfg, arguments(k, cx, seed), &opts);
             }
             _ => break,
@@ -126,6 +129,13 @@ pub fn replay(k: &Kernel, cx: &Counterexample, dyn_shared: u64, lockstep: bool) 
         Err(e) => Replay {
             reproduced: false,
             note: format!("the interpreter refused the launch: {e}"),
+        },
+        Ok(out) if !assumed(&out) => Replay {
+            reproduced: false,
+            note: format!(
+                "in each of the interpreter's {DATA_SETS} data sets an assumption of the kernel \
+                 (`__requires`, `__assume`) fails"
+            ),
         },
         Ok(out) => {
             let same: Vec<_> = out.of(cx.category).collect();
@@ -167,4 +177,12 @@ pub fn replay(k: &Kernel, cx: &Counterexample, dyn_shared: u64, lockstep: bool) 
             }
         }
     }
+}
+
+/// True for the interpreter's report of an assumption (`__requires`, `__assume`) that the
+/// launch's data breaks.
+fn broken_assumption(f: &warpsafe_exec::Finding) -> bool {
+    f.category == Category::Assert
+        && f.severity == warpsafe_exec::Severity::Warning
+        && f.message.starts_with("assumption does not hold")
 }

@@ -10,8 +10,8 @@ use crate::term::{Sort, SymKind, Term};
 use crate::Property;
 use std::collections::{HashMap, HashSet};
 use warpsafe_ir::{
-    Block, BlockVoteKind, Builtin, Category, Expr, ExprKind, Kernel, MemRef, ScalarType, Span,
-    Stmt, StmtKind, VarId, VoteKind,
+    Block, BlockVoteKind, Builtin, Category, Expr, ExprKind, Kernel, MemRef, ParamId, ScalarType,
+    Span, Stmt, StmtKind, VarId, VoteKind,
 };
 
 /// One memory access by the thread.
@@ -299,6 +299,32 @@ struct Exec<'a> {
     /// After each sync: its path condition and the epochs it starts, shifted like the
     /// accesses' epochs by relative loops (see [`EpochSum`]).
     marks: Vec<[Term; 3]>,
+    /// Global buffers the kernel never writes (no store, no atomic).
+    read_only: HashSet<MemRef>,
+    /// What this thread read from read-only buffers, by address: memory nothing writes holds
+    /// one value per address for the whole launch, so a second read of an index term (a
+    /// `__requires(idx[i] == i)` and then `out[idx[i]]`) reads the first read's value.
+    ro_reads: Vec<(MemRef, ScalarType, Vec<Term>, SVal)>,
+}
+
+/// The most reads of read-only memory a thread remembers ([`Exec::ro_reads`]).
+const MAX_RO_READS: usize = 512;
+
+/// The global buffers `k` never stores to or updates atomically.
+fn read_only_buffers(k: &Kernel) -> HashSet<MemRef> {
+    let mut written = HashSet::new();
+    for s in &k.body {
+        s.walk(&mut |x| match &x.kind {
+            StmtKind::Store { mem, .. } | StmtKind::Atomic { mem, .. } => {
+                written.insert(*mem);
+            }
+            _ => {}
+        });
+    }
+    (0..k.params.len() as u32)
+        .map(|p| MemRef::Global(ParamId(p)))
+        .filter(|m| !written.contains(m))
+        .collect()
 }
 
 /// Executes the kernel body as thread `t` (0 or 1) of the launch.
@@ -321,6 +347,8 @@ pub fn execute(kernel: &Kernel, launch: &Launch, t: usize) -> ThreadLog {
         cells: HashMap::new(),
         undef: HashSet::new(),
         marks: vec![],
+        read_only: read_only_buffers(kernel),
+        ro_reads: vec![],
     };
     e.block(&kernel.body);
     e.log
@@ -378,12 +406,27 @@ impl Hooks for Exec<'_> {
     fn load(&mut self, mem: MemRef, idx: Vec<SVal>, ty: ScalarType, pc: &Term, span: Span) -> SVal {
         let logged = self.log.accesses.len();
         let known = cell_key(mem, &idx).and_then(|key| self.cells.get(&key).cloned());
+        let at: Option<Vec<Term>> = match self.read_only.contains(&mem) {
+            true => idx.iter().map(|i| i.term().cloned()).collect(),
+            false => None,
+        };
+        let seen = at.as_ref().and_then(|at| {
+            (self.ro_reads.iter())
+                .find(|(m, t, a, _)| *m == mem && *t == ty && a == at)
+                .map(|(_, _, _, v)| v.clone())
+        });
         if !self.pure {
             self.access(mem, idx, false, false, pc, span);
         }
-        let v = match known {
+        let v = match known.or(seen) {
             Some(v) => v,
-            None => opaque_of(self, ty),
+            None => {
+                let v = opaque_of(self, ty);
+                if let Some(at) = at.filter(|_| self.ro_reads.len() < MAX_RO_READS) {
+                    self.ro_reads.push((mem, ty, at, v.clone()));
+                }
+                v
+            }
         };
         if self.log.accesses.len() > logged {
             if let Some(a) = self.log.accesses.last_mut() {

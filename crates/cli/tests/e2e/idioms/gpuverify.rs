@@ -662,3 +662,32 @@ fn a_null_copy_and_a_write_to_constant_memory_are_bounds_findings() {
         "{stdout}"
     );
 }
+
+const SORTED_INDEX: &str = r#"//pass
+//--blockDim=64 --gridDim=4
+// verify: race=verified exit=0
+//@ len(index) = 256
+//@ len(out) = 256
+__global__ void scatter(const unsigned *index, float *out) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    __requires(index[i] == i);
+    out[index[i]] = 2.0f * i;
+}
+"#;
+
+#[test]
+fn a_precondition_on_read_only_memory_holds_for_later_reads_of_it() {
+    // The particles sample's collideD: `__requires(gridParticleIndex[tid] == tid)`, then a
+    // write at `gridParticleIndex[tid]`. Memory nothing writes holds one value per address,
+    // so the second read of `index[i]` is the first's.
+    check("sorted_index", SORTED_INDEX);
+    // Each thread reads its neighbour's slot, which only the neighbour's precondition fixes:
+    // a race over arbitrary memory, but every replay's data breaks the preconditions, so it
+    // is not confirmed (`possible`, never `violated`).
+    let next = twin(SORTED_INDEX, "out[index[i]]", "out[index[(i + 1) % 256]]");
+    let out = verify("sorted_index_next", &next, &["--property", "race"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(text.contains("POSSIBLE"), "{text}");
+    assert!(text.contains("an assumption of the kernel"), "{text}");
+}
