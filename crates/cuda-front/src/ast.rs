@@ -129,6 +129,9 @@ pub struct Storage {
     pub extern_: bool,
     /// `const` / `constexpr` on the declared object itself.
     pub konst: bool,
+    /// Declared outside any function (a file-scope `__shared__` variable the clang front end
+    /// declares again in each kernel): visible in the helpers inlined into the kernel too.
+    pub file_scope: bool,
 }
 
 /// A declaration: one base type, several declarators.

@@ -180,6 +180,9 @@ pub enum Check {
     NonNull,
     /// The write reaches no read-only memory (a `__constant__` variable): category `oob`.
     Writable,
+    /// An index stays within an array the front end lays out as separate values (an array
+    /// of pointers in a record a kernel takes by value): category `oob`.
+    Index,
 }
 
 impl Check {
@@ -187,7 +190,7 @@ impl Check {
     pub fn category(self) -> Category {
         match self {
             Check::User => Category::Assert,
-            Check::Aligned | Check::NonNull | Check::Writable => Category::Oob,
+            Check::Aligned | Check::NonNull | Check::Writable | Check::Index => Category::Oob,
         }
     }
 
@@ -198,6 +201,7 @@ impl Check {
             Check::Aligned => "misaligned access",
             Check::NonNull => "null pointer dereference",
             Check::Writable => "write to read-only memory",
+            Check::Index => "index out of bounds",
         }
     }
 }

@@ -143,6 +143,9 @@ impl Unit<'_> {
                 }
                 let base = self.child(n, 0, span)?;
                 let index = self.child(n, 1, span)?;
+                if let Some(buffer) = self.pointer_array_element(&base, &index, span)? {
+                    return Ok(buffer);
+                }
                 // `(&a[k])[i]` is `a[k + i]` (an array field of a record in memory).
                 let first = match &base.kind {
                     ExprKind::Unary(UnaryOp::AddrOf, inner) => match &inner.kind {

@@ -20,6 +20,7 @@ pub mod launch_facts;
 pub mod launches;
 mod layout;
 mod memops;
+mod param_arrays;
 mod place;
 mod printf;
 mod records;
@@ -111,6 +112,12 @@ pub struct Unit<'a> {
     /// The file is in GPUVerify's test form ([`crate::driver::gpuverify_form`]): its
     /// dialect's file-scope variables with no memory space are the device's.
     pub gpuverify: bool,
+    /// Array-of-pointer fields of kernels' by-value parameters, by the name the translation
+    /// gives the field, with their element counts ([`param_arrays`]).
+    pointer_arrays: std::cell::RefCell<HashMap<String, u64>>,
+    /// File-scope `__shared__` variables of the user's file, declared again at the start of
+    /// each kernel that (or whose helpers) name them.
+    file_shared: Vec<&'a Node>,
 }
 
 /// What a call names.
@@ -152,6 +159,8 @@ impl<'a> Unit<'a> {
             views: reinterpret::Views::default(),
             notes: std::cell::RefCell::default(),
             gpuverify,
+            pointer_arrays: std::cell::RefCell::default(),
+            file_shared: vec![],
         };
         let mut found = vec![];
         unit.walk(root, &mut found, None);
@@ -351,6 +360,10 @@ impl<'a> Unit<'a> {
     /// A file-scope variable: a global array or record (a buffer of the kernels using it), a
     /// texture reference with its extents, or a constant.
     fn file_var(&mut self, n: &'a Node) {
+        if n.inner.iter().any(|c| c.kind == "CUDASharedAttr") {
+            self.file_shared.push(n);
+            return;
+        }
         if let Some(g) = self.global_array(n) {
             if g.extent.is_none() {
                 // A texture reference: its extents, for fetches no header sizes.
@@ -388,20 +401,29 @@ impl<'a> Unit<'a> {
     }
 
     /// The parameters of a record `name` passed by value: one per scalar or pointer field,
-    /// nested records flattened (`depth` bounds the recursion).
+    /// nested records flattened (`depth` bounds the recursion). A kernel's (`prologue` given)
+    /// may hold arrays: one parameter per element, and for scalars the statements that
+    /// gather them into the local array the body reads ([`param_arrays`]).
     fn record_param(
         &self,
         name: &str,
         fields: &aggregate::Fields,
         pspan: Span,
         params: &mut Vec<ast::ParamDecl>,
+        mut prologue: Option<&mut Vec<ast::Stmt>>,
         depth: u32,
     ) -> Result<(), FrontError> {
         for (f, fty) in fields {
             let local = aggregate::field_local(name, f);
             if let Some(inner) = self.record(fty).filter(|_| depth < 8).cloned() {
-                self.record_param(&local, &inner, pspan, params, depth + 1)?;
+                let nested = prologue.as_deref_mut();
+                self.record_param(&local, &inner, pspan, params, nested, depth + 1)?;
                 continue;
+            }
+            if let Some(prologue) = prologue.as_deref_mut() {
+                if self.array_field_param(&local, fty, pspan, params, prologue)? {
+                    continue;
+                }
             }
             let fty = types::scalar_or_pointer(fty, pspan).map_err(|e| {
                 FrontError::new(
@@ -473,6 +495,17 @@ impl<'a> Unit<'a> {
         let ret = types::scalar_or_pointer(&ret_spelling, span)
             .map_err(|e| FrontError::new(span, format!("unsupported return type: {e}")))?;
         let mut params = vec![];
+        let mut prologue = vec![];
+        if f.kind == FnKind::Kernel {
+            for v in &self.file_shared {
+                if self.functions.iter().any(|g| {
+                    (g.kind == FnKind::Device || g.node.id() == n.id())
+                        && names_decl(g.node, v.id())
+                }) {
+                    prologue.push(self.file_shared_decl(v, span)?);
+                }
+            }
+        }
         for (i, p) in n
             .inner
             .iter()
@@ -505,7 +538,9 @@ impl<'a> Unit<'a> {
                 if let Some(key) = self.record_key_of(ty) {
                     self.reject_union_value(&key, pspan)?;
                 }
-                self.record_param(p.name().unwrap_or(""), &fields, pspan, &mut params, 0)?;
+                let prologue = (f.kind == FnKind::Kernel).then_some(&mut prologue);
+                let name = p.name().unwrap_or("");
+                self.record_param(name, &fields, pspan, &mut params, prologue, 0)?;
                 continue;
             }
             if let Some((ty, stride)) = self.record_pointer(ty, pspan)? {
@@ -566,6 +601,8 @@ impl<'a> Unit<'a> {
             ast::StmtKind::Block(b) => b,
             other => vec![ast::Stmt { kind: other, span }],
         };
+        prologue.extend(body);
+        let body = prologue;
         Ok(ast::Function {
             kind: f.kind,
             name: f.name.clone(),
@@ -660,4 +697,10 @@ fn template_args(f: &Node) -> Option<String> {
     } else {
         Some(args.join("_"))
     }
+}
+
+/// True when a `DeclRefExpr` under `n` names the declaration `id`.
+fn names_decl(n: &Node, id: &str) -> bool {
+    (n.kind == "DeclRefExpr" && n.referenced().is_some_and(|(r, _, _)| r == id))
+        || n.inner.iter().any(|c| names_decl(c, id))
 }

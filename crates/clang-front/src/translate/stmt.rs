@@ -182,6 +182,7 @@ impl Unit<'_> {
                     shared: true,
                     extern_: true,
                     konst: false,
+                    file_scope: false,
                 },
                 Declarator {
                     name: smem.clone(),
@@ -503,6 +504,23 @@ impl Unit<'_> {
 
     /// `int i = 0, j;` as one declaration when the declarators share a base type, else a
     /// block-free sequence is impossible in the subset tree, so each must agree.
+    /// The declaration, at the start of a kernel, of a file-scope `__shared__` variable
+    /// (`__shared__ float tile[64];`, `extern __shared__ unsigned char smem[];` outside any
+    /// function): shared memory is per block, so it is the kernel's own `__shared__` array.
+    pub(super) fn file_shared_decl(&self, v: &Node, span: Span) -> Result<Stmt, FrontError> {
+        let vspan = self.span(v, span);
+        let (mut storage, base, declarator) = self.var_decl(v, vspan)?;
+        storage.file_scope = true;
+        Ok(Stmt {
+            kind: StmtKind::Decl(Decl {
+                storage,
+                base,
+                declarators: vec![declarator],
+            }),
+            span: vspan,
+        })
+    }
+
     fn decl_stmt(&self, n: &Node, span: Span) -> Result<Stmt, FrontError> {
         let mut decl: Option<Decl> = None;
         for v in &n.inner {
@@ -640,6 +658,7 @@ impl Unit<'_> {
             shared,
             extern_: v.str("storageClass") == Some("extern"),
             konst: v.flag("constexpr") || spelled.starts_with("const ") && !declared.ty.ptr,
+            file_scope: false,
         };
         let init = match v.inner.iter().find(|c| is_expr(c)) {
             None => None,

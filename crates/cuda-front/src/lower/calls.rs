@@ -488,14 +488,16 @@ impl Lowerer<'_> {
                 return Ok(Val::Void);
             }
             // Checks the clang frontend states about memory: a reinterpreting view's
-            // alignment, a pointer a library call dereferences is not null. A failure is an
-            // out-of-bounds finding.
-            "__warpsafe_check_aligned" | "__warpsafe_check_nonnull" => {
+            // alignment, a pointer a library call dereferences is not null, an index into an
+            // array of pointers it lays out as parameters. A failure is an out-of-bounds
+            // finding.
+            "__warpsafe_check_aligned" | "__warpsafe_check_nonnull" | "__warpsafe_check_index" => {
                 arity(name, args, 1..=1, span)?;
                 let c = self.cond(&args[0], out)?;
                 let check = match name {
                     "__warpsafe_check_aligned" => Check::Aligned,
-                    _ => Check::NonNull,
+                    "__warpsafe_check_nonnull" => Check::NonNull,
+                    _ => Check::Index,
                 };
                 push(out, StmtKind::Assert(c, check));
                 return Ok(Val::Void);

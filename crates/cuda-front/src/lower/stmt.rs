@@ -251,7 +251,13 @@ impl Lowerer<'_> {
             return err(d.base.span, "`void` variables are not supported");
         };
         if d.storage.shared {
-            return self.shared_decl(d, dc, elem);
+            self.shared_decl(d, dc, elem)?;
+            if d.storage.file_scope {
+                if let Some(b) = self.lookup(&dc.name).cloned() {
+                    self.kernel_params.insert(dc.name.clone(), b);
+                }
+            }
+            return Ok(());
         }
         if d.storage.extern_ {
             return err(

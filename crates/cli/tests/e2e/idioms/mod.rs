@@ -5,6 +5,7 @@ mod arbitrary;
 mod atomic_bitops;
 mod barrier_loops;
 mod common;
+mod file_scope_shared;
 mod fn_pointers;
 mod gotos_memops;
 mod gpuverify;
