@@ -94,7 +94,7 @@ pub(crate) struct Lowerer<'a> {
     addr_taken: HashSet<String>,
     /// The candidate bases of pointer variables across lowering runs.
     cands: Candidates,
-    shared_decls: HashMap<(u32, u32), ArrayId>,
+    shared_decls: HashMap<(u32, u32, String), ArrayId>,
     /// The cells of `__shared__` pointers (offset, base tag) by declaration.
     shared_ptrs: HashMap<(u32, u32), (ArrayId, Option<ArrayId>)>,
     /// The kernel's parameters, visible in inlined helpers too: a file-scope `__constant__`

@@ -372,7 +372,9 @@ impl Lowerer<'_> {
                 "`__shared__` variables cannot be initialised in their declaration",
             );
         }
-        let key = (dc.span.lo, dc.span.hi);
+        // One array per declaration, however often its helper is inlined; the name too, as
+        // declarations in a header (a file-scope `__shared__` variable) share one span.
+        let key = (dc.span.lo, dc.span.hi, dc.name.clone());
         let (dims, dynamic) = if d.storage.extern_ {
             if dc.dims.len() != 1 || dc.dims[0].is_some() {
                 return err(

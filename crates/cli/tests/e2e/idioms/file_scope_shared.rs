@@ -82,3 +82,34 @@ fn array_fields_of_by_value_parameters_are_element_parameters() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("index out of bounds"), "{text}");
 }
+
+#[test]
+fn two_file_scope_shared_arrays_of_a_header_are_two_arrays() {
+    // Declarations in a header share no span of the main file: they must stay apart (the
+    // dct8x8 sample's `CurBlockLocal1` and `CurBlockLocal2`).
+    let d = dir("header_shared");
+    std::fs::write(
+        d.join("tiles.h"),
+        "__shared__ float first[64];\n__shared__ float second[64];\n",
+    )
+    .expect("header written");
+    let k = d.join("k.cu");
+    std::fs::write(
+        &k,
+        "//--blockDim=64 --gridDim=1\n#include \"tiles.h\"\n\
+         __global__ void two(float *out) {\n\
+         \x20   first[threadIdx.x] = 1.0f;\n\
+         \x20   second[(threadIdx.x + 1) % 64] = 2.0f;\n\
+         \x20   __syncthreads();\n\
+         \x20   out[threadIdx.x] = first[threadIdx.x] + second[threadIdx.x];\n}\n",
+    )
+    .expect("kernel written");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpsafe"))
+        .args(["verify", "--frontend", "clang", "--property", "race"])
+        .arg(&k)
+        .output()
+        .expect("warpsafe runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let _ = std::fs::remove_dir_all(&d);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+}
