@@ -877,12 +877,16 @@ fn is_read(parent: Option<&Node>, parents: &[&Node]) -> bool {
     match p.str("castKind") {
         Some("LValueToRValue") => true,
         Some("ArrayToPointerDecay") => {
-            // `table[i]` read: the decay is the base of a subscript that is read.
+            // `table[i]` read: the decay is the base of a subscript that is read, possibly
+            // through parentheses (`(*(table[i]))(x)`, the CUDA samples' FunctionPointers).
             let n = parents.len();
             n >= 3
                 && parents[n - 2].kind == "ArraySubscriptExpr"
-                && parents[n - 3].kind == "ImplicitCastExpr"
-                && parents[n - 3].str("castKind") == Some("LValueToRValue")
+                && (parents[..n - 2].iter().rev())
+                    .find(|a| a.kind != "ParenExpr")
+                    .is_some_and(|a| {
+                        a.kind == "ImplicitCastExpr" && a.str("castKind") == Some("LValueToRValue")
+                    })
         }
         _ => false,
     }

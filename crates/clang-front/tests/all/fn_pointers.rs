@@ -243,3 +243,29 @@ fn pointers_whose_targets_are_unknown_are_rejected_by_name() {
         assert!(!at.is_empty(), "{what}");
     }
 }
+
+#[test]
+fn a_call_through_a_parenthesised_table_element_reads_the_table() {
+    // The CUDA samples' FunctionPointers: `(*(blockFunction_table[op]))(…)`.
+    let src = r#"
+typedef float (*Fn)(float);
+__device__ float twice(float v) { return 2.0f * v; }
+__device__ float half_of(float v) { return 0.5f * v; }
+__device__ Fn table[2] = {twice, half_of};
+__global__ void paren(const float *x, float *out, int n, int which) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = (*(table[which & 1]))(x[i]);
+}
+"#;
+    let c = clang("paren.cu", src);
+    let k = kernel(&c, "paren");
+    for which in [0, 1] {
+        let scale = if which == 0 { 2.0 } else { 0.5 };
+        assert_eq!(
+            run_out(k, false, &[which]),
+            each(|_, x, _| scale * x),
+            "which {which}"
+        );
+    }
+}
