@@ -79,7 +79,25 @@ float remainderf(float x, float y);
 float rhypotf(float x, float y);
 float fdividef(float x, float y);
 float fmaf(float x, float y, float z);
-float frexpf(float x, int *nptr);
+unsigned int __float_as_uint(float x);
+float __uint_as_float(unsigned int x);
+/* The fraction in [0.5, 1) and the power of two, from the bits: a subnormal is
+ * scaled by 2^25 first (exactly); zero, infinity and NaN are returned with
+ * exponent 0. */
+inline float frexpf(float x, int *nptr) {
+    unsigned int b = __float_as_uint(x);
+    int shift = 0;
+    if (((b >> 23) & 0xffu) == 0xffu || (b & 0x7fffffffu) == 0u) {
+        *nptr = 0;
+        return x;
+    }
+    if (((b >> 23) & 0xffu) == 0u) {
+        b = __float_as_uint(x * 33554432.0f);
+        shift = 25;
+    }
+    *nptr = (int)((b >> 23) & 0xffu) - 126 - shift;
+    return __uint_as_float((b & 0x807fffffu) | 0x3f000000u);
+}
 float ldexpf(float x, int exp);
 float scalbnf(float x, int n);
 float scalblnf(float x, long int n);
@@ -176,7 +194,24 @@ double pow(double x, double y);
 double remainder(double x, double y);
 double rhypot(double x, double y);
 double fma(double x, double y, double z);
-double frexp(double x, int *nptr);
+long long int __double_as_longlong(double x);
+double __longlong_as_double(long long int x);
+/* As frexpf, in double precision (a subnormal scaled by 2^54). */
+inline double frexp(double x, int *nptr) {
+    unsigned long long b = (unsigned long long)__double_as_longlong(x);
+    int shift = 0;
+    if (((b >> 52) & 0x7ffull) == 0x7ffull || (b & 0x7fffffffffffffffull) == 0ull) {
+        *nptr = 0;
+        return x;
+    }
+    if (((b >> 52) & 0x7ffull) == 0ull) {
+        b = (unsigned long long)__double_as_longlong(x * 18014398509481984.0);
+        shift = 54;
+    }
+    *nptr = (int)((b >> 52) & 0x7ffull) - 1022 - shift;
+    return __longlong_as_double(
+        (long long int)((b & 0x800fffffffffffffull) | 0x3fe0000000000000ull));
+}
 double ldexp(double x, int exp);
 double scalbn(double x, int n);
 double scalbln(double x, long int n);

@@ -1,7 +1,8 @@
 //! The Math API beyond the basics through clang: a kernel calling every newly supported
 //! single- and double-precision function is accepted and runs, its results agree to the
 //! bit with Rust's `std`/`libm`, `modff`/`sincospif` write through their pointers, and
-//! `frexpf` (a second result through a pointer) is rejected with its name.
+//! `frexpf`/`frexp` split every float (subnormals, zeros, infinities and NaN included) into a
+//! fraction in [0.5, 1) and a power of two.
 
 use crate::common;
 
@@ -55,9 +56,11 @@ __global__ void angles_racy(const float* h, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i / 2] = atan2f(h[i], 2.0f);
 }
-__global__ void exponent(const float* x, int* e) {
-    int i = threadIdx.x;
-    frexpf(x[i], &e[i]);
+__global__ void exponent(const float* x, float* m, int* e, const double* y, double* dm,
+                         int* de) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    m[i] = frexpf(x[i], &e[i]);
+    dm[i] = frexp(y[i], &de[i]);
 }
 "#;
 
@@ -133,11 +136,63 @@ fn double_precision_library_runs() {
     assert_eq!(o[4 * 30 + 2], 0.0, "rint(-0.375)");
 }
 
+/// Values `frexp` must split: signs, powers of two, non-integers, subnormals, the extremes,
+/// zeros, infinities and NaN.
+fn frexp_inputs() -> Vec<f64> {
+    let mut v = vec![
+        1.0, -1.0, 0.5, 8.0, 0.75, -3.25, 1e-3, 123456.789, 0.0, -0.0,
+    ];
+    v.extend([
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        1e-40,
+        -1e-45,
+        3.4e38,
+    ]);
+    v.extend([1e-310, -5e-324, 1.7e308, 2.0f64.powi(-1022)]);
+    v.extend((0..44).map(|j| (j as f64 - 21.5) * 0.37));
+    v
+}
+
 #[test]
-fn frexp_is_rejected_by_name() {
+fn frexp_splits_every_float_into_a_fraction_and_a_power_of_two() {
     let c = common::clang_in("math_library", "frexp.cu", SOURCE);
-    let (msg, _) = common::rejection(&c, SOURCE, "exponent");
-    assert!(msg.contains("frexpf"), "{msg}");
+    let y = frexp_inputs();
+    let x: Vec<f32> = y.iter().map(|&v| v as f32).collect();
+    let out = common::run_buffers(
+        common::kernel(&c, "exponent"),
+        vec![
+            Arg::Buffer(Buffer::from_f32(&x)),
+            Arg::Buffer(Buffer::from_f32(&[0.0; 64])),
+            Arg::Buffer(Buffer::from_i32(&[0; 64])),
+            Arg::Buffer(Buffer::from_f64(&y)),
+            Arg::Buffer(Buffer::from_f64(&[0.0; 64])),
+            Arg::Buffer(Buffer::from_i32(&[0; 64])),
+        ],
+    );
+    let (m, e) = (out[1].to_f32(), out[2].to_i32());
+    let (dm, de) = (out[4].to_f64(), out[5].to_i32());
+    for i in 0..64 {
+        let (a, f, k) = (x[i] as f64, m[i] as f64, e[i]);
+        let (b, g, l) = (y[i], dm[i], de[i]);
+        for (v, frac, exp) in [(a, f, k), (b, g, l)] {
+            if v == 0.0 || !v.is_finite() {
+                // The value itself (its sign, NaN) and exponent 0.
+                assert!(
+                    frac.to_bits() == v.to_bits() || v.is_nan() && frac.is_nan(),
+                    "{v}"
+                );
+                assert_eq!(exp, 0, "{v}");
+            } else {
+                assert!((0.5..1.0).contains(&frac.abs()), "frexp({v}) = {frac}");
+                // In two steps, so that neither power of two leaves the doubles' range.
+                let half = exp / 2;
+                let back = frac * 2f64.powi(half) * 2f64.powi(exp - half);
+                assert_eq!(back, v, "frexp({v}) = {frac} * 2^{exp}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -779,7 +779,7 @@ impl Lowerer<'_> {
         }
         let hint = match name {
             "printf" => "`printf` is not supported".to_string(),
-            "frexpf" | "frexp" | "remquof" | "remquo" => {
+            "remquof" | "remquo" => {
                 format!("`{name}` returns a second result through a pointer, which is not supported")
             }
             _ if name.starts_with("__syncthreads_") => format!("`{name}` is not supported"),
