@@ -8,6 +8,7 @@
 //! not a constant is the choice among them (`i == 0 ? b__in__0 : i == 1 ? … `), after a check
 //! that `i` is an index of the array.
 
+use super::aggregate::pure;
 use super::types;
 use super::Unit;
 use warpsafe_cuda_front::ast::{
@@ -26,18 +27,6 @@ fn element(local: &str, k: u64) -> String {
 
 fn int(k: u64, span: Span) -> Expr {
     Expr::new(ExprKind::Int(k, ScalarType::I32), span)
-}
-
-/// True when evaluating `e` twice is evaluating it once: no call, assignment or `++`.
-fn pure(e: &Expr) -> bool {
-    let mut ok = true;
-    warpsafe_cuda_front::ast::visit_subexprs(e, &mut |x| {
-        ok &= !matches!(
-            x.kind,
-            ExprKind::Call(..) | ExprKind::Assign(..) | ExprKind::IncDec { .. }
-        );
-    });
-    ok
 }
 
 impl Unit<'_> {
